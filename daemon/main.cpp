@@ -1,0 +1,105 @@
+// toold's entry point: options, logging, the loop threads, stdio, signals, and the exit status.
+#include "daemon/logging.h"
+#include "daemon/options.h"
+#include "daemon/server.h"
+#include "daemon/stdin_reader.h"
+#include "daemon/stdout_writer.h"
+#include "daemon/test_methods.h"
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <spdlog/spdlog.h>
+
+#include <csignal>
+#include <cstdio>
+#include <future>
+#include <thread>
+#include <unistd.h>
+
+namespace {
+
+// Loop threads: enough to keep one free while another runs a handler; tools' blocking work
+// goes to a separate worker pool.
+constexpr unsigned kLoopThreads = 2;
+// If tearing down takes longer than this, something is wedged: leave anyway.
+constexpr auto kExitWatchdog = std::chrono::seconds(3);
+
+} // namespace
+
+int main(int argc, char** argv) {
+  using namespace toold;
+  namespace asio = boost::asio;
+
+  auto parsed = daemon::parseCommandLine(argc, argv);
+  if (!parsed.options) {
+    std::fprintf(parsed.exitStatus == 0 ? stdout : stderr, "%s\n", parsed.message.c_str());
+    return parsed.exitStatus;
+  }
+  const daemon::Options& options = *parsed.options;
+  if (auto error = daemon::initLogging(options.logLevel, options.logFile); !error.empty()) {
+    std::fprintf(stderr, "toold: %s\n", error.c_str());
+    return 2;
+  }
+  // A client that closes stdout must not kill toold with SIGPIPE; the writer sees EPIPE instead.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  std::promise<int> exitStatus;
+  auto exitFuture = exitStatus.get_future();
+  std::once_flag exitOnce;
+  auto exitWith = [&](int status) { std::call_once(exitOnce, [&] { exitStatus.set_value(status); }); };
+
+  std::unique_ptr<daemon::Server> server;
+  std::unique_ptr<daemon::StdinReader> reader;
+  daemon::StdoutWriter writer(STDOUT_FILENO, [&] {
+    spdlog::warn("stdout is closed; exiting");
+    if (server) server->terminate(1, "stdout closed");
+  });
+
+  asio::io_context io;
+  auto work = asio::make_work_guard(io);
+  auto outputFraming = [&] {
+    protocol::Framing framing = reader ? reader->framing() : options.framing;
+    return framing == protocol::Framing::Auto ? protocol::Framing::Ndjson : framing;
+  };
+  server = std::make_unique<daemon::Server>(
+      io, daemon::ServerConfig{options.directory, options.dataDir},
+      [&](nlohmann::json&& message) { writer.send(protocol::encodeFrame(message, outputFraming())); },
+      [&](int status) { exitWith(status); });
+  if (options.testMethods) daemon::bindTestMethods(*server);
+
+  asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
+  signals.async_wait([&](const boost::system::error_code& ec, int signo) {
+    if (!ec) server->terminate(128 + signo, std::string("signal ") + strsignal(signo));
+  });
+
+  std::vector<std::thread> loopThreads;
+  for (unsigned i = 0; i < kLoopThreads; ++i) loopThreads.emplace_back([&io] { io.run(); });
+
+  reader = std::make_unique<daemon::StdinReader>(
+      STDIN_FILENO, options.framing, options.maxFrameBytes,
+      [&](std::vector<protocol::DecodedFrame>&& frames) {
+        server->post(std::move(frames), [&](std::size_t n) { reader->framesConsumed(n); });
+      },
+      [&](int error) { server->inputEnded(error); });
+  spdlog::info("toold {} serving {} (framing {})", TOOLD_VERSION, options.directory,
+               protocol::framingName(options.framing));
+
+  const int status = exitFuture.get();
+  std::thread([] {
+    std::this_thread::sleep_for(kExitWatchdog);
+    spdlog::error("exit took longer than {}s; leaving anyway", kExitWatchdog.count());
+    std::_Exit(70);
+  }).detach();
+
+  reader->stop();
+  writer.flush(std::chrono::milliseconds(1000));
+  work.reset();
+  signals.cancel();
+  io.stop();
+  for (auto& thread : loopThreads) thread.join();
+  writer.stop(std::chrono::milliseconds(500));
+  server.reset();
+  spdlog::shutdown();
+  return status;
+}

@@ -1,0 +1,51 @@
+// The table that binds wire methods to handlers, and what a handler is given.
+#pragma once
+
+#include "core/cancellation.h"
+#include "daemon/reply.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+#include <string>
+
+namespace toold::daemon {
+
+/// Thrown by a handler whose params do not fit; answered -32602 with this message.
+struct InvalidParams : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// What a request handler learns about the request besides its params.
+struct RequestContext {
+  json id;
+  std::string method;
+  core::CancellationToken cancellation;
+};
+
+using RequestHandler = std::function<void(json&& params, const RequestContext& context, Reply reply)>;
+using NotificationHandler = std::function<void(json&& params)>;
+
+class MethodTable {
+public:
+  void request(std::string method, RequestHandler handler) { requests_[std::move(method)] = std::move(handler); }
+  void notification(std::string method, NotificationHandler handler) {
+    notifications_[std::move(method)] = std::move(handler);
+  }
+  const RequestHandler* findRequest(const std::string& method) const {
+    auto it = requests_.find(method);
+    return it == requests_.end() ? nullptr : &it->second;
+  }
+  const NotificationHandler* findNotification(const std::string& method) const {
+    auto it = notifications_.find(method);
+    return it == notifications_.end() ? nullptr : &it->second;
+  }
+
+private:
+  std::map<std::string, RequestHandler, std::less<>> requests_;
+  std::map<std::string, NotificationHandler, std::less<>> notifications_;
+};
+
+} // namespace toold::daemon

@@ -1,0 +1,110 @@
+// Command-line parsing and the help text. Hand-written: a dozen options do not need a library.
+#include "daemon/options.h"
+
+#include <charconv>
+#include <cstdlib>
+#include <filesystem>
+#include <string_view>
+#include <vector>
+
+namespace toold::daemon {
+namespace {
+
+constexpr std::string_view kHelp = R"(toold - a tool-execution daemon for AI coding agents.
+Speaks JSON-RPC 2.0 on stdin/stdout (newline-delimited JSON or Content-Length framing);
+logs go to stderr.
+
+Usage: toold [options]
+
+Options:
+  --directory DIR        the Location (workspace) the tools work in (default: the current directory)
+  --data-dir DIR         where toold keeps saved approvals and full tool output
+                         (default: $XDG_DATA_HOME/toold, else ~/.local/share/toold)
+  --framing MODE         auto (default: decided by the first byte), ndjson, or lsp
+  --max-frame-bytes N    frames larger than N bytes are refused and skipped (default: 67108864)
+  --log-level LEVEL      trace, debug, info (default), warn, error or off
+  --log-file FILE        write the log to FILE instead of stderr
+  --test-methods         bind the $/test/ methods used by fixtures and benchmarks
+  --help                 print this help and exit
+  --version              print the version and exit
+)";
+
+std::string defaultDataDir() {
+  if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return std::string(xdg) + "/toold";
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.local/share/toold";
+  return (std::filesystem::temp_directory_path() / "toold").string();
+}
+
+ParsedCommandLine fail(std::string message) {
+  return ParsedCommandLine{std::nullopt, "toold: " + std::move(message) + "\nTry 'toold --help'.", 2};
+}
+
+} // namespace
+
+ParsedCommandLine parseCommandLine(int argc, char** argv) {
+  Options options;
+  std::vector<std::string_view> args(argv + 1, argv + argc);
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    std::string_view arg = args[i];
+    std::string_view value;
+    bool hasValue = false;
+    // Accept both `--opt value` and `--opt=value`.
+    if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string_view::npos) {
+      value = arg.substr(eq + 1);
+      arg = arg.substr(0, eq);
+      hasValue = true;
+    }
+    auto next = [&](std::string_view name) -> std::optional<std::string_view> {
+      if (hasValue) return value;
+      if (i + 1 >= args.size()) return std::nullopt;
+      (void)name;
+      return args[++i];
+    };
+    auto needsValue = [&](std::string_view name) { return fail(std::string(name) + " needs a value"); };
+
+    if (arg == "--help" || arg == "-h") return {std::nullopt, std::string(kHelp), 0};
+    if (arg == "--version") return {std::nullopt, "toold " TOOLD_VERSION, 0};
+    if (arg == "--test-methods") {
+      options.testMethods = true;
+    } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
+               arg == "--framing" || arg == "--max-frame-bytes") {
+      auto v = next(arg);
+      if (!v) return needsValue(arg);
+      if (arg == "--directory") {
+        options.directory = std::string(*v);
+      } else if (arg == "--data-dir") {
+        options.dataDir = std::string(*v);
+      } else if (arg == "--log-file") {
+        options.logFile = std::string(*v);
+      } else if (arg == "--log-level") {
+        static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn", "error", "off"};
+        if (std::find(std::begin(kLevels), std::end(kLevels), *v) == std::end(kLevels))
+          return fail("--log-level must be one of trace, debug, info, warn, error, off (got '" + std::string(*v) + "')");
+        options.logLevel = std::string(*v);
+      } else if (arg == "--framing") {
+        auto framing = protocol::parseFraming(*v);
+        if (!framing) return fail("--framing must be auto, ndjson or lsp (got '" + std::string(*v) + "')");
+        options.framing = *framing;
+      } else {
+        std::size_t n = 0;
+        auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+        if (ec != std::errc{} || end != v->data() + v->size() || n == 0)
+          return fail("--max-frame-bytes must be a positive whole number (got '" + std::string(*v) + "')");
+        options.maxFrameBytes = n;
+      }
+    } else {
+      return fail("unknown option '" + std::string(arg) + "'");
+    }
+  }
+
+  std::error_code ec;
+  if (options.directory.empty()) options.directory = std::filesystem::current_path(ec).string();
+  auto canonical = std::filesystem::canonical(options.directory, ec);
+  if (ec || !std::filesystem::is_directory(canonical))
+    return fail("--directory '" + options.directory + "' is not an existing directory");
+  options.directory = canonical.string();
+  if (options.dataDir.empty()) options.dataDir = defaultDataDir();
+  return {std::move(options), {}, 0};
+}
+
+} // namespace toold::daemon

@@ -1,0 +1,32 @@
+// The daemon's command line.
+#pragma once
+
+#include "protocol/framing.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace toold::daemon {
+
+struct Options {
+  std::string directory;                  ///< the Location; the current directory by default
+  std::string dataDir;                    ///< $XDG_DATA_HOME/toold, else ~/.local/share/toold
+  std::string logLevel = "info";          ///< trace, debug, info, warn, error, off
+  std::string logFile;                    ///< empty: stderr
+  protocol::Framing framing = protocol::Framing::Auto;
+  std::size_t maxFrameBytes = 64u << 20;  ///< 64 MiB
+  bool testMethods = false;               ///< binds the $/test/ methods (fixtures and benchmarks only)
+};
+
+/// What parsing the command line decided: run with these options, or print this and exit.
+struct ParsedCommandLine {
+  std::optional<Options> options;
+  std::string message; ///< help, version, or the error
+  int exitStatus = 0;  ///< when options is empty: 0 for --help/--version, 2 for an error
+};
+
+ParsedCommandLine parseCommandLine(int argc, char** argv);
+
+} // namespace toold::daemon

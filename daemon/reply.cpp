@@ -1,0 +1,93 @@
+// ReplyOnce semantics and batch collection.
+#include "daemon/reply.h"
+
+#include "protocol/message.h"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <mutex>
+
+namespace toold::daemon {
+namespace detail {
+
+struct ReplyState {
+  json id;
+  std::string method;
+  std::function<void(json&&)> send;
+  std::function<void()> onDone;
+  std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+  std::atomic<bool> answered{false};
+
+  void answer(json&& message, std::string_view outcome) {
+    if (answered.exchange(true)) {
+      spdlog::warn("second answer to {}({}) dropped", method, id.dump());
+      return;
+    }
+    if (spdlog::should_log(spdlog::level::debug)) {
+      const auto micros =
+          std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
+      spdlog::debug("--> reply:{}({}) {} {:.3f}ms", method, id.dump(), outcome, static_cast<double>(micros) / 1000.0);
+    }
+    send(std::move(message));
+    if (onDone) onDone();
+  }
+
+  ~ReplyState() {
+    if (answered.load()) return;
+    spdlog::error("no answer to {}({}); replying with an internal error", method, id.dump());
+    answer(protocol::makeError(id, {protocol::ErrorCode::InternalError,
+                                    "Internal error: toold failed to answer " + method, {}}),
+           "dropped");
+  }
+};
+
+} // namespace detail
+
+Reply::Reply(json id, std::string method, std::function<void(json&&)> send, std::function<void()> onDone)
+    : state_(std::make_shared<detail::ReplyState>()) {
+  state_->id = std::move(id);
+  state_->method = std::move(method);
+  state_->send = std::move(send);
+  state_->onDone = std::move(onDone);
+}
+
+void Reply::operator()(json result) const { state_->answer(protocol::makeResult(state_->id, std::move(result)), "ok"); }
+
+void Reply::error(protocol::RpcError error) const {
+  const std::string outcome = "error " + std::to_string(static_cast<int>(error.code));
+  state_->answer(protocol::makeError(state_->id, error), outcome);
+}
+
+void Reply::error(protocol::ErrorCode code, std::string message) const {
+  error(protocol::RpcError{code, std::move(message), {}});
+}
+
+bool Reply::answered() const { return state_->answered.load(); }
+
+const json& Reply::id() const { return state_->id; }
+
+struct BatchReply::State {
+  std::mutex mutex;
+  std::size_t expected;
+  json responses = json::array();
+  std::function<void(json&&)> send;
+};
+
+BatchReply::BatchReply(std::size_t expected, std::function<void(json&&)> send) : state_(std::make_shared<State>()) {
+  state_->expected = expected;
+  state_->send = std::move(send);
+}
+
+void BatchReply::add(json&& response) {
+  json complete;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->responses.push_back(std::move(response));
+    if (state_->responses.size() != state_->expected) return;
+    complete = std::move(state_->responses);
+  }
+  state_->send(std::move(complete));
+}
+
+} // namespace toold::daemon

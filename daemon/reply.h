@@ -1,0 +1,69 @@
+// Every request is answered exactly once: Reply is the handle a handler holds; dropping the last
+// copy unanswered sends -32603 and logs it; a second answer is logged and dropped.
+#pragma once
+
+#include "protocol/error_code.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace toold::daemon {
+
+using nlohmann::json;
+
+namespace detail {
+struct ReplyState;
+}
+
+/// Copyable handle to one request's single answer. Safe to call from any thread.
+class Reply {
+public:
+  /// `send` receives the complete response message; `onDone` runs once after it was sent.
+  Reply(json id, std::string method, std::function<void(json&&)> send, std::function<void()> onDone = {});
+
+  void operator()(json result) const;
+  void error(protocol::RpcError error) const;
+  void error(protocol::ErrorCode code, std::string message) const;
+  /// True once an answer was sent (by this handle, a copy, or a cancellation).
+  bool answered() const;
+  const json& id() const;
+
+private:
+  friend class WeakReply;
+  explicit Reply(std::shared_ptr<detail::ReplyState> state) : state_(std::move(state)) {}
+  std::shared_ptr<detail::ReplyState> state_;
+};
+
+/// A reference to a Reply that does not keep it alive: the request table holds these, so that a
+/// handler dropping its last copy is still detected.
+class WeakReply {
+public:
+  WeakReply() = default;
+  explicit WeakReply(const Reply& reply) : state_(reply.state_) {}
+  std::optional<Reply> lock() const {
+    if (auto state = state_.lock()) return Reply(std::move(state));
+    return std::nullopt;
+  }
+
+private:
+  std::weak_ptr<detail::ReplyState> state_;
+};
+
+/// Collects the responses to the requests of one JSON-RPC batch and sends them as one array.
+class BatchReply {
+public:
+  BatchReply(std::size_t expected, std::function<void(json&&)> send);
+  /// Adds one response; the array is sent when the last expected one arrives.
+  void add(json&& response);
+
+private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+} // namespace toold::daemon

@@ -1,0 +1,347 @@
+// Dispatch, lifecycle and cancellation. Everything that touches the lifecycle runs on `strand`;
+// the request tables are also touched by replies on other threads, so they have their own lock.
+#include "daemon/server.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/strand.hpp>
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <cstring>
+#include <atomic>
+#include <map>
+#include <mutex>
+
+namespace toold::daemon {
+
+namespace asio = boost::asio;
+using protocol::ErrorCode;
+using protocol::RpcError;
+
+namespace {
+
+// The MCP revisions whose handshake toold speaks; the client's choice is echoed when listed.
+constexpr std::array<std::string_view, 4> kProtocolVersions = {"2025-11-25", "2025-06-18", "2025-03-26",
+                                                               "2024-11-05"};
+
+std::string parseErrorMessage(const std::exception& e) {
+  // nlohmann prefixes "[json.exception.parse_error.101] "; the rest says where and why.
+  std::string what = e.what();
+  if (auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string::npos)
+    what.erase(0, end + 2);
+  return "Parse error: " + what;
+}
+
+} // namespace
+
+struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
+  struct InFlight {
+    core::CancellationSource cancellation;
+    WeakReply reply;
+  };
+
+  asio::io_context& io;
+  asio::strand<asio::io_context::executor_type> strand;
+  ServerConfig config;
+  Send send;
+  ExitHandler onExit;
+  MethodTable methods;
+
+  // Lifecycle; touched on the strand only.
+  bool initialized = false;
+  bool shutdownRequested = false;
+  std::atomic<bool> exiting{false}; // also read by callClient on any thread
+  json clientCapabilities = json::object();
+
+  std::mutex tablesMutex;
+  std::map<std::string, InFlight> inFlight;                                   // by idKey
+  std::map<std::string, std::function<void(protocol::Response&&)>> outgoing;  // by idKey
+  std::uint64_t nextOutgoingId = 1;
+
+  Impl(asio::io_context& ioContext, ServerConfig cfg, Send sendFn, ExitHandler exitFn)
+      : io(ioContext), strand(asio::make_strand(ioContext)), config(std::move(cfg)), send(std::move(sendFn)),
+        onExit(std::move(exitFn)) {}
+
+  void bindLifecycle();
+  void handleFrame(protocol::DecodedFrame&& frame);
+  void handleBatch(json&& batch);
+  void handleMessage(protocol::Message&& message, const Send& reply);
+  void handleRequest(protocol::Request&& request, const Send& reply);
+  void handleNotification(protocol::Notification&& notification);
+  void handleResponse(protocol::Response&& response);
+  void cancelRequest(const json& id, const std::string& reason);
+  void finish(int status, const std::string& why);
+};
+
+Server::Server(asio::io_context& io, ServerConfig config, Send send, ExitHandler onExit)
+    : impl_(std::make_shared<Impl>(io, std::move(config), std::move(send), std::move(onExit))) {
+  impl_->bindLifecycle();
+}
+
+Server::~Server() = default;
+
+MethodTable& Server::methods() { return impl_->methods; }
+asio::io_context& Server::io() { return impl_->io; }
+const ServerConfig& Server::config() const { return impl_->config; }
+
+void Server::post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed) {
+  asio::post(impl_->strand, [impl = impl_, frames = std::move(frames), consumed = std::move(consumed)]() mutable {
+    for (auto& frame : frames) impl->handleFrame(std::move(frame));
+    consumed(frames.size());
+  });
+}
+
+void Server::inputEnded(int error) {
+  asio::post(impl_->strand, [impl = impl_, error] {
+    if (error != 0) spdlog::error("reading stdin failed: {}", std::strerror(error));
+    impl->finish(0, error != 0 ? "stdin failed" : "end of input");
+  });
+}
+
+void Server::terminate(int status, std::string reason) {
+  asio::post(impl_->strand, [impl = impl_, status, reason = std::move(reason)] { impl->finish(status, reason); });
+}
+
+void Server::notifyClient(std::string_view method, json params) {
+  impl_->send(protocol::makeNotification(method, std::move(params)));
+}
+
+void Server::callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse) {
+  json id;
+  {
+    std::unique_lock lock(impl_->tablesMutex);
+    if (impl_->exiting.load()) {
+      lock.unlock();
+      onResponse(protocol::Response{nullptr, std::nullopt, RpcError{ErrorCode::RequestCancelled, "toold is exiting", {}}});
+      return;
+    }
+    id = "toold-" + std::to_string(impl_->nextOutgoingId++);
+    impl_->outgoing.emplace(protocol::idKey(id), std::move(onResponse));
+  }
+  spdlog::debug("--> {}({})", method, id.dump());
+  impl_->send(protocol::makeRequest(id, method, std::move(params)));
+}
+
+void Server::Impl::bindLifecycle() {
+  methods.request("initialize", [this](json&& params, const RequestContext&, Reply reply) {
+    if (initialized) return reply.error(ErrorCode::InvalidRequest, "Invalid Request: initialize was already received");
+    if (!params.is_null() && !params.is_object()) throw InvalidParams("params must be an object");
+    std::string version(kProtocolVersions.front());
+    if (auto it = params.find("protocolVersion"); params.is_object() && it != params.end() && it->is_string()) {
+      for (auto known : kProtocolVersions)
+        if (*it == known) version = known;
+    }
+    if (params.is_object()) {
+      if (auto caps = params.find("capabilities"); caps != params.end() && caps->is_object()) clientCapabilities = *caps;
+      if (auto info = params.find("clientInfo"); info != params.end() && info->is_object())
+        spdlog::info("client: {} {}", info->value("name", "?"), info->value("version", ""));
+    }
+    initialized = true;
+    reply(json{{"protocolVersion", version},
+               {"serverInfo", {{"name", "toold"}, {"version", TOOLD_VERSION}}},
+               {"capabilities", json::object()}});
+  });
+  methods.notification("notifications/initialized", [](json&&) {});
+  methods.request("ping", [](json&&, const RequestContext&, Reply reply) { reply(json::object()); });
+  methods.request("shutdown", [this](json&&, const RequestContext&, Reply reply) {
+    shutdownRequested = true;
+    reply(nullptr);
+  });
+  methods.notification("exit", [this](json&&) { finish(shutdownRequested ? 0 : 1, "exit"); });
+  methods.notification("$/cancelRequest", [this](json&& params) {
+    if (!params.is_object() || !params.contains("id") || !protocol::isValidId(params["id"]))
+      return spdlog::warn("$/cancelRequest needs params {{id}} with an integer or string id; ignored");
+    cancelRequest(params["id"], "cancelled by the client");
+  });
+  methods.notification("notifications/cancelled", [this](json&& params) {
+    if (!params.is_object() || !params.contains("requestId") || !protocol::isValidId(params["requestId"]))
+      return spdlog::warn("notifications/cancelled needs params {{requestId}}; ignored");
+    std::string reason = "cancelled by the client";
+    if (auto it = params.find("reason"); it != params.end() && it->is_string()) reason += ": " + it->get<std::string>();
+    cancelRequest(params["requestId"], reason);
+  });
+}
+
+void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
+  if (exiting) return;
+  if (frame.error) {
+    spdlog::warn("{}", frame.error->message);
+    send(protocol::makeError(nullptr, *frame.error));
+    return;
+  }
+  json value;
+  try {
+    value = json::parse(frame.body);
+  } catch (const json::parse_error& e) {
+    RpcError error{ErrorCode::ParseError, parseErrorMessage(e), {}};
+    spdlog::warn("{}", error.message);
+    send(protocol::makeError(nullptr, error));
+    return;
+  }
+  if (value.is_array()) return handleBatch(std::move(value));
+  handleMessage(protocol::classify(std::move(value)), send);
+}
+
+void Server::Impl::handleBatch(json&& batch) {
+  if (batch.empty()) {
+    send(protocol::makeError(nullptr, {ErrorCode::InvalidRequest, "Invalid Request: an empty batch", {}}));
+    return;
+  }
+  std::vector<protocol::Message> messages;
+  messages.reserve(batch.size());
+  std::size_t answers = 0;
+  for (auto& element : batch) {
+    messages.push_back(protocol::classify(std::move(element)));
+    const auto& m = messages.back();
+    if (std::holds_alternative<protocol::Request>(m)) ++answers;
+    if (auto* invalid = std::get_if<protocol::InvalidMessage>(&m); invalid && invalid->replyable) ++answers;
+  }
+  Send reply = [](json&&) {};
+  if (answers > 0) {
+    BatchReply collector(answers, send);
+    reply = [collector](json&& response) mutable { collector.add(std::move(response)); };
+  }
+  for (auto& message : messages) handleMessage(std::move(message), reply);
+}
+
+void Server::Impl::handleMessage(protocol::Message&& message, const Send& reply) {
+  std::visit(
+      [&](auto&& m) {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, protocol::Request>) {
+          handleRequest(std::move(m), reply);
+        } else if constexpr (std::is_same_v<T, protocol::Notification>) {
+          handleNotification(std::move(m));
+        } else if constexpr (std::is_same_v<T, protocol::Response>) {
+          handleResponse(std::move(m));
+        } else {
+          spdlog::warn("{}", m.error.message);
+          if (m.replyable) reply(protocol::makeError(m.id, m.error));
+        }
+      },
+      std::move(message));
+}
+
+void Server::Impl::handleRequest(protocol::Request&& request, const Send& replySend) {
+  spdlog::debug("<-- {}({})", request.method, request.id.dump());
+  const std::string key = protocol::idKey(request.id);
+  auto fail = [&](ErrorCode code, std::string message) {
+    Reply(request.id, request.method, replySend).error(code, std::move(message));
+  };
+  const RequestHandler* handler = methods.findRequest(request.method);
+  if (handler == nullptr) return fail(ErrorCode::MethodNotFound, "Method not found: " + request.method);
+  if (!initialized && request.method != "initialize" && request.method != "ping")
+    return fail(ErrorCode::ServerNotInitialized, "Server not initialized: send initialize first");
+  if (shutdownRequested)
+    return fail(ErrorCode::InvalidRequest, "Invalid Request: toold is shutting down; only exit is accepted");
+
+  RequestContext context{request.id, request.method, {}};
+  std::optional<Reply> reply;
+  {
+    std::lock_guard lock(tablesMutex);
+    auto [it, inserted] = inFlight.try_emplace(key);
+    if (!inserted) {
+      // Reply outside the lock: the error goes to the writer.
+      reply.reset();
+    } else {
+      std::weak_ptr<Impl> weak = weak_from_this();
+      reply.emplace(request.id, request.method, replySend, [weak, key] {
+        if (auto self = weak.lock()) {
+          std::lock_guard relock(self->tablesMutex);
+          self->inFlight.erase(key);
+        }
+      });
+      it->second.reply = WeakReply(*reply);
+      context.cancellation = it->second.cancellation.token();
+    }
+  }
+  if (!reply)
+    return fail(ErrorCode::InvalidRequest, "Invalid Request: id " + request.id.dump() + " is already used by a request in flight");
+
+  try {
+    (*handler)(std::move(request.params), context, *reply);
+  } catch (const InvalidParams& e) {
+    reply->error(ErrorCode::InvalidParams, std::string("Invalid params: ") + e.what());
+  } catch (const std::exception& e) {
+    spdlog::error("{}({}) failed: {}", context.method, context.id.dump(), e.what());
+    reply->error(ErrorCode::InternalError, std::string("Internal error: ") + e.what());
+  }
+}
+
+void Server::Impl::handleNotification(protocol::Notification&& notification) {
+  spdlog::debug("<-- {}", notification.method);
+  const NotificationHandler* handler = methods.findNotification(notification.method);
+  if (handler == nullptr) {
+    spdlog::debug("notification {} is not handled; ignored", notification.method);
+    return;
+  }
+  try {
+    (*handler)(std::move(notification.params));
+  } catch (const std::exception& e) {
+    spdlog::error("notification {} failed: {}", notification.method, e.what());
+  }
+}
+
+void Server::Impl::handleResponse(protocol::Response&& response) {
+  std::function<void(protocol::Response&&)> callback;
+  {
+    std::lock_guard lock(tablesMutex);
+    auto it = outgoing.find(protocol::idKey(response.id));
+    if (it != outgoing.end()) {
+      callback = std::move(it->second);
+      outgoing.erase(it);
+    }
+  }
+  if (!callback) {
+    spdlog::warn("a response with id {} answers no request toold sent; ignored", response.id.dump());
+    return;
+  }
+  spdlog::debug("<-- reply({})", response.id.dump());
+  callback(std::move(response));
+}
+
+void Server::Impl::cancelRequest(const json& id, const std::string& reason) {
+  std::optional<core::CancellationSource> source;
+  std::optional<Reply> reply;
+  {
+    std::lock_guard lock(tablesMutex);
+    auto it = inFlight.find(protocol::idKey(id));
+    if (it == inFlight.end()) {
+      spdlog::debug("cancel of {}: no such request in flight (already answered?)", id.dump());
+      return;
+    }
+    source = it->second.cancellation;
+    reply = it->second.reply.lock();
+  }
+  spdlog::debug("cancelling {}: {}", id.dump(), reason);
+  source->cancel(reason);
+  if (reply) reply->error(ErrorCode::RequestCancelled, "Request cancelled: " + reason);
+}
+
+void Server::Impl::finish(int status, const std::string& why) {
+  {
+    std::lock_guard lock(tablesMutex); // callClient checks the flag under this lock
+    if (exiting.exchange(true)) return;
+  }
+  spdlog::info("exiting ({}), status {}", why, status);
+  std::vector<json> ids;
+  std::vector<std::function<void(protocol::Response&&)>> pendingCalls;
+  {
+    std::lock_guard lock(tablesMutex);
+    for (auto& [key, entry] : inFlight) {
+      if (auto reply = entry.reply.lock()) ids.push_back(reply->id());
+    }
+    for (auto& [key, callback] : outgoing) pendingCalls.push_back(std::move(callback));
+    outgoing.clear();
+  }
+  for (const auto& id : ids) cancelRequest(id, "toold is exiting");
+  for (auto& callback : pendingCalls) {
+    protocol::Response cancelled{nullptr, std::nullopt,
+                                 RpcError{ErrorCode::RequestCancelled, "toold is exiting", {}}};
+    callback(std::move(cancelled));
+  }
+  onExit(status);
+}
+
+} // namespace toold::daemon

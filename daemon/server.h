@@ -1,0 +1,58 @@
+// The JSON-RPC server: dispatches frames to the method table on one strand, owns the lifecycle,
+// the table of requests in flight (for cancellation) and the table of requests sent to the client.
+#pragma once
+
+#include "daemon/method_table.h"
+#include "protocol/framing.h"
+#include "protocol/message.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace boost::asio {
+class io_context;
+}
+
+namespace toold::daemon {
+
+struct ServerConfig {
+  std::string directory;
+  std::string dataDir;
+};
+
+class Server {
+public:
+  using Send = std::function<void(json&&)>;
+  using ExitHandler = std::function<void(int status)>;
+
+  /// `send` hands a message to the writer (any thread); `onExit` runs once, on the loop, when the
+  /// server has finished (exit, end of input, a signal) and every request in flight was answered.
+  Server(boost::asio::io_context& io, ServerConfig config, Send send, ExitHandler onExit);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  /// Frames from the reader, in order; `consumed(n)` is called once they were dispatched.
+  void post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed);
+  /// The input ended (error 0) or failed (errno): cancel everything and exit.
+  void inputEnded(int error);
+  /// A signal or a broken output: cancel everything and exit with `status`.
+  void terminate(int status, std::string reason);
+
+  /// Sends a request to the client; `onResponse` runs once with its answer (or a -32800 error
+  /// when toold exits first).
+  void callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse);
+  void notifyClient(std::string_view method, json params);
+
+  MethodTable& methods();
+  boost::asio::io_context& io();
+  const ServerConfig& config() const;
+
+private:
+  struct Impl;
+  std::shared_ptr<Impl> impl_;
+};
+
+} // namespace toold::daemon

@@ -1,0 +1,99 @@
+// Reader thread implementation: poll on stdin and a wake pipe, so stop() never waits on a read.
+#include "daemon/stdin_reader.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+namespace toold::daemon {
+namespace {
+
+constexpr std::size_t kReadChunk = 256 * 1024;
+// How many frames may wait for the loop before the reader pauses: enough for any pipelining client.
+constexpr std::size_t kMaxQueuedFrames = 8192;
+
+} // namespace
+
+StdinReader::StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes, FramesHandler onFrames,
+                         EndHandler onEnd)
+    : fd_(fd), decoder_(framing, maxFrameBytes), framing_(framing), onFrames_(std::move(onFrames)),
+      onEnd_(std::move(onEnd)) {
+  if (::pipe2(wakeFds_, O_CLOEXEC) != 0) wakeFds_[0] = wakeFds_[1] = -1;
+  thread_ = std::thread([this] { run(); });
+}
+
+StdinReader::~StdinReader() {
+  stop();
+  for (int wakeFd : wakeFds_)
+    if (wakeFd >= 0) ::close(wakeFd);
+}
+
+void StdinReader::stop() {
+  if (!stopping_.exchange(true)) {
+    if (wakeFds_[1] >= 0) {
+      const char byte = 0;
+      [[maybe_unused]] auto n = ::write(wakeFds_[1], &byte, 1);
+    }
+    std::lock_guard lock(mutex_);
+    roomAvailable_.notify_all();
+  }
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
+}
+
+void StdinReader::framesConsumed(std::size_t count) {
+  std::lock_guard lock(mutex_);
+  framesInQueue_ = count > framesInQueue_ ? 0 : framesInQueue_ - count;
+  if (framesInQueue_ < kMaxQueuedFrames) roomAvailable_.notify_one();
+}
+
+void StdinReader::waitForRoom() {
+  std::unique_lock lock(mutex_);
+  roomAvailable_.wait(lock, [this] { return framesInQueue_ < kMaxQueuedFrames || stopping_.load(); });
+}
+
+void StdinReader::run() {
+  std::string chunk(kReadChunk, '\0');
+  std::vector<protocol::DecodedFrame> frames;
+  const protocol::FrameDecoder::Sink collect = [&frames](protocol::DecodedFrame&& frame) {
+    frames.push_back(std::move(frame));
+  };
+  auto handOn = [&] {
+    if (framing_.load(std::memory_order_relaxed) != decoder_.framing())
+      framing_.store(decoder_.framing(), std::memory_order_release);
+    if (frames.empty()) return;
+    {
+      std::lock_guard lock(mutex_);
+      framesInQueue_ += frames.size();
+    }
+    onFrames_(std::move(frames));
+    frames.clear();
+  };
+
+  int error = 0;
+  while (!stopping_.load()) {
+    waitForRoom();
+    if (stopping_.load()) return;
+    pollfd fds[2] = {{fd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}};
+    if (::poll(fds, wakeFds_[0] >= 0 ? 2 : 1, -1) < 0) {
+      if (errno == EINTR) continue;
+      error = errno;
+      break;
+    }
+    if (fds[1].revents != 0) return; // stop() was called
+    const ssize_t n = ::read(fd_, chunk.data(), chunk.size());
+    if (n < 0) {
+      if (errno == EINTR || errno == EAGAIN) continue;
+      error = errno;
+      break;
+    }
+    if (n == 0) break;
+    decoder_.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), collect);
+    handOn();
+  }
+  decoder_.finish(collect);
+  handOn();
+  if (!stopping_.load()) onEnd_(error);
+}
+
+} // namespace toold::daemon

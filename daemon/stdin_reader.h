@@ -1,0 +1,56 @@
+// The reader thread: blocking reads of stdin, split into frames, handed on in batches.
+// A thread rather than an Asio descriptor because stdin may be a regular file or /dev/null,
+// which epoll refuses, and because it must keep reading while every loop thread is busy.
+#pragma once
+
+#include "protocol/framing.h"
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace toold::daemon {
+
+class StdinReader {
+public:
+  using FramesHandler = std::function<void(std::vector<protocol::DecodedFrame>&&)>;
+  using EndHandler = std::function<void(int error)>; ///< 0 at end of input, else errno
+
+  /// Starts reading `fd` at once. Handlers run on the reader thread; they should post, not work.
+  StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes, FramesHandler onFrames,
+              EndHandler onEnd);
+  ~StdinReader();
+  StdinReader(const StdinReader&) = delete;
+  StdinReader& operator=(const StdinReader&) = delete;
+
+  /// The framing detected from the first bytes (Auto until then). Replies use the same framing.
+  protocol::Framing framing() const { return framing_.load(std::memory_order_acquire); }
+
+  /// Called once a handed-on frame has been dispatched. The reader pauses while too many frames
+  /// wait for the loop, so a client that floods toold cannot make it buffer without limit.
+  void framesConsumed(std::size_t count);
+
+  /// Stops the thread (interrupting a blocked read) and joins it.
+  void stop();
+
+private:
+  void run();
+  void waitForRoom();
+
+  int fd_;
+  int wakeFds_[2] = {-1, -1};
+  protocol::FrameDecoder decoder_;
+  std::atomic<protocol::Framing> framing_;
+  FramesHandler onFrames_;
+  EndHandler onEnd_;
+  std::atomic<bool> stopping_{false};
+  std::mutex mutex_;
+  std::condition_variable roomAvailable_;
+  std::size_t framesInQueue_ = 0;
+  std::thread thread_;
+};
+
+} // namespace toold::daemon

@@ -1,0 +1,94 @@
+// Envelope rules of JSON-RPC 2.0, checked in the order a client would want them reported.
+#include "protocol/message.h"
+
+namespace toold::protocol {
+namespace {
+
+InvalidMessage invalid(json id, std::string why, bool replyable = true) {
+  return InvalidMessage{std::move(id), RpcError{ErrorCode::InvalidRequest, "Invalid Request: " + std::move(why), {}},
+                        replyable};
+}
+
+} // namespace
+
+bool isValidId(const json& id) {
+  return id.is_string() || id.is_number_integer(); // number_integer covers unsigned too
+}
+
+std::string idKey(const json& id) { return id.dump(); }
+
+Message classify(json&& value) {
+  if (!value.is_object()) return invalid(nullptr, "a message must be a JSON object");
+
+  auto idIt = value.find("id");
+  const bool hasId = idIt != value.end();
+  json id = (hasId && isValidId(*idIt)) ? *idIt : json(nullptr);
+
+  auto versionIt = value.find("jsonrpc");
+  if (versionIt == value.end()) return invalid(id, "\"jsonrpc\" is missing; it must be \"2.0\"");
+  if (!versionIt->is_string() || versionIt->get_ref<const std::string&>() != "2.0")
+    return invalid(id, "\"jsonrpc\" must be the string \"2.0\"");
+
+  auto methodIt = value.find("method");
+  if (methodIt == value.end()) {
+    const bool hasResult = value.contains("result");
+    const bool hasError = value.contains("error");
+    if (!hasResult && !hasError) return invalid(id, "\"method\" is missing");
+    // A malformed response is reported in the log, never answered: answering a response would
+    // start a ping-pong between two peers that each think the other is wrong.
+    if (hasResult == hasError) return invalid(id, "a response has exactly one of \"result\" and \"error\"", false);
+    if (!hasId) return invalid(nullptr, "a response needs an \"id\"", false);
+    Response response{std::move(*idIt), {}, {}};
+    if (hasResult) {
+      response.result = std::move(value["result"]);
+    } else {
+      const json& error = value["error"];
+      if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer())
+        return invalid(response.id, "\"error\" must be an object with an integer \"code\"", false);
+      RpcError parsed;
+      parsed.code = static_cast<ErrorCode>(error["code"].get<int>());
+      if (auto m = error.find("message"); m != error.end() && m->is_string()) parsed.message = m->get<std::string>();
+      if (auto d = error.find("data"); d != error.end()) parsed.data = *d;
+      response.error = std::move(parsed);
+    }
+    return response;
+  }
+  if (!methodIt->is_string()) return invalid(id, "\"method\" must be a string");
+  std::string method = std::move(methodIt->get_ref<std::string&>());
+
+  json params;
+  if (auto paramsIt = value.find("params"); paramsIt != value.end()) {
+    if (!paramsIt->is_object() && !paramsIt->is_array())
+      return invalid(id, "\"params\" must be an object or an array");
+    params = std::move(*paramsIt);
+  }
+
+  if (!hasId) return Notification{std::move(method), std::move(params)};
+  if (idIt->is_null()) return invalid(nullptr, "\"id\" must not be null");
+  if (idIt->is_number_float()) return invalid(nullptr, "\"id\" must be an integer or a string, not a fractional number");
+  if (!isValidId(*idIt)) return invalid(nullptr, std::string("\"id\" must be an integer or a string, not ") +
+                                                      (idIt->is_object() ? "an object" : idIt->is_array() ? "an array" : "a boolean"));
+  return Request{std::move(id), std::move(method), std::move(params)};
+}
+
+json makeResult(const json& id, json result) {
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+}
+
+json makeError(const json& id, const RpcError& error) {
+  return json{{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
+}
+
+json makeNotification(std::string_view method, json params) {
+  json message{{"jsonrpc", "2.0"}, {"method", method}};
+  if (!params.is_null()) message["params"] = std::move(params);
+  return message;
+}
+
+json makeRequest(const json& id, std::string_view method, json params) {
+  json message{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
+  if (!params.is_null()) message["params"] = std::move(params);
+  return message;
+}
+
+} // namespace toold::protocol

@@ -1,0 +1,62 @@
+// JSON-RPC 2.0 envelopes: classifying what arrives, and building what is sent.
+#pragma once
+
+#include "protocol/error_code.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace toold::protocol {
+
+using nlohmann::json;
+
+/// A call that expects a response. `id` is an integer or a string, kept exactly as it arrived
+/// (an unsigned 64-bit integer stays unsigned), so the reply echoes it byte for byte.
+struct Request {
+  json id;
+  std::string method;
+  json params; ///< an object or an array; null when absent
+};
+
+/// A call that expects no response.
+struct Notification {
+  std::string method;
+  json params;
+};
+
+/// The answer to a request toold sent: exactly one of `result` and `error` is set.
+struct Response {
+  json id;
+  std::optional<json> result;
+  std::optional<RpcError> error;
+};
+
+/// JSON that is not a valid JSON-RPC 2.0 message. `id` is the message's id when it had a usable
+/// one, else null; `replyable` is false for things that must not be answered (a malformed response).
+struct InvalidMessage {
+  json id;
+  RpcError error;
+  bool replyable = true;
+};
+
+using Message = std::variant<Request, Notification, Response, InvalidMessage>;
+
+/// Sorts one JSON value (one element of a batch, or a whole frame) into a Message.
+/// Takes the value by rvalue so params are moved, not copied.
+Message classify(json&& value);
+
+/// True for an id JSON-RPC allows toold to echo: an integer or a string.
+bool isValidId(const json& id);
+
+/// A stable key for an id, distinguishing `1` from `"1"`.
+std::string idKey(const json& id);
+
+json makeResult(const json& id, json result);
+json makeError(const json& id, const RpcError& error);
+json makeNotification(std::string_view method, json params);
+json makeRequest(const json& id, std::string_view method, json params);
+
+} // namespace toold::protocol
