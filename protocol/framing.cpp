@@ -135,7 +135,7 @@ bool FrameDecoder::stepNdjson(const Sink& sink) {
   const char* nl = static_cast<const char*>(std::memchr(begin + scanned_, '\n', available - scanned_));
   if (nl == nullptr) {
     scanned_ = available;
-    if (available > maxFrameBytes_) {
+    if (available > maxFrameBytes_ + 1) { // + 1: the line may still end in "\r\n"
       sink(oversized(maxFrameBytes_, std::nullopt));
       state_ = State::NdjsonDiscard;
       pos_ = buffer_.size();

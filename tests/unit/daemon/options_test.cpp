@@ -1,0 +1,63 @@
+// The command line: defaults, both value spellings, and clear errors.
+#include "daemon/options.h"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+using toold::daemon::parseCommandLine;
+
+namespace {
+
+toold::daemon::ParsedCommandLine parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "toold");
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  return parseCommandLine(static_cast<int>(argv.size()), argv.data());
+}
+
+} // namespace
+
+TEST_CASE("defaults: the current directory, auto framing, 64 MiB frames", "[options]") {
+  auto parsed = parse({});
+  REQUIRE(parsed.options);
+  CHECK(parsed.options->directory == std::filesystem::canonical(std::filesystem::current_path()).string());
+  CHECK(parsed.options->framing == toold::protocol::Framing::Auto);
+  CHECK(parsed.options->maxFrameBytes == 64u << 20);
+  CHECK_FALSE(parsed.options->dataDir.empty());
+}
+
+TEST_CASE("values may follow the option or an equals sign", "[options]") {
+  auto parsed = parse({"--framing=lsp", "--max-frame-bytes", "1000", "--log-level=debug", "--directory", "/"});
+  REQUIRE(parsed.options);
+  CHECK(parsed.options->framing == toold::protocol::Framing::ContentLength);
+  CHECK(parsed.options->maxFrameBytes == 1000);
+  CHECK(parsed.options->logLevel == "debug");
+  CHECK(parsed.options->directory == "/");
+}
+
+TEST_CASE("help and version print and exit 0", "[options]") {
+  auto help = parse({"--help"});
+  CHECK_FALSE(help.options);
+  CHECK(help.exitStatus == 0);
+  CHECK_THAT(help.message, Catch::Contains("--max-frame-bytes"));
+  CHECK_THAT(parse({"--version"}).message, Catch::StartsWith("toold "));
+}
+
+TEST_CASE("bad options are errors with status 2", "[options]") {
+  for (auto args : std::vector<std::vector<std::string>>{{"--bogus"},
+                                                          {"--framing", "xml"},
+                                                          {"--max-frame-bytes", "0"},
+                                                          {"--max-frame-bytes", "12k"},
+                                                          {"--log-level", "loud"},
+                                                          {"--directory", "/no/such/dir"},
+                                                          {"--data-dir"}}) {
+    auto parsed = parse(args);
+    INFO(args.front());
+    CHECK_FALSE(parsed.options);
+    CHECK(parsed.exitStatus == 2);
+    CHECK_THAT(parsed.message, Catch::StartsWith("toold: "));
+  }
+}

@@ -1,0 +1,69 @@
+// Reply-exactly-once: one answer per request, a dropped reply answers -32603, a second is dropped.
+#include "daemon/reply.h"
+
+#include <catch2/catch.hpp>
+
+#include <thread>
+#include <vector>
+
+using toold::daemon::BatchReply;
+using toold::daemon::Reply;
+using toold::daemon::WeakReply;
+using nlohmann::json;
+
+TEST_CASE("a reply is sent once; a second answer is dropped", "[reply]") {
+  std::vector<json> sent;
+  int done = 0;
+  Reply reply(json(4), "ping", [&](json&& m) { sent.push_back(std::move(m)); }, [&] { ++done; });
+  reply(json::object());
+  reply.error(toold::protocol::ErrorCode::InternalError, "late");
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0] == json::parse(R"({"jsonrpc":"2.0","id":4,"result":{}})"));
+  CHECK(done == 1);
+  CHECK(reply.answered());
+}
+
+TEST_CASE("dropping every copy unanswered sends an internal error", "[reply]") {
+  std::vector<json> sent;
+  {
+    Reply reply(json("abc"), "tools/call", [&](json&& m) { sent.push_back(std::move(m)); });
+    Reply copy = reply; // copies share one answer
+  }
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0]["id"] == "abc");
+  CHECK(sent[0]["error"]["code"] == -32603);
+  CHECK(sent[0]["error"]["message"].get<std::string>().find("tools/call") != std::string::npos);
+}
+
+TEST_CASE("a weak reply does not keep the request alive", "[reply]") {
+  std::vector<json> sent;
+  WeakReply weak;
+  {
+    Reply reply(json(1), "m", [&](json&& m) { sent.push_back(std::move(m)); });
+    weak = WeakReply(reply);
+    REQUIRE(weak.lock().has_value());
+  }
+  CHECK_FALSE(weak.lock().has_value());
+  CHECK(sent.size() == 1); // the drop was detected
+}
+
+TEST_CASE("racing answers from many threads send exactly one", "[reply]") {
+  for (int round = 0; round < 20; ++round) {
+    std::atomic<int> sent{0};
+    Reply reply(json(round), "m", [&](json&&) { sent.fetch_add(1); });
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t) threads.emplace_back([reply, t] { reply(json(t)); });
+    for (auto& thread : threads) thread.join();
+    CHECK(sent.load() == 1);
+  }
+}
+
+TEST_CASE("a batch is sent once every expected answer is in", "[reply]") {
+  std::vector<json> sent;
+  BatchReply batch(2, [&](json&& m) { sent.push_back(std::move(m)); });
+  batch.add(json{{"id", 1}});
+  CHECK(sent.empty());
+  batch.add(json{{"id", 2}});
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0] == json::parse(R"([{"id":1},{"id":2}])"));
+}

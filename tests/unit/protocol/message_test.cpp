@@ -1,0 +1,111 @@
+// Classification of JSON-RPC messages: requests, notifications, responses, and every invalid shape.
+#include "protocol/message.h"
+
+#include <catch2/catch.hpp>
+
+using namespace toold::protocol;
+using nlohmann::json;
+
+namespace {
+
+Message classifyText(const char* text) { return classify(json::parse(text)); }
+
+InvalidMessage invalidOf(const char* text) {
+  auto message = classifyText(text);
+  REQUIRE(std::holds_alternative<InvalidMessage>(message));
+  return std::get<InvalidMessage>(message);
+}
+
+} // namespace
+
+TEST_CASE("a request keeps its id's exact type and value", "[message]") {
+  for (const char* text : {R"({"jsonrpc":"2.0","id":7,"method":"m"})", R"({"jsonrpc":"2.0","id":"7","method":"m"})",
+                           R"({"jsonrpc":"2.0","id":-3,"method":"m"})",
+                           R"({"jsonrpc":"2.0","id":18446744073709551615,"method":"m"})",
+                           R"({"jsonrpc":"2.0","id":"é😀","method":"m"})"}) {
+    INFO(text);
+    auto message = classifyText(text);
+    REQUIRE(std::holds_alternative<Request>(message));
+    const json original = json::parse(text)["id"];
+    const json& id = std::get<Request>(message).id;
+    CHECK(id == original);
+    CHECK(id.type() == original.type());
+    CHECK(makeResult(id, nullptr).dump().find("\"id\":" + original.dump()) != std::string::npos);
+  }
+  CHECK(idKey(json(1)) != idKey(json("1")));
+}
+
+TEST_CASE("params are kept; absent params are null", "[message]") {
+  auto request = std::get<Request>(classifyText(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1]}})"));
+  CHECK(request.params == json::parse(R"({"a":[1]})"));
+  auto positional = std::get<Request>(classifyText(R"({"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]})"));
+  CHECK(positional.params == json::parse("[1,2]"));
+  auto none = std::get<Notification>(classifyText(R"({"jsonrpc":"2.0","method":"n"})"));
+  CHECK(none.params.is_null());
+}
+
+TEST_CASE("a message without an id is a notification", "[message]") {
+  auto message = classifyText(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+  REQUIRE(std::holds_alternative<Notification>(message));
+  CHECK(std::get<Notification>(message).method == "notifications/initialized");
+}
+
+TEST_CASE("responses carry a result or an error", "[message]") {
+  auto ok = std::get<Response>(classifyText(R"({"jsonrpc":"2.0","id":"toold-1","result":{"x":1}})"));
+  CHECK(ok.id == "toold-1");
+  CHECK(*ok.result == json::parse(R"({"x":1})"));
+  auto failed = std::get<Response>(classifyText(R"({"jsonrpc":"2.0","id":3,"error":{"code":-32001,"message":"no"}})"));
+  REQUIRE(failed.error);
+  CHECK(failed.error->code == ErrorCode::PermissionDeclined);
+  CHECK(failed.error->message == "no");
+  // A null result is still a result.
+  auto nullResult = std::get<Response>(classifyText(R"({"jsonrpc":"2.0","id":3,"result":null})"));
+  CHECK(nullResult.result->is_null());
+}
+
+TEST_CASE("malformed responses are invalid but never answered", "[message]") {
+  CHECK_FALSE(invalidOf(R"({"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1}})").replyable);
+  CHECK_FALSE(invalidOf(R"({"jsonrpc":"2.0","result":1})").replyable);
+  CHECK_FALSE(invalidOf(R"({"jsonrpc":"2.0","id":1,"error":"bad"})").replyable);
+}
+
+TEST_CASE("every invalid request shape is -32600", "[message]") {
+  struct Case {
+    const char* text;
+    json expectedId;
+    const char* why;
+  };
+  const Case cases[] = {
+      {"1", nullptr, "must be a JSON object"},
+      {R"("text")", nullptr, "must be a JSON object"},
+      {"null", nullptr, "must be a JSON object"},
+      {R"({"id":1,"method":"m"})", 1, "\"jsonrpc\" is missing"},
+      {R"({"jsonrpc":"1.0","id":1,"method":"m"})", 1, "must be the string \"2.0\""},
+      {R"({"jsonrpc":2.0,"id":"a","method":"m"})", "a", "must be the string \"2.0\""},
+      {R"({"jsonrpc":"2.0","id":1})", 1, "\"method\" is missing"},
+      {R"({"jsonrpc":"2.0","id":1,"method":5})", 1, "\"method\" must be a string"},
+      {R"({"jsonrpc":"2.0","id":1,"method":"m","params":3})", 1, "\"params\" must be an object or an array"},
+      {R"({"jsonrpc":"2.0","id":{"a":1},"method":"m"})", nullptr, "not an object"},
+      {R"({"jsonrpc":"2.0","id":[1],"method":"m"})", nullptr, "not an array"},
+      {R"({"jsonrpc":"2.0","id":1.5,"method":"m"})", nullptr, "fractional"},
+      {R"({"jsonrpc":"2.0","id":true,"method":"m"})", nullptr, "not a boolean"},
+      {R"({"jsonrpc":"2.0","id":null,"method":"m"})", nullptr, "must not be null"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text);
+    auto invalid = invalidOf(c.text);
+    CHECK(invalid.error.code == ErrorCode::InvalidRequest);
+    CHECK(invalid.replyable);
+    CHECK(invalid.id == c.expectedId);
+    CHECK_THAT(invalid.error.message, Catch::Contains(c.why));
+  }
+}
+
+TEST_CASE("built messages have the JSON-RPC 2.0 envelope", "[message]") {
+  CHECK(makeRequest("toold-1", "permission/ask", {{"a", 1}}) ==
+        json::parse(R"({"jsonrpc":"2.0","id":"toold-1","method":"permission/ask","params":{"a":1}})"));
+  CHECK(makeNotification("tool/progress", nullptr) == json::parse(R"({"jsonrpc":"2.0","method":"tool/progress"})"));
+  CHECK(makeError(nullptr, {ErrorCode::ParseError, "Parse error", {}}) ==
+        json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})"));
+  CHECK(makeError(2, {ErrorCode::InvalidParams, "bad", {{"path", "a"}}})["error"]["data"]["path"] == "a");
+}
