@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
         server->post(std::move(frames), [&](std::size_t n) { reader->framesConsumed(n); });
       },
       [&](int error) { server->inputEnded(error); });
+  reader->start();
   spdlog::info("toold {} serving {} (framing {})", TOOLD_VERSION, options.directory,
                protocol::framingName(options.framing));
 

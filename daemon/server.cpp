@@ -151,12 +151,12 @@ void Server::Impl::bindLifecycle() {
   methods.notification("exit", [this](json&&) { finish(shutdownRequested ? 0 : 1, "exit"); });
   methods.notification("$/cancelRequest", [this](json&& params) {
     if (!params.is_object() || !params.contains("id") || !protocol::isValidId(params["id"]))
-      return spdlog::warn("$/cancelRequest needs params {{id}} with an integer or string id; ignored");
+      return spdlog::warn("$/cancelRequest needs params with an integer or string id; ignored");
     cancelRequest(params["id"], "cancelled by the client");
   });
   methods.notification("notifications/cancelled", [this](json&& params) {
     if (!params.is_object() || !params.contains("requestId") || !protocol::isValidId(params["requestId"]))
-      return spdlog::warn("notifications/cancelled needs params {{requestId}}; ignored");
+      return spdlog::warn("notifications/cancelled needs params with an integer or string requestId; ignored");
     std::string reason = "cancelled by the client";
     if (auto it = params.find("reason"); it != params.end() && it->is_string()) reason += ": " + it->get<std::string>();
     cancelRequest(params["requestId"], reason);

@@ -20,7 +20,10 @@ StdinReader::StdinReader(int fd, protocol::Framing framing, std::size_t maxFrame
     : fd_(fd), decoder_(framing, maxFrameBytes), framing_(framing), onFrames_(std::move(onFrames)),
       onEnd_(std::move(onEnd)) {
   if (::pipe2(wakeFds_, O_CLOEXEC) != 0) wakeFds_[0] = wakeFds_[1] = -1;
-  thread_ = std::thread([this] { run(); });
+}
+
+void StdinReader::start() {
+  if (!thread_.joinable() && !stopping_.load()) thread_ = std::thread([this] { run(); });
 }
 
 StdinReader::~StdinReader() {

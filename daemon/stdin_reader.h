@@ -19,12 +19,16 @@ public:
   using FramesHandler = std::function<void(std::vector<protocol::DecodedFrame>&&)>;
   using EndHandler = std::function<void(int error)>; ///< 0 at end of input, else errno
 
-  /// Starts reading `fd` at once. Handlers run on the reader thread; they should post, not work.
+  /// Handlers run on the reader thread; they should post, not work.
   StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes, FramesHandler onFrames,
               EndHandler onEnd);
   ~StdinReader();
   StdinReader(const StdinReader&) = delete;
   StdinReader& operator=(const StdinReader&) = delete;
+
+  /// Starts the thread. Separate from construction so that everything the handlers reach
+  /// (including this object's owner pointer) is in place before the first frame arrives.
+  void start();
 
   /// The framing detected from the first bytes (Auto until then). Replies use the same framing.
   protocol::Framing framing() const { return framing_.load(std::memory_order_acquire); }

@@ -1,6 +1,8 @@
 // Envelope rules of JSON-RPC 2.0, checked in the order a client would want them reported.
 #include "protocol/message.h"
 
+#include <cmath>
+
 namespace toold::protocol {
 namespace {
 
@@ -65,7 +67,12 @@ Message classify(json&& value) {
 
   if (!hasId) return Notification{std::move(method), std::move(params)};
   if (idIt->is_null()) return invalid(nullptr, "\"id\" must not be null");
-  if (idIt->is_number_float()) return invalid(nullptr, "\"id\" must be an integer or a string, not a fractional number");
+  if (idIt->is_number_float()) {
+    const double number = idIt->get<double>();
+    return invalid(nullptr, number == std::floor(number)
+                                ? "\"id\" must be an integer or a string; a number written with a decimal point or an exponent, or beyond 64 bits, is not an integer"
+                                : "\"id\" must be an integer or a string, not a fractional number");
+  }
   if (!isValidId(*idIt)) return invalid(nullptr, std::string("\"id\" must be an integer or a string, not ") +
                                                       (idIt->is_object() ? "an object" : idIt->is_array() ? "an array" : "a boolean"));
   return Request{std::move(id), std::move(method), std::move(params)};
