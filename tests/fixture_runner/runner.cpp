@@ -1,0 +1,294 @@
+// One run: scratch directory, workspace files, toold started, steps played, the end checked.
+// Both modes play the same steps and read toold's output as it comes; in file mode the sends are
+// already in the stdin file, so the send, wait and close steps do nothing.
+#include "runner.h"
+
+#include "captures.h"
+#include "daemon_output.h"
+#include "daemon_process.h"
+#include "failure_report.h"
+#include "json_pattern.h"
+#include "raw_string.h"
+#include "regex.h"
+#include "scratch_dir.h"
+#include "unordered_group.h"
+
+#include <fstream>
+#include <memory>
+#include <thread>
+
+namespace toold::fixture {
+namespace {
+
+// Once toold has closed its stdout it is on its way out; this only bounds a wedged shutdown.
+constexpr auto kExitGrace = std::chrono::seconds(5);
+
+std::string durationText(std::chrono::milliseconds duration) {
+  const auto ms = duration.count();
+  if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
+  return std::to_string(ms) + "ms";
+}
+
+/// Thrown inside a run to stop at the first failure.
+struct Failed {
+  Failure failure;
+};
+
+class Session {
+public:
+  Session(const Fixture& fixture, Mode mode, const RunOptions& options)
+      : fixture_(fixture), mode_(mode), options_(options) {
+    captures_["workspace"] = scratch_.workspace().string();
+    captures_["data"] = scratch_.data().string();
+  }
+
+  RunResult run() {
+    try {
+      start();
+      for (const auto& step : fixture_.steps) play(step);
+      finish();
+    } catch (const Failed& failed) {
+      return fail(failed.failure);
+    } catch (const std::exception& e) {
+      return fail(Failure{0, e.what(), {}, {}, {}});
+    }
+    traceStderr();
+    return {RunResult::Outcome::Pass, {}};
+  }
+
+private:
+  [[noreturn]] static void failAt(int line, std::string headline, std::vector<Pattern> expected = {},
+                                  std::string actual = {}, std::string why = {}) {
+    throw Failed{Failure{line, std::move(headline), std::move(expected), std::move(actual), std::move(why)}};
+  }
+
+  void trace(const std::string& text) const {
+    if (options_.trace != nullptr) *options_.trace << "    " << text << "\n";
+  }
+
+  void traceStderr() const {
+    if (options_.trace == nullptr) return;
+    std::size_t total = 0;
+    for (const auto& line : lastLines(stderrFile(), SIZE_MAX, total)) *options_.trace << "    | " << line << "\n";
+  }
+
+  std::filesystem::path stderrFile() const { return scratch_.root() / "stderr.log"; }
+
+  std::string frame(const Step& step) const {
+    if (step.kind == Step::Kind::SendRaw) return step.bytes;
+    return protocol::encodeFrame(substituteCaptures(step.message, captures_), fixture_.framing);
+  }
+
+  void start() {
+    for (const auto& file : fixture_.files) {
+      const auto path = scratch_.workspace() / file.path;
+      std::filesystem::create_directories(path.parent_path());
+      std::ofstream out(path, std::ios::binary);
+      out << file.content;
+      if (!out) failAt(file.line, "cannot create " + path.string());
+    }
+    ProcessConfig config;
+    config.program = options_.tooldPath;
+    config.args = {"--directory", scratch_.workspace().string(), "--data-dir", scratch_.data().string(), "--log-level",
+                   "debug"};
+    for (const auto& arg : fixture_.args) config.args.push_back(interpolate(arg, captures_));
+    config.stderrFile = stderrFile().string();
+    if (mode_ == Mode::File) {
+      // Every send at once: captures other than workspace and data are excluded by skipReason.
+      config.stdinFile = (scratch_.root() / "stdin").string();
+      std::ofstream in(config.stdinFile, std::ios::binary);
+      for (const auto& step : fixture_.steps)
+        if (step.kind == Step::Kind::Send || step.kind == Step::Kind::SendRaw) in << frame(step);
+      if (!in) failAt(0, "cannot write " + config.stdinFile);
+    }
+    std::string command = config.program;
+    for (const auto& arg : config.args) command += " " + arg;
+    trace("$ " + command + (mode_ == Mode::File ? " < " + config.stdinFile : ""));
+    process_ = std::make_unique<DaemonProcess>(config);
+    output_ = std::make_unique<DaemonOutput>(*process_, fixture_.framing);
+  }
+
+  void play(const Step& step) {
+    switch (step.kind) {
+    case Step::Kind::Send:
+    case Step::Kind::SendRaw: {
+      if (mode_ == Mode::File) return;
+      std::string bytes;
+      try {
+        bytes = frame(step);
+      } catch (const std::runtime_error& e) {
+        failAt(step.line, std::string("cannot build the message to send: ") + e.what());
+      }
+      trace(step.kind == Step::Kind::Send ? "> " + substituteCaptures(step.message, captures_).dump()
+                                          : ">raw " + encodeRawString(bytes));
+      if (auto error = process_->writeStdin(bytes, Clock::now() + fixture_.timeout); !error.empty()) {
+        // Most often toold has died: say how, rather than leave it to the stderr tail.
+        const auto exit = process_->waitExit(Clock::now() + std::chrono::milliseconds(500));
+        failAt(step.line, "cannot send: " + error + (exit ? " (toold: " + exit->describe() + ")" : ""));
+      }
+      return;
+    }
+    case Step::Kind::Wait:
+      if (mode_ == Mode::File) return;
+      trace("wait " + std::to_string(step.wait.count()) + "ms");
+      std::this_thread::sleep_for(step.wait);
+      return;
+    case Step::Kind::Close:
+      if (mode_ == Mode::File) return;
+      trace("close");
+      process_->closeStdin();
+      return;
+    case Step::Kind::Expect: return expect(step);
+    }
+  }
+
+  /// The next message, or a failure of `step` naming what arrived instead.
+  nlohmann::json receive(const Step& step, const std::vector<nlohmann::json>& groupSoFar) {
+    Received received;
+    const auto status = output_->next(received, Clock::now() + fixture_.timeout);
+    if (status == DaemonOutput::Status::Received) {
+      received_.push_back(received);
+      if (!received.garbage.empty()) failAt(step.line, "toold wrote " + received.garbage, step.patterns);
+      trace("< " + received.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      return std::move(received.message);
+    }
+    std::string nothing;
+    if (status == DaemonOutput::Status::Timeout) {
+      nothing = "nothing within " + durationText(fixture_.timeout);
+    } else {
+      const auto exit = process_->waitExit(Clock::now() + kExitGrace);
+      nothing = "nothing: toold closed its stdout (" + (exit ? exit->describe() : std::string("still running")) + ")";
+    }
+    if (!groupSoFar.empty()) {
+      nothing += "\nafter " + std::to_string(groupSoFar.size()) + " of the group's " +
+                 std::to_string(step.patterns.size()) + " messages:";
+      for (const auto& message : groupSoFar) nothing += "\n" + prettyJson(message);
+    }
+    failAt(step.line, "an expected message did not arrive", step.patterns, nothing);
+  }
+
+  void expect(const Step& step) {
+    std::vector<nlohmann::json> messages;
+    for (std::size_t i = 0; i < step.patterns.size(); ++i) messages.push_back(receive(step, messages));
+    if (!step.unordered) {
+      auto result = matchPattern(step.patterns[0].value, messages[0], captures_);
+      if (!result)
+        failAt(step.line, "toold's message does not match", step.patterns, prettyJson(messages[0]), result.mismatch);
+      return;
+    }
+    auto group = matchUnordered(patternValues(step), messages, captures_);
+    if (group.matched) return;
+    std::string actual;
+    for (const auto& message : messages) actual += prettyJson(message) + "\n";
+    std::string why;
+    for (auto p : group.unmatchedPatterns)
+      why += (why.empty() ? "" : "; ") + std::string("the pattern of line ") + std::to_string(step.patterns[p].line) +
+             " matches none of the messages";
+    if (why.empty()) why = "each pattern matches some message, but no pairing of messages and patterns matches all";
+    failAt(step.line, "toold's " + std::to_string(messages.size()) + " messages do not match the unordered group",
+           step.patterns, actual, why);
+  }
+
+  static std::vector<nlohmann::json> patternValues(const Step& step) {
+    std::vector<nlohmann::json> values;
+    for (const auto& pattern : step.patterns) values.push_back(pattern.value);
+    return values;
+  }
+
+  int lastLine() const { return fixture_.steps.empty() ? 0 : fixture_.steps.back().line; }
+
+  void finish() {
+    if (process_->stdinOpen()) {
+      trace("close (end of the fixture)");
+      process_->closeStdin();
+    }
+    // Whatever toold still writes is unexpected; read until it closes stdout.
+    const auto deadline = Clock::now() + fixture_.timeout;
+    std::vector<Received> extra;
+    for (;;) {
+      Received received;
+      const auto status = output_->next(received, deadline);
+      if (status == DaemonOutput::Status::Eof) break;
+      if (status == DaemonOutput::Status::Timeout) {
+        const auto how = process_->kill();
+        failAt(lastLine(), "toold did not exit within " + durationText(fixture_.timeout) +
+                               " after the end of the fixture; killed (" + how.describe() + ")");
+      }
+      trace("< " + received.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      received_.push_back(received);
+      extra.push_back(std::move(received));
+    }
+    if (!extra.empty()) {
+      std::string actual;
+      for (const auto& received : extra)
+        actual += received.garbage.empty() ? prettyJson(received.message) + "\n" : "(" + received.garbage + ")\n";
+      failAt(lastLine(), "toold sent " + std::to_string(extra.size()) + " message(s) the fixture does not expect", {},
+             actual);
+    }
+    auto exit = process_->waitExit(Clock::now() + kExitGrace);
+    if (!exit) {
+      const auto how = process_->kill();
+      failAt(lastLine(), "toold closed its stdout but did not exit within " + durationText(kExitGrace) + "; killed (" +
+                             how.describe() + ")");
+    }
+    trace("toold: " + exit->describe());
+    if (exit->signaled || exit->value != fixture_.exitStatus)
+      failAt(lastLine(), std::string(exit->signaled ? "toold was " : "toold ended with ") + exit->describe() +
+                             "; expected exit status " + std::to_string(fixture_.exitStatus));
+    checkStderr();
+  }
+
+  void checkStderr() const {
+    if (fixture_.stderrExpectations.empty()) return;
+    std::size_t total = 0;
+    const auto lines = lastLines(stderrFile(), SIZE_MAX, total);
+    for (const auto& expectation : fixture_.stderrExpectations) {
+      const Regex regex(expectation.regex);
+      bool found = false;
+      for (const auto& line : lines)
+        if ((found = regex.search(line))) break;
+      if (!found) failAt(expectation.line, "no line of toold's stderr matches /" + expectation.regex + "/");
+    }
+  }
+
+  RunResult fail(const Failure& failure) {
+    // Stop toold first: its stderr is then complete, and nothing of it outlives the run.
+    if (process_) process_->kill();
+    std::filesystem::path kept;
+    if (options_.keepFailed) {
+      scratch_.keep();
+      kept = scratch_.root();
+    }
+    return {RunResult::Outcome::Fail, formatFailure(failure, FailureContext{fixture_, received_, stderrFile(), kept})};
+  }
+
+  const Fixture& fixture_;
+  Mode mode_;
+  const RunOptions& options_;
+  ScratchDir scratch_;
+  Captures captures_;
+  std::unique_ptr<DaemonProcess> process_;
+  std::unique_ptr<DaemonOutput> output_;
+  std::vector<Received> received_;
+};
+
+} // namespace
+
+std::optional<std::string> skipReason(const Fixture& fixture, Mode mode) {
+  if (mode == Mode::Pipe && !fixture.pipeMode) return "%modes excludes pipe mode";
+  if (mode == Mode::File && !fixture.fileMode) return "%modes excludes file mode";
+  if (mode == Mode::File && fixture.sendsUseCaptures) return "sends use captured values";
+  return std::nullopt;
+}
+
+RunResult runFixture(const Fixture& fixture, Mode mode, const RunOptions& options) {
+  if (auto reason = skipReason(fixture, mode)) return {RunResult::Outcome::Skip, *reason};
+  try {
+    return Session(fixture, mode, options).run();
+  } catch (const std::exception& e) {
+    // Only the scratch directory's creation can get here.
+    return {RunResult::Outcome::Fail, "  " + fixture.path + ": " + e.what() + "\n"};
+  }
+}
+
+} // namespace toold::fixture
