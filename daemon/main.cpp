@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
   reader = std::make_unique<daemon::StdinReader>(
       STDIN_FILENO, options.framing, options.maxFrameBytes,
       [&](std::vector<protocol::DecodedFrame>&& frames) {
+        daemon::StdoutWriter::Cork cork(writer);
         server->post(std::move(frames), [&](std::size_t n) { reader->framesConsumed(n); });
       },
       [&](int error) { server->inputEnded(error); });

@@ -29,8 +29,10 @@ struct ReplyState {
           std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
       spdlog::debug("--> reply:{}({}) {} {:.3f}ms", method, id.dump(), outcome, static_cast<double>(micros) / 1000.0);
     }
-    send(std::move(message));
+    // Leave the request table before the answer can reach the client: a client may reuse the id
+    // as soon as it has the answer.
     if (onDone) onDone();
+    send(std::move(message));
   }
 
   ~ReplyState() {

@@ -23,7 +23,7 @@ struct ReplyState;
 /// Copyable handle to one request's single answer. Safe to call from any thread.
 class Reply {
 public:
-  /// `send` receives the complete response message; `onDone` runs once after it was sent.
+  /// `send` receives the complete response message; `onDone` runs once, just before it is sent.
   Reply(json id, std::string method, std::function<void(json&&)> send, std::function<void()> onDone = {});
 
   void operator()(json result) const;

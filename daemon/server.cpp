@@ -1,10 +1,11 @@
-// Dispatch, lifecycle and cancellation. Everything that touches the lifecycle runs on `strand`;
-// the request tables are also touched by replies on other threads, so they have their own lock.
+// Dispatch, lifecycle and cancellation. Everything that touches the lifecycle runs on the serial
+// queue `dispatch` (inline on the reader thread when idle); the request tables are also touched by
+// replies on other threads, so they have their own lock.
 #include "daemon/server.h"
 
+#include "core/serial_queue.h"
+
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
-#include <boost/asio/strand.hpp>
 #include <spdlog/spdlog.h>
 
 #include <array>
@@ -42,13 +43,13 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   };
 
   asio::io_context& io;
-  asio::strand<asio::io_context::executor_type> strand;
+  core::SerialQueue dispatch;
   ServerConfig config;
   Send send;
   ExitHandler onExit;
   MethodTable methods;
 
-  // Lifecycle; touched on the strand only.
+  // Lifecycle; touched inside `dispatch` only.
   bool initialized = false;
   bool shutdownRequested = false;
   std::atomic<bool> exiting{false}; // also read by callClient on any thread
@@ -60,7 +61,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::uint64_t nextOutgoingId = 1;
 
   Impl(asio::io_context& ioContext, ServerConfig cfg, Send sendFn, ExitHandler exitFn)
-      : io(ioContext), strand(asio::make_strand(ioContext)), config(std::move(cfg)), send(std::move(sendFn)),
+      : io(ioContext), config(std::move(cfg)), send(std::move(sendFn)),
         onExit(std::move(exitFn)) {}
 
   void bindLifecycle();
@@ -86,21 +87,21 @@ asio::io_context& Server::io() { return impl_->io; }
 const ServerConfig& Server::config() const { return impl_->config; }
 
 void Server::post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed) {
-  asio::post(impl_->strand, [impl = impl_, frames = std::move(frames), consumed = std::move(consumed)]() mutable {
+  impl_->dispatch.run([impl = impl_, frames = std::move(frames), consumed = std::move(consumed)]() mutable {
     for (auto& frame : frames) impl->handleFrame(std::move(frame));
     consumed(frames.size());
   });
 }
 
 void Server::inputEnded(int error) {
-  asio::post(impl_->strand, [impl = impl_, error] {
+  impl_->dispatch.run([impl = impl_, error] {
     if (error != 0) spdlog::error("reading stdin failed: {}", std::strerror(error));
     impl->finish(0, error != 0 ? "stdin failed" : "end of input");
   });
 }
 
 void Server::terminate(int status, std::string reason) {
-  asio::post(impl_->strand, [impl = impl_, status, reason = std::move(reason)] { impl->finish(status, reason); });
+  impl_->dispatch.run([impl = impl_, status, reason = std::move(reason)] { impl->finish(status, reason); });
 }
 
 void Server::notifyClient(std::string_view method, json params) {

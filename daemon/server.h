@@ -1,4 +1,4 @@
-// The JSON-RPC server: dispatches frames to the method table on one strand, owns the lifecycle,
+// The JSON-RPC server: dispatches frames to the method table one at a time, owns the lifecycle,
 // the table of requests in flight (for cancellation) and the table of requests sent to the client.
 #pragma once
 
@@ -27,7 +27,7 @@ public:
   using Send = std::function<void(json&&)>;
   using ExitHandler = std::function<void(int status)>;
 
-  /// `send` hands a message to the writer (any thread); `onExit` runs once, on the loop, when the
+  /// `send` hands a message to the writer (any thread); `onExit` runs once, when the
   /// server has finished (exit, end of input, a signal) and every request in flight was answered.
   Server(boost::asio::io_context& io, ServerConfig config, Send send, ExitHandler onExit);
   ~Server();
@@ -35,6 +35,8 @@ public:
   Server& operator=(const Server&) = delete;
 
   /// Frames from the reader, in order; `consumed(n)` is called once they were dispatched.
+  /// Dispatch runs on the calling thread when no other dispatch is running, else right after it:
+  /// handlers must not block (slow work goes to the loop or a worker pool).
   void post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed);
   /// The input ended (error 0) or failed (errno): cancel everything and exit.
   void inputEnded(int error);

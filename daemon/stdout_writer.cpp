@@ -2,9 +2,17 @@
 #include "daemon/stdout_writer.h"
 
 #include <cerrno>
+#include <poll.h>
 #include <unistd.h>
 
 namespace toold::daemon {
+namespace {
+
+// A pipe that polls writable has a free 4 KiB slot, so a write of at most this many bytes cannot
+// block. (Regular files and terminals always poll writable.)
+constexpr std::size_t kInlineWriteMax = 4096;
+
+} // namespace
 
 StdoutWriter::StdoutWriter(int fd, std::function<void()> onBroken) : fd_(fd), onBroken_(std::move(onBroken)) {
   thread_ = std::thread([this] { run(); });
@@ -13,10 +21,53 @@ StdoutWriter::StdoutWriter(int fd, std::function<void()> onBroken) : fd_(fd), on
 StdoutWriter::~StdoutWriter() { stop(std::chrono::milliseconds(0)); }
 
 void StdoutWriter::send(std::string frame) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   if (stopping_ || broken_) return;
   queue_.push_back(std::move(frame));
-  if (!writing_) wake_.notify_one();
+  if (corks_ == 0) writeQueuedOrWake(lock);
+}
+
+StdoutWriter::Cork::Cork(StdoutWriter& writer) : writer_(writer) {
+  std::lock_guard lock(writer_.mutex_);
+  ++writer_.corks_;
+}
+
+StdoutWriter::Cork::~Cork() {
+  std::unique_lock lock(writer_.mutex_);
+  if (--writer_.corks_ == 0 && !writer_.queue_.empty()) writer_.writeQueuedOrWake(lock);
+}
+
+void StdoutWriter::writeQueuedOrWake(std::unique_lock<std::mutex>& lock) {
+  if (writing_) return; // the writer thread, or another sender, will find the queue
+  std::size_t bytes = 0;
+  for (const auto& frame : queue_) bytes += frame.size();
+  if (bytes > kInlineWriteMax || !hasRoom()) {
+    wake_.notify_one();
+    return;
+  }
+  std::string block;
+  block.reserve(bytes);
+  for (auto& frame : queue_) block += frame;
+  queue_.clear();
+  writing_ = true;
+  lock.unlock();
+  const bool ok = writeAll(block);
+  if (!ok && onBroken_) onBroken_();
+  lock.lock();
+  writing_ = false;
+  if (!ok) {
+    broken_ = true;
+    queue_.clear();
+  }
+  if (queue_.empty()) drained_.notify_all();
+  // Frames queued meanwhile, or a broken pipe, are the writer thread's now. Waking it for nothing
+  // would cost a context switch per request.
+  if (!queue_.empty() || broken_) wake_.notify_one();
+}
+
+bool StdoutWriter::hasRoom() const {
+  pollfd pfd{fd_, POLLOUT, 0};
+  return ::poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLOUT) != 0;
 }
 
 bool StdoutWriter::flush(std::chrono::milliseconds timeout) {
@@ -53,7 +104,12 @@ void StdoutWriter::run() {
   std::string block;
   std::unique_lock lock(mutex_);
   for (;;) {
-    wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+    // An inline write may be in progress (writing_): wait for it, so frames stay in order.
+    wake_.wait(lock, [this] { return broken_ || ((stopping_ || !queue_.empty()) && !writing_); });
+    if (broken_) {
+      wake_.wait(lock, [this] { return stopping_; });
+      return;
+    }
     if (queue_.empty()) return; // stopping, and nothing left
     batch.swap(queue_);
     writing_ = true;
