@@ -77,7 +77,7 @@ int main(int argc, char** argv) {
   for (unsigned i = 0; i < kLoopThreads; ++i) loopThreads.emplace_back([&io] { io.run(); });
 
   reader = std::make_unique<daemon::StdinReader>(
-      STDIN_FILENO, options.framing, options.maxFrameBytes,
+      STDIN_FILENO, options.framing, options.maxFrameBytes, std::chrono::microseconds(options.busyPollMicros),
       [&](std::vector<protocol::DecodedFrame>&& frames) {
         daemon::StdoutWriter::Cork cork(writer);
         server->post(std::move(frames), [&](std::size_t n) { reader->framesConsumed(n); });

@@ -22,6 +22,9 @@ Options:
                          (default: $XDG_DATA_HOME/toold, else ~/.local/share/toold)
   --framing MODE         auto (default: decided by the first byte), ndjson, or lsp
   --max-frame-bytes N    frames larger than N bytes are refused and skipped (default: 67108864)
+  --busy-poll-us N       after a frame, watch stdin this many microseconds before sleeping,
+                         for lower latency to a client in a request/response loop (default: 50;
+                         0 never spins)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --test-methods         bind the $/test/ methods used by fixtures and benchmarks
@@ -67,7 +70,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
     if (arg == "--test-methods") {
       options.testMethods = true;
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
-               arg == "--framing" || arg == "--max-frame-bytes") {
+               arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us") {
       auto v = next(arg);
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -85,6 +88,12 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         auto framing = protocol::parseFraming(*v);
         if (!framing) return fail("--framing must be auto, ndjson or lsp (got '" + std::string(*v) + "')");
         options.framing = *framing;
+      } else if (arg == "--busy-poll-us") {
+        unsigned n = 0;
+        auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
+        if (ec != std::errc{} || end != v->data() + v->size() || n > 1'000'000)
+          return fail("--busy-poll-us must be a whole number from 0 to 1000000 (got '" + std::string(*v) + "')");
+        options.busyPollMicros = n;
       } else {
         std::size_t n = 0;
         auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);

@@ -2,6 +2,7 @@
 #include "daemon/stdin_reader.h"
 
 #include <cerrno>
+#include <chrono>
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
@@ -15,9 +16,9 @@ constexpr std::size_t kMaxQueuedFrames = 8192;
 
 } // namespace
 
-StdinReader::StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes, FramesHandler onFrames,
-                         EndHandler onEnd)
-    : fd_(fd), decoder_(framing, maxFrameBytes), framing_(framing), onFrames_(std::move(onFrames)),
+StdinReader::StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes,
+                         std::chrono::microseconds busyPoll, FramesHandler onFrames, EndHandler onEnd)
+    : fd_(fd), busyPoll_(busyPoll), decoder_(framing, maxFrameBytes), framing_(framing), onFrames_(std::move(onFrames)),
       onEnd_(std::move(onEnd)) {
   if (::pipe2(wakeFds_, O_CLOEXEC) != 0) wakeFds_[0] = wakeFds_[1] = -1;
 }
@@ -78,7 +79,16 @@ void StdinReader::run() {
     waitForRoom();
     if (stopping_.load()) return;
     pollfd fds[2] = {{fd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}};
-    if (::poll(fds, wakeFds_[0] >= 0 ? 2 : 1, -1) < 0) {
+    const nfds_t count = wakeFds_[0] >= 0 ? 2 : 1;
+    // Busy-poll briefly before sleeping: a client in a request/response exchange usually sends
+    // again within microseconds, and waking a sleeping thread on a VM costs tens of them.
+    int ready = 0;
+    const auto spinUntil = std::chrono::steady_clock::now() + busyPoll_;
+    while (busyPoll_.count() > 0 && (ready = ::poll(fds, count, 0)) == 0 &&
+           std::chrono::steady_clock::now() < spinUntil) {
+    }
+    if (ready == 0) ready = ::poll(fds, count, -1);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       error = errno;
       break;

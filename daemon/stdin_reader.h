@@ -6,6 +6,7 @@
 #include "protocol/framing.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -19,9 +20,10 @@ public:
   using FramesHandler = std::function<void(std::vector<protocol::DecodedFrame>&&)>;
   using EndHandler = std::function<void(int error)>; ///< 0 at end of input, else errno
 
-  /// Handlers run on the reader thread; they should post, not work.
-  StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes, FramesHandler onFrames,
-              EndHandler onEnd);
+  /// Handlers run on the reader thread. After each read the thread busy-polls stdin for up to
+  /// `busyPoll` before it sleeps (zero: never).
+  StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes, std::chrono::microseconds busyPoll,
+              FramesHandler onFrames, EndHandler onEnd);
   ~StdinReader();
   StdinReader(const StdinReader&) = delete;
   StdinReader& operator=(const StdinReader&) = delete;
@@ -45,6 +47,7 @@ private:
   void waitForRoom();
 
   int fd_;
+  std::chrono::microseconds busyPoll_;
   int wakeFds_[2] = {-1, -1};
   protocol::FrameDecoder decoder_;
   std::atomic<protocol::Framing> framing_;

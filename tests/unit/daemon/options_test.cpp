@@ -26,6 +26,7 @@ TEST_CASE("defaults: the current directory, auto framing, 64 MiB frames", "[opti
   CHECK(parsed.options->directory == std::filesystem::canonical(std::filesystem::current_path()).string());
   CHECK(parsed.options->framing == toold::protocol::Framing::Auto);
   CHECK(parsed.options->maxFrameBytes == 64u << 20);
+  CHECK(parsed.options->busyPollMicros == 50);
   CHECK_FALSE(parsed.options->dataDir.empty());
 }
 
@@ -53,6 +54,8 @@ TEST_CASE("bad options are errors with status 2", "[options]") {
                                                           {"--max-frame-bytes", "12k"},
                                                           {"--log-level", "loud"},
                                                           {"--directory", "/no/such/dir"},
+                                                          {"--busy-poll-us", "-1"},
+                                                          {"--busy-poll-us", "2000000"},
                                                           {"--data-dir"}}) {
     auto parsed = parse(args);
     INFO(args.front());
