@@ -18,10 +18,15 @@ struct ReplyState {
   std::function<void()> onDone;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::atomic<bool> answered{false};
+  std::atomic<bool> cancelled{false}; // a -32800 answer was attempted: a race of answers is expected
 
-  void answer(json&& message, std::string_view outcome) {
+  void answer(json&& message, std::string_view outcome, bool isCancellation = false) {
+    if (isCancellation) cancelled.store(true);
     if (answered.exchange(true)) {
-      spdlog::warn("second answer to {}({}) dropped", method, id.dump());
+      // After a cancellation the handler's own answer arrives late by design; anything else
+      // answering twice is a defect worth seeing.
+      if (cancelled.load()) spdlog::debug("late answer to cancelled {}({}) dropped", method, id.dump());
+      else spdlog::warn("second answer to {}({}) dropped", method, id.dump());
       return;
     }
     if (spdlog::should_log(spdlog::level::debug)) {
@@ -58,7 +63,7 @@ void Reply::operator()(json result) const { state_->answer(protocol::makeResult(
 
 void Reply::error(protocol::RpcError error) const {
   const std::string outcome = "error " + std::to_string(static_cast<int>(error.code));
-  state_->answer(protocol::makeError(state_->id, error), outcome);
+  state_->answer(protocol::makeError(state_->id, error), outcome, error.code == protocol::ErrorCode::RequestCancelled);
 }
 
 void Reply::error(protocol::ErrorCode code, std::string message) const {
