@@ -33,6 +33,7 @@ struct Step {
     Wait,    ///< `wait MS`: pause before the next send (pipe mode only)
     Expect,  ///< `<` (one pattern) or a run of `<*` lines (unordered)
     Close,   ///< `close`: end of toold's input
+    Signal,  ///< `signal TERM|INT|HUP|KILL`: sent to toold (pipe mode only)
   };
   Kind kind = Kind::Send;
   int line = 0;
@@ -41,6 +42,7 @@ struct Step {
   std::chrono::milliseconds wait{0};
   std::vector<Pattern> patterns; ///< Expect
   bool unordered = false;        ///< Expect: a `<*` group
+  int signal = 0;                ///< Signal
 };
 
 /// A `%file` directive: created in the workspace before toold starts.
@@ -69,6 +71,8 @@ struct Fixture {
   std::vector<Step> steps;
   /// True when a send uses a value captured from toold: only a pipe can wait for it.
   bool sendsUseCaptures = false;
+  /// True when the script signals toold: when that lands relative to a file's input is chance.
+  bool sendsSignals = false;
 };
 
 } // namespace toold::fixture

@@ -7,6 +7,7 @@
 #include "regex.h"
 
 #include <charconv>
+#include <csignal>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -194,9 +195,21 @@ private:
       closed_ = true;
       return add(Step{Step::Kind::Close, line, {}, {}, {}, {}, false});
     }
+    if (words[0] == "signal") {
+      static const std::pair<std::string_view, int> kSignals[] = {
+          {"TERM", SIGTERM}, {"INT", SIGINT}, {"HUP", SIGHUP}, {"KILL", SIGKILL}};
+      int number = 0;
+      for (const auto& [name, value] : kSignals)
+        if (words.size() == 2 && words[1] == name) number = value;
+      if (number == 0) fail(line, "signal takes one of TERM, INT, HUP, KILL: signal TERM");
+      fixture_.sendsSignals = true;
+      Step step{Step::Kind::Signal, line, {}, {}, {}, {}, false};
+      step.signal = number;
+      return add(std::move(step));
+    }
     fail(line,
          "unknown step '" + std::string(words[0]) +
-             "' (expected '> JSON', '>raw \"...\"', '< PATTERN', '<* PATTERN', 'wait MS', 'close' or a %directive)");
+             "' (expected '> JSON', '>raw \"...\"', '< PATTERN', '<* PATTERN', 'wait MS', 'close', 'signal NAME' or a %directive)");
   }
 
   /// The JSON of a `>` or `<` line plus its indented continuation lines.

@@ -13,6 +13,7 @@
 #include "scratch_dir.h"
 #include "unordered_group.h"
 
+#include <csignal>
 #include <fstream>
 #include <memory>
 #include <thread>
@@ -137,6 +138,11 @@ private:
       if (mode_ == Mode::File) return;
       trace("close");
       process_->closeStdin();
+      return;
+    case Step::Kind::Signal:
+      if (mode_ == Mode::File) return;
+      trace("signal " + std::to_string(step.signal));
+      ::kill(process_->pid(), step.signal);
       return;
     case Step::Kind::Expect: return expect(step);
     }
@@ -278,6 +284,7 @@ std::optional<std::string> skipReason(const Fixture& fixture, Mode mode) {
   if (mode == Mode::Pipe && !fixture.pipeMode) return "%modes excludes pipe mode";
   if (mode == Mode::File && !fixture.fileMode) return "%modes excludes file mode";
   if (mode == Mode::File && fixture.sendsUseCaptures) return "sends use captured values";
+  if (mode == Mode::File && fixture.sendsSignals) return "the script sends signals";
   return std::nullopt;
 }
 

@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <csignal>
+
 using namespace toold::fixture;
 using nlohmann::json;
 
@@ -116,6 +118,15 @@ TEST_CASE("sends that use captures are marked for pipe mode only", "[parser]") {
   CHECK(f.sendsUseCaptures);
 }
 
+TEST_CASE("a signal step names the signal and keeps the fixture out of file mode", "[parser]") {
+  auto f = parse("> 1\nsignal TERM\n");
+  REQUIRE(f.steps.size() == 2);
+  CHECK(f.steps[1].kind == Step::Kind::Signal);
+  CHECK(f.steps[1].signal == SIGTERM);
+  CHECK(f.sendsSignals);
+  CHECK_FALSE(parse("> 1\n").sendsSignals);
+}
+
 TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
   CHECK(errorOf("\n\n> {\"a\": }\n") ==
         "t.fixture:3: invalid JSON: parse error at line 1, column 9: syntax error while "
@@ -140,7 +151,8 @@ TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
   CHECK(errorOf("close\nclose\n") == "t.fixture:2: toold's input is already closed");
   CHECK(errorOf("close\n> 1\n") == "t.fixture:2: a send after 'close': toold's input is already closed");
   CHECK(errorOf("sned {}\n") == "t.fixture:1: unknown step 'sned' (expected '> JSON', '>raw \"...\"', '< PATTERN', "
-                                "'<* PATTERN', 'wait MS', 'close' or a %directive)");
+                                "'<* PATTERN', 'wait MS', 'close', 'signal NAME' or a %directive)");
+  CHECK(errorOf("signal STOP\n") == "t.fixture:1: signal takes one of TERM, INT, HUP, KILL: signal TERM");
   CHECK(errorOf("  {\"orphan\": 1}\n") == "t.fixture:1: an indented line must continue the JSON of a '>' or '<' line");
   CHECK(errorOf(">raw \"a\\qb\"\n") ==
         "t.fixture:1: >raw, column 8: unknown escape \\q (known: \\r \\n \\t \\\\ \\\" \\xHH)");
