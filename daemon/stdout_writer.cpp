@@ -41,12 +41,14 @@ void StdoutWriter::writeQueuedOrWake(std::unique_lock<std::mutex>& lock) {
   if (writing_) return; // the writer thread, or another sender, will find the queue
   std::size_t bytes = 0;
   for (const auto& frame : queue_) bytes += frame.size();
-  if (bytes > kInlineWriteMax || !hasRoom()) {
-    wake_.notify_one();
-    return;
-  }
+  if (bytes <= kInlineWriteMax && hasRoom()) writeQueue(lock);
+  // Frames queued meanwhile, a broken pipe, or a block too big to write here are the writer
+  // thread's. Waking it for nothing would cost a context switch per request.
+  if (!queue_.empty() || broken_) wake_.notify_one();
+}
+
+void StdoutWriter::writeQueue(std::unique_lock<std::mutex>& lock) {
   std::string block;
-  block.reserve(bytes);
   for (auto& frame : queue_) block += frame;
   queue_.clear();
   writing_ = true;
@@ -60,9 +62,6 @@ void StdoutWriter::writeQueuedOrWake(std::unique_lock<std::mutex>& lock) {
     queue_.clear();
   }
   if (queue_.empty()) drained_.notify_all();
-  // Frames queued meanwhile, or a broken pipe, are the writer thread's now. Waking it for nothing
-  // would cost a context switch per request.
-  if (!queue_.empty() || broken_) wake_.notify_one();
 }
 
 bool StdoutWriter::hasRoom() const {
@@ -100,36 +99,17 @@ bool StdoutWriter::writeAll(const std::string& bytes) {
 }
 
 void StdoutWriter::run() {
-  std::vector<std::string> batch;
-  std::string block;
   std::unique_lock lock(mutex_);
   for (;;) {
-    // An inline write may be in progress (writing_): wait for it, so frames stay in order.
-    wake_.wait(lock, [this] { return broken_ || ((stopping_ || !queue_.empty()) && !writing_); });
+    // An inline write may be in progress (writing_): wait for it, so frames stay in order. While
+    // corked, queued frames wait for the cork's end, which writes them or wakes this thread.
+    wake_.wait(lock, [this] { return broken_ || (!writing_ && (stopping_ || (!queue_.empty() && corks_ == 0))); });
     if (broken_) {
       wake_.wait(lock, [this] { return stopping_; });
       return;
     }
     if (queue_.empty()) return; // stopping, and nothing left
-    batch.swap(queue_);
-    writing_ = true;
-    lock.unlock();
-    block.clear();
-    for (auto& frame : batch) block += frame;
-    batch.clear();
-    const bool ok = writeAll(block);
-    if (!ok && onBroken_) onBroken_();
-    lock.lock();
-    writing_ = false;
-    if (!ok) {
-      broken_ = true;
-      queue_.clear();
-    }
-    if (queue_.empty()) drained_.notify_all();
-    if (broken_) {
-      wake_.wait(lock, [this] { return stopping_; });
-      return;
-    }
+    writeQueue(lock);
   }
 }
 

@@ -48,6 +48,8 @@ private:
   bool writeAll(const std::string& bytes);
   bool hasRoom() const;
   void writeQueuedOrWake(std::unique_lock<std::mutex>& lock);
+  /// Writes every queued frame as one block, with the lock released meanwhile.
+  void writeQueue(std::unique_lock<std::mutex>& lock);
 
   int fd_;
   std::function<void()> onBroken_;

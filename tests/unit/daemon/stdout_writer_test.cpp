@@ -1,0 +1,123 @@
+// The stdout writer: whole frames in order from many threads, corking, and a broken pipe.
+#include "daemon/stdout_writer.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <csignal>
+#include <fcntl.h>
+#include <poll.h>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+using toold::daemon::StdoutWriter;
+
+namespace {
+
+struct Pipe {
+  int read = -1;
+  int write = -1;
+  Pipe() {
+    int fds[2];
+    REQUIRE(::pipe2(fds, O_CLOEXEC) == 0);
+    read = fds[0];
+    write = fds[1];
+  }
+  ~Pipe() {
+    if (read >= 0) ::close(read);
+    if (write >= 0) ::close(write);
+  }
+  // Everything written until the write end is closed.
+  std::string drain() {
+    ::close(write);
+    write = -1;
+    std::string all;
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(read, buffer, sizeof buffer)) > 0;) all.append(buffer, static_cast<std::size_t>(n));
+    return all;
+  }
+};
+
+} // namespace
+
+TEST_CASE("frames from many threads arrive whole and in each sender's order", "[writer]") {
+  Pipe pipe;
+  std::string output;
+  std::thread reader([&] {
+    char buffer[65536];
+    for (ssize_t n; (n = ::read(pipe.read, buffer, sizeof buffer)) > 0;) output.append(buffer, static_cast<std::size_t>(n));
+  });
+  {
+    StdoutWriter writer(pipe.write, [] {});
+    std::vector<std::thread> senders;
+    for (int t = 0; t < 4; ++t) {
+      senders.emplace_back([&writer, t] {
+        for (int i = 0; i < 3000; ++i) {
+          // Sizes vary across the inline-write limit, so both paths are taken.
+          const std::size_t padding = static_cast<std::size_t>((i * 37) % 6000);
+          writer.send(std::to_string(t) + ":" + std::to_string(i) + ":" + std::string(padding, 'x') + "\n");
+        }
+      });
+    }
+    for (auto& sender : senders) sender.join();
+    REQUIRE(writer.flush(std::chrono::seconds(10)));
+    writer.stop(std::chrono::seconds(1));
+  }
+  ::close(pipe.write);
+  pipe.write = -1;
+  reader.join();
+
+  std::vector<int> next(4, 0);
+  std::size_t lines = 0;
+  for (std::size_t at = 0; at < output.size();) {
+    const std::size_t end = output.find('\n', at);
+    REQUIRE(end != std::string::npos);
+    const std::string line = output.substr(at, end - at);
+    at = end + 1;
+    const auto first = line.find(':');
+    const auto second = line.find(':', first + 1);
+    const int t = std::stoi(line.substr(0, first));
+    const int i = std::stoi(line.substr(first + 1, second - first - 1));
+    REQUIRE(i == next[static_cast<std::size_t>(t)]);
+    ++next[static_cast<std::size_t>(t)];
+    REQUIRE(line.size() - second - 1 == static_cast<std::size_t>((i * 37) % 6000)); // not torn
+    ++lines;
+  }
+  CHECK(lines == 12000);
+}
+
+TEST_CASE("a cork holds frames until the last cork ends, then writes them together", "[writer]") {
+  Pipe pipe;
+  StdoutWriter writer(pipe.write, [] {});
+  {
+    StdoutWriter::Cork outer(writer);
+    {
+      StdoutWriter::Cork inner(writer);
+      writer.send("a\n");
+    }
+    writer.send("b\n");
+    // Nothing may have been written while corked.
+    pollfd pfd{pipe.read, POLLIN, 0};
+    CHECK(::poll(&pfd, 1, 50) == 0);
+  }
+  REQUIRE(writer.flush(std::chrono::seconds(5)));
+  writer.stop(std::chrono::seconds(1));
+  CHECK(pipe.drain() == "a\nb\n");
+}
+
+TEST_CASE("a closed output is reported once and later frames are dropped", "[writer]") {
+  std::signal(SIGPIPE, SIG_IGN);
+  Pipe pipe;
+  ::close(pipe.read);
+  pipe.read = -1;
+  std::atomic<int> broken{0};
+  StdoutWriter writer(pipe.write, [&] { broken.fetch_add(1); });
+  writer.send("lost\n");
+  writer.send("lost too\n");
+  CHECK(writer.flush(std::chrono::seconds(5)));
+  writer.send("after\n");
+  writer.stop(std::chrono::seconds(1));
+  CHECK(broken.load() == 1);
+}
