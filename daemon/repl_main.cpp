@@ -1,6 +1,6 @@
 // toold-repl: an interactive JSON-RPC client for toold. Starts toold on the current directory,
 // does the initialize handshake, then sends one message per line and prints what comes back.
-#include "daemon/repl_child.h"
+#include "daemon/child_process.h"
 #include "daemon/repl_command.h"
 #include "daemon/repl_console.h"
 #include "daemon/repl_input.h"
@@ -40,6 +40,8 @@ constexpr auto kShutdownWait = 2s;
 constexpr auto kPipedReplyWait = 2s;
 // After exit, toold flushes and leaves within its own 3 s watchdog; this is the REPL's margin.
 constexpr auto kExitGrace = 5s;
+// Then SIGTERM, and SIGKILL if that is not enough either.
+constexpr auto kTerminateGrace = 1s;
 
 int gInterruptFd = -1;
 
@@ -141,9 +143,11 @@ int main(int argc, char** argv) {
   std::error_code ec;
   std::vector<std::string> command{args.toold, "--directory", std::filesystem::current_path(ec).string()};
   command.insert(command.end(), args.tooldArgs.begin(), args.tooldArgs.end());
-  std::optional<ReplChild> child;
+  std::optional<toold::client::ChildProcess> child;
   try {
-    child.emplace(command);
+    // stderr (toold's log) goes straight to the terminal. A process group of its own keeps
+    // Ctrl-C at the prompt from reaching toold.
+    child.emplace(toold::client::ChildProcess::Options{.argv = command, .newProcessGroup = true});
   } catch (const std::exception& e) {
     std::fprintf(stderr, "toold-repl: %s (use --toold PATH to say where toold is)\n", e.what());
     return 127;
@@ -178,5 +182,7 @@ int main(int argc, char** argv) {
     session.notify("exit", std::nullopt);
   }
   session.finish();
-  return child->wait(kExitGrace);
+  auto exit = child->waitExit(toold::client::Clock::now() + kExitGrace);
+  if (!exit) exit = child->terminate(kTerminateGrace);
+  return exit->shellStatus();
 }

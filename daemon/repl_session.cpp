@@ -5,8 +5,7 @@
 #include "protocol/framing.h"
 #include "protocol/message.h"
 
-#include <cerrno>
-#include <unistd.h>
+#include <system_error>
 
 namespace toold::repl {
 namespace {
@@ -19,13 +18,14 @@ std::string show(const json& message) { return "\n<-- " + message.dump(2, ' ', f
 
 } // namespace
 
-ReplSession::ReplSession(ReplChild& child, Console& console)
+ReplSession::ReplSession(client::ChildProcess& child, Console& console)
     : child_(child), console_(console), reader_([this] { readLoop(); }) {}
 
 ReplSession::~ReplSession() { finish(); }
 
 bool ReplSession::send(const json& message) {
-  return child_.write(protocol::encodeFrame(message, protocol::Framing::Ndjson));
+  return child_.writeAll(protocol::encodeFrame(message, protocol::Framing::Ndjson)) ==
+         client::ChildProcess::WriteResult::Done;
 }
 
 std::optional<std::int64_t> ReplSession::request(const std::string& method, const std::optional<json>& params) {
@@ -94,7 +94,7 @@ bool ReplSession::serverGone() {
 }
 
 void ReplSession::finish() {
-  child_.closeInput();
+  child_.closeStdin();
   if (reader_.joinable()) reader_.join();
 }
 
@@ -108,11 +108,12 @@ void ReplSession::readLoop() {
     handleFrame(frame.body);
   };
   std::string chunk(kReadChunk, '\0');
-  for (;;) {
-    const ssize_t n = ::read(child_.outputFd(), chunk.data(), chunk.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    decoder.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), onFrame);
+  try {
+    // No deadline: toold may stay silent for as long as the user does.
+    while (const std::size_t n = child_.readSome(chunk).value_or(0))
+      decoder.feed(std::string_view(chunk.data(), n), onFrame);
+  } catch (const std::system_error& e) {
+    console_.print("\n<-- (cannot read toold's output: " + std::string(e.what()) + ")\n");
   }
   decoder.finish(onFrame);
   {

@@ -2,7 +2,7 @@
 // toold sent that await the user's :reply, and the thread that reads and prints toold's output.
 #pragma once
 
-#include "daemon/repl_child.h"
+#include "daemon/child_process.h"
 #include "daemon/repl_console.h"
 
 #include <nlohmann/json.hpp>
@@ -23,7 +23,7 @@ using nlohmann::json;
 class ReplSession {
 public:
   /// Starts reading toold's output at once; what arrives is printed through `console`.
-  ReplSession(ReplChild& child, Console& console);
+  ReplSession(client::ChildProcess& child, Console& console);
   ~ReplSession();
   ReplSession(const ReplSession&) = delete;
   ReplSession& operator=(const ReplSession&) = delete;
@@ -52,7 +52,7 @@ private:
   void handleFrame(const std::string& body);
   bool send(const json& message);
 
-  ReplChild& child_;
+  client::ChildProcess& child_;
   Console& console_;
   std::mutex mutex_;
   std::condition_variable changed_;

@@ -2,8 +2,9 @@
 // the round trip stays small next to the server's.
 #include "tests/bench/rpc_bench.h"
 
-#include "tests/bench/child_process.h"
+#include "daemon/child_process.h"
 #include "tests/bench/message_scan.h"
+#include "tests/bench/resident_memory.h"
 #include "tests/bench/rpc_connection.h"
 
 #include <algorithm>
@@ -19,8 +20,10 @@ constexpr std::string_view kInitialize =
     R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18",)"
     R"("capabilities":{},"clientInfo":{"name":"toold-bench-rpc","version":"1"}}})";
 constexpr std::string_view kInitialized = R"({"jsonrpc":"2.0","method":"notifications/initialized"})";
-// How long a server may take to exit once its input is closed before it is terminated.
+// How long a server may take to exit once its input is closed before it is terminated, and
+// then to stop after SIGTERM before it is killed.
 constexpr auto kExitGrace = std::chrono::seconds(5);
+constexpr auto kTerminateGrace = std::chrono::seconds(1);
 
 std::string pingBody(std::int64_t id) { return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"ping"})"; }
 
@@ -28,14 +31,20 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 
 std::string excerpt(const std::string& body) { return body.size() > 300 ? body.substr(0, 300) + "..." : body; }
 
+// stderr goes to /dev/null unless kept, so a chatty server does not slow itself down writing to
+// a terminal.
+client::ChildProcess::Options serverOptions(const std::vector<std::string>& argv, const BenchConfig& config) {
+  return {.argv = argv, .stderrFile = config.keepStderr ? "" : "/dev/null"};
+}
+
 /// One running server with its connection, and the replies read but not yet consumed.
 class Session {
 public:
   Session(const std::vector<std::string>& argv, const BenchConfig& config)
-      : child_(argv, config.keepStderr), connection_(child_, config.framing, config.timeout) {}
+      : child_(serverOptions(argv, config)), connection_(child_, config.framing, config.timeout) {}
 
   RpcConnection& connection() { return connection_; }
-  ChildProcess& child() { return child_; }
+  client::ChildProcess& child() { return child_; }
 
   /// The next frame that answers one of our requests; notifications are dropped and requests
   /// from the server are refused, so neither disturbs the count.
@@ -72,7 +81,7 @@ public:
 
   void finish() {
     child_.closeStdin();
-    child_.wait(kExitGrace);
+    if (!child_.waitExit(Clock::now() + kExitGrace)) child_.terminate(kTerminateGrace);
   }
 
 private:
@@ -86,7 +95,7 @@ private:
                      R"(,"error":{"code":-32601,"message":"the benchmark client answers no requests"}})");
   }
 
-  ChildProcess child_;
+  client::ChildProcess child_;
   RpcConnection connection_;
   std::vector<std::string> frames_;
   std::size_t next_ = 0;
@@ -170,7 +179,7 @@ BenchResult runBench(const std::vector<std::string>& argv, const BenchConfig& co
   result.sequentialPerSecond = sequentialPings(session, nextId, config.pings);
   pipelinedPings(session, nextId, config.warmup, config.pipeline);
   result.pipelinedPerSecond = pipelinedPings(session, nextId, config.pings, config.pipeline);
-  result.residentKiB = session.child().residentKiB();
+  result.residentKiB = residentKiB(session.child().pid());
   session.finish();
   return result;
 }

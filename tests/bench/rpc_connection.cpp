@@ -1,27 +1,36 @@
 // Reads in large chunks so that pipelined replies are decoded in batches, as a real client would.
 #include "tests/bench/rpc_connection.h"
 
-#include <cstring>
 #include <stdexcept>
-#include <sys/wait.h>
 
 namespace toold::bench {
 namespace {
 
 constexpr std::size_t kReadChunk = 256 * 1024;
 constexpr std::size_t kMaxFrameBytes = 64u << 20;
+// How long a server that closed its output may take to exit before it is terminated.
 constexpr auto kExitGrace = std::chrono::seconds(1);
 
-std::string describeExit(int status) {
-  if (WIFEXITED(status)) return "it exited with status " + std::to_string(WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return std::string("it was killed by ") + strsignal(WTERMSIG(status));
-  return "it is still running";
+std::string describeExit(client::ChildProcess& child) {
+  auto exit = child.waitExit(client::Clock::now() + kExitGrace);
+  if (!exit) exit = child.terminate(kExitGrace);
+  return "it ended with " + exit->describe();
 }
 
 } // namespace
 
-RpcConnection::RpcConnection(ChildProcess& child, protocol::Framing framing, std::chrono::milliseconds timeout)
+RpcConnection::RpcConnection(client::ChildProcess& child, protocol::Framing framing, std::chrono::milliseconds timeout)
     : child_(child), framing_(framing), timeout_(timeout), decoder_(framing, kMaxFrameBytes), chunk_(kReadChunk, '\0') {}
+
+void RpcConnection::sendFramed(std::string_view bytes) {
+  switch (child_.writeAll(bytes, client::Clock::now() + timeout_)) {
+  case client::ChildProcess::WriteResult::Done: return;
+  case client::ChildProcess::WriteResult::Timeout:
+    throw std::runtime_error("the server did not read its input within " + std::to_string(timeout_.count()) + " ms");
+  case client::ChildProcess::WriteResult::Closed:
+    throw std::runtime_error("the server no longer reads its input (" + describeExit(child_) + ")");
+  }
+}
 
 std::string RpcConnection::frame(std::string_view body) const {
   return protocol::frameBody(std::string(body), framing_);
@@ -34,9 +43,10 @@ void RpcConnection::receive(std::vector<std::string>& frames) {
     frames.push_back(std::move(decoded.body));
   };
   while (frames.size() == before) {
-    const std::size_t n = child_.readSome(chunk_.data(), chunk_.size(), timeout_);
-    if (n == 0) throw std::runtime_error("the server closed its output (" + describeExit(child_.wait(kExitGrace)) + ")");
-    decoder_.feed(std::string_view(chunk_.data(), n), collect);
+    const auto n = child_.readSome(chunk_, client::Clock::now() + timeout_);
+    if (!n) throw std::runtime_error("the server did not answer within " + std::to_string(timeout_.count()) + " ms");
+    if (*n == 0) throw std::runtime_error("the server closed its output (" + describeExit(child_) + ")");
+    decoder_.feed(std::string_view(chunk_.data(), *n), collect);
   }
 }
 

@@ -88,11 +88,10 @@ private:
       out << file.content;
       if (!out) failAt(file.line, "cannot create " + path.string());
     }
-    ProcessConfig config;
-    config.program = options_.tooldPath;
-    config.args = {"--directory", scratch_.workspace().string(), "--data-dir", scratch_.data().string(), "--log-level",
-                   "debug"};
-    for (const auto& arg : fixture_.args) config.args.push_back(interpolate(arg, captures_));
+    client::ChildProcess::Options config;
+    config.argv = {options_.tooldPath, "--directory", scratch_.workspace().string(), "--data-dir",
+                   scratch_.data().string(), "--log-level", "debug"};
+    for (const auto& arg : fixture_.args) config.argv.push_back(interpolate(arg, captures_));
     config.stderrFile = stderrFile().string();
     if (mode_ == Mode::File) {
       // Every send at once: captures other than workspace and data are excluded by skipReason.
@@ -102,8 +101,8 @@ private:
         if (step.kind == Step::Kind::Send || step.kind == Step::Kind::SendRaw) in << frame(step);
       if (!in) failAt(0, "cannot write " + config.stdinFile);
     }
-    std::string command = config.program;
-    for (const auto& arg : config.args) command += " " + arg;
+    std::string command;
+    for (const auto& arg : config.argv) command += (command.empty() ? "" : " ") + arg;
     trace("$ " + command + (mode_ == Mode::File ? " < " + config.stdinFile : ""));
     process_ = std::make_unique<DaemonProcess>(config);
     output_ = std::make_unique<DaemonOutput>(*process_, fixture_.framing);
