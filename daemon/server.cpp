@@ -69,6 +69,8 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   void handleBatch(json&& batch);
   void handleMessage(protocol::Message&& message, const Send& reply);
   void handleRequest(protocol::Request&& request, const Send& reply);
+  /// Enters the request in the in-flight table; nothing when its id is already in flight.
+  std::optional<Reply> enterInFlight(const protocol::Request& request, const Send& replySend, RequestContext& context);
   void handleNotification(protocol::Notification&& notification);
   void handleResponse(protocol::Response&& response);
   void cancelRequest(const json& id, const std::string& reason);
@@ -226,7 +228,6 @@ void Server::Impl::handleMessage(protocol::Message&& message, const Send& reply)
 
 void Server::Impl::handleRequest(protocol::Request&& request, const Send& replySend) {
   spdlog::debug("<-- {}({})", request.method, request.id.dump());
-  const std::string key = protocol::idKey(request.id);
   auto fail = [&](ErrorCode code, std::string message) {
     Reply(request.id, request.method, replySend).error(code, std::move(message));
   };
@@ -238,27 +239,10 @@ void Server::Impl::handleRequest(protocol::Request&& request, const Send& replyS
     return fail(ErrorCode::InvalidRequest, "Invalid Request: toold is shutting down; only exit is accepted");
 
   RequestContext context{request.id, request.method, {}};
-  std::optional<Reply> reply;
-  {
-    std::lock_guard lock(tablesMutex);
-    auto [it, inserted] = inFlight.try_emplace(key);
-    if (!inserted) {
-      // Reply outside the lock: the error goes to the writer.
-      reply.reset();
-    } else {
-      std::weak_ptr<Impl> weak = weak_from_this();
-      reply.emplace(request.id, request.method, replySend, [weak, key] {
-        if (auto self = weak.lock()) {
-          std::lock_guard relock(self->tablesMutex);
-          self->inFlight.erase(key);
-        }
-      });
-      it->second.reply = WeakReply(*reply);
-      context.cancellation = it->second.cancellation.token();
-    }
-  }
+  std::optional<Reply> reply = enterInFlight(request, replySend, context);
   if (!reply)
-    return fail(ErrorCode::InvalidRequest, "Invalid Request: id " + request.id.dump() + " is already used by a request in flight");
+    return fail(ErrorCode::InvalidRequest,
+                "Invalid Request: id " + request.id.dump() + " is already used by a request in flight");
 
   try {
     (*handler)(std::move(request.params), context, *reply);
@@ -268,6 +252,25 @@ void Server::Impl::handleRequest(protocol::Request&& request, const Send& replyS
     spdlog::error("{}({}) failed: {}", context.method, context.id.dump(), e.what());
     reply->error(ErrorCode::InternalError, std::string("Internal error: ") + e.what());
   }
+}
+
+std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& request, const Send& replySend,
+                                                 RequestContext& context) {
+  const std::string key = protocol::idKey(request.id);
+  std::lock_guard lock(tablesMutex);
+  auto [it, inserted] = inFlight.try_emplace(key);
+  if (!inserted) return std::nullopt;
+  // The reply leaves the table when it is sent; the table holds it weakly so that a handler
+  // dropping its last copy is still detected.
+  Reply reply(request.id, request.method, replySend, [weak = weak_from_this(), key] {
+    if (auto self = weak.lock()) {
+      std::lock_guard relock(self->tablesMutex);
+      self->inFlight.erase(key);
+    }
+  });
+  it->second.reply = WeakReply(reply);
+  context.cancellation = it->second.cancellation.token();
+  return reply;
 }
 
 void Server::Impl::handleNotification(protocol::Notification&& notification) {
