@@ -10,3 +10,9 @@ if(TOOLD_SANITIZE)
     add_compile_options(-Wno-tsan)
   endif()
 endif()
+
+# TOOLD_FUZZ=ON builds the libFuzzer targets in tests/fuzz (clang only; scripts/fuzz sets it up).
+option(TOOLD_FUZZ "Build libFuzzer targets (clang)" OFF)
+if(TOOLD_FUZZ)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
