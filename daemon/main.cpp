@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
 
   auto parsed = daemon::parseCommandLine(argc, argv);
   if (!parsed.options) {
+    // --help and --version answer on stdout like any command-line tool; no protocol has started,
+    // and toold exits right after. Errors go to stderr.
     std::fprintf(parsed.exitStatus == 0 ? stdout : stderr, "%s\n", parsed.message.c_str());
     return parsed.exitStatus;
   }
