@@ -65,7 +65,7 @@ int main(int argc, char** argv) {
     return framing == protocol::Framing::Auto ? protocol::Framing::Ndjson : framing;
   };
   server = std::make_unique<daemon::Server>(
-      io, daemon::ServerConfig{options.directory, options.dataDir},
+      io,
       [&](nlohmann::json&& message) { writer.send(protocol::encodeFrame(message, outputFraming())); },
       [&](int status) { exitWith(status); });
   if (options.testMethods) daemon::bindTestMethods(*server);

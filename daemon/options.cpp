@@ -57,10 +57,9 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
       arg = arg.substr(0, eq);
       hasValue = true;
     }
-    auto next = [&](std::string_view name) -> std::optional<std::string_view> {
+    auto next = [&]() -> std::optional<std::string_view> {
       if (hasValue) return value;
       if (i + 1 >= args.size()) return std::nullopt;
-      (void)name;
       return args[++i];
     };
     auto needsValue = [&](std::string_view name) { return fail(std::string(name) + " needs a value"); };
@@ -71,7 +70,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
       options.testMethods = true;
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us") {
-      auto v = next(arg);
+      auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
         options.directory = std::string(*v);

@@ -44,7 +44,6 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
 
   asio::io_context& io;
   core::SerialQueue dispatch;
-  ServerConfig config;
   Send send;
   ExitHandler onExit;
   MethodTable methods;
@@ -60,8 +59,8 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::map<std::string, std::function<void(protocol::Response&&)>> outgoing;  // by idKey
   std::uint64_t nextOutgoingId = 1;
 
-  Impl(asio::io_context& ioContext, ServerConfig cfg, Send sendFn, ExitHandler exitFn)
-      : io(ioContext), config(std::move(cfg)), send(std::move(sendFn)),
+  Impl(asio::io_context& ioContext, Send sendFn, ExitHandler exitFn)
+      : io(ioContext), send(std::move(sendFn)),
         onExit(std::move(exitFn)) {}
 
   void bindLifecycle();
@@ -77,8 +76,8 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   void finish(int status, const std::string& why);
 };
 
-Server::Server(asio::io_context& io, ServerConfig config, Send send, ExitHandler onExit)
-    : impl_(std::make_shared<Impl>(io, std::move(config), std::move(send), std::move(onExit))) {
+Server::Server(asio::io_context& io, Send send, ExitHandler onExit)
+    : impl_(std::make_shared<Impl>(io, std::move(send), std::move(onExit))) {
   impl_->bindLifecycle();
 }
 
@@ -86,7 +85,6 @@ Server::~Server() = default;
 
 MethodTable& Server::methods() { return impl_->methods; }
 asio::io_context& Server::io() { return impl_->io; }
-const ServerConfig& Server::config() const { return impl_->config; }
 
 void Server::post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed) {
   impl_->dispatch.run([impl = impl_, frames = std::move(frames), consumed = std::move(consumed)]() mutable {
@@ -104,10 +102,6 @@ void Server::inputEnded(int error) {
 
 void Server::terminate(int status, std::string reason) {
   impl_->dispatch.run([impl = impl_, status, reason = std::move(reason)] { impl->finish(status, reason); });
-}
-
-void Server::notifyClient(std::string_view method, json params) {
-  impl_->send(protocol::makeNotification(method, std::move(params)));
 }
 
 void Server::callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse) {

@@ -17,11 +17,6 @@ class io_context;
 
 namespace toold::daemon {
 
-struct ServerConfig {
-  std::string directory;
-  std::string dataDir;
-};
-
 class Server {
 public:
   using Send = std::function<void(json&&)>;
@@ -29,7 +24,7 @@ public:
 
   /// `send` hands a message to the writer (any thread); `onExit` runs once, when the
   /// server has finished (exit, end of input, a signal) and every request in flight was answered.
-  Server(boost::asio::io_context& io, ServerConfig config, Send send, ExitHandler onExit);
+  Server(boost::asio::io_context& io, Send send, ExitHandler onExit);
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
@@ -46,11 +41,9 @@ public:
   /// Sends a request to the client; `onResponse` runs once with its answer (or a -32800 error
   /// when toold exits first).
   void callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse);
-  void notifyClient(std::string_view method, json params);
 
   MethodTable& methods();
   boost::asio::io_context& io();
-  const ServerConfig& config() const;
 
 private:
   struct Impl;
