@@ -2,6 +2,7 @@
 // a differential property: the same bytes fed whole and fed in fuzzer-chosen pieces decode to the
 // same frames and errors, and an oversized frame never makes the decoder buffer it.
 #include "protocol/framing.h"
+#include "tests/support/feed_in_pieces.h"
 #include "protocol/message.h"
 
 #include <cstddef>
@@ -36,13 +37,7 @@ std::vector<std::string> decode(std::string_view input, Framing framing, std::si
     }
     events.push_back("F" + frame.body);
   };
-  std::size_t from = 0;
-  for (std::size_t cut : cuts) {
-    decoder.feed(input.substr(from, cut - from), sink);
-    from = cut;
-  }
-  decoder.feed(input.substr(from), sink);
-  decoder.finish(sink);
+  toold::testing::feedInPieces(decoder, input, cuts, sink);
   return events;
 }
 

@@ -1,5 +1,6 @@
 // The frame decoder fed the same input at every split point, plus header and size edge cases.
 #include "protocol/framing.h"
+#include "tests/support/feed_in_pieces.h"
 
 #include <catch2/catch.hpp>
 
@@ -23,14 +24,8 @@ std::vector<std::string> decodeInPieces(std::string_view input, const std::vecto
                                         Framing framing = Framing::Auto, std::size_t limit = 1 << 20) {
   FrameDecoder decoder(framing, limit);
   std::vector<std::string> events;
-  const FrameDecoder::Sink sink = [&](DecodedFrame&& frame) { events.push_back(describe(frame)); };
-  std::size_t from = 0;
-  for (std::size_t cut : cuts) {
-    decoder.feed(input.substr(from, cut - from), sink);
-    from = cut;
-  }
-  decoder.feed(input.substr(from), sink);
-  decoder.finish(sink);
+  toold::testing::feedInPieces(decoder, input, cuts,
+                               [&](DecodedFrame&& frame) { events.push_back(describe(frame)); });
   return events;
 }
 
