@@ -3,6 +3,7 @@
 
 #include "core/cancellation.h"
 #include "daemon/reply.h"
+#include "protocol/params_error.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,9 +15,7 @@
 namespace toold::daemon {
 
 /// Thrown by a handler whose params do not fit; answered -32602 with this message.
-struct InvalidParams : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
+using InvalidParams = protocol::ParamsError;
 
 /// What a request handler learns about the request besides its params.
 struct RequestContext {

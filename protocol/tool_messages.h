@@ -1,0 +1,91 @@
+// The wire structs of the native tool methods (register, unregister, snapshot, release, call,
+// hooks/subscribe) and of their answers, each with its JSON conversion beside it. Reading throws
+// ParamsError naming the JSON path of the first problem.
+#pragma once
+
+#include "protocol/params_error.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace toold::protocol {
+
+/// How a registered tool runs: the client runs it (`tool/execute`), or toold runs a command.
+struct HandlerSpec {
+  enum class Type { Client, Command };
+  Type type = Type::Client;
+  std::vector<std::string> argv;       ///< command: the program and its arguments
+  std::optional<std::string> cwd;      ///< command: relative to the Location's directory
+  std::optional<std::uint64_t> timeoutMs; ///< command: 0 or absent means none
+};
+
+struct ToolSpec {
+  std::string description;
+  json inputSchema = json::object();   ///< absent on the wire: {} (accepts anything)
+  std::optional<json> outputSchema;
+  std::optional<bool> codemode;
+  std::optional<std::string> permission;
+  bool mutates = false;
+  HandlerSpec handler;
+};
+
+struct RegisterOptions {
+  std::optional<std::string> ns; ///< `namespace` on the wire
+  std::optional<bool> codemode;
+};
+
+struct RegisterParams {
+  std::optional<std::string> scope;
+  std::vector<std::pair<std::string, ToolSpec>> tools; ///< authored name → spec, in wire order
+  RegisterOptions options;
+};
+
+struct RegisteredName {
+  std::string authored;
+  std::string name;
+};
+
+struct RegisterResult {
+  std::string scope;
+  std::vector<RegisteredName> tools;
+};
+
+struct CatalogRule {
+  std::string action;
+  std::string resource;
+  std::string effect; ///< "allow", "deny" or "ask"
+};
+
+struct SnapshotParams {
+  std::string sessionID;
+  std::string agent;
+  std::optional<std::string> model;
+  std::vector<CatalogRule> rules;
+  bool final = false;
+};
+
+struct CallParams {
+  std::string snapshot;
+  std::string sessionID;
+  std::string agent;
+  std::string messageID;
+  std::string callID;
+  std::string name;
+  json input;
+};
+
+RegisterParams parseRegisterParams(const json& params);
+ToolSpec parseToolSpec(const json& spec, const std::string& path);
+std::vector<CatalogRule> parseCatalogRules(const json& rules, const std::string& path);
+SnapshotParams parseSnapshotParams(const json& params);
+/// Moves `input` out of `params`.
+CallParams parseCallParams(json&& params);
+
+void to_json(json& j, const RegisteredName& n);
+void to_json(json& j, const RegisterResult& r);
+void to_json(json& j, const CatalogRule& r);
+
+} // namespace toold::protocol

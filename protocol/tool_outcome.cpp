@@ -1,0 +1,62 @@
+#include "protocol/tool_outcome.h"
+
+namespace toold::protocol {
+
+void to_json(json& j, const ToolOutcome& outcome) { j = outcomeToJson(ToolOutcome(outcome)); }
+
+json outcomeToJson(ToolOutcome&& outcome) {
+  json j{{"sessionID", std::move(outcome.sessionID)},
+         {"agent", std::move(outcome.agent)},
+         {"messageID", std::move(outcome.messageID)},
+         {"callID", std::move(outcome.callID)}};
+  if (outcome.completed()) {
+    j["status"] = "completed";
+    if (outcome.output) j["output"] = std::move(*outcome.output);
+    j["content"] = std::move(outcome.content);
+    if (outcome.metadata) j["metadata"] = std::move(*outcome.metadata);
+    if (!outcome.outputPaths.empty()) j["outputPaths"] = std::move(outcome.outputPaths);
+  } else {
+    j["status"] = "error";
+    j["error"] = json{{"type", std::move(outcome.errorType)}, {"message", std::move(outcome.errorMessage)}};
+    if (outcome.partial) j["partial"] = std::move(*outcome.partial);
+  }
+  return j;
+}
+
+void applyOutcomeJson(const json& value, ToolOutcome& outcome) {
+  // Everything but the call's ids comes from `value`: absent members are absent afterwards.
+  ParamsReader reader(value, "outcome");
+  const std::string status = reader.requireString("status");
+  if (status == "completed") {
+    outcome.status = ToolOutcome::Status::Completed;
+    outcome.output = reader.has("output") ? std::optional<json>(reader.require("output")) : std::nullopt;
+    outcome.content = reader.require("content");
+    outcome.metadata = reader.has("metadata") ? std::optional<json>(reader.require("metadata")) : std::nullopt;
+    // The whole outcome is replaced: paths the hook left out no longer belong to what is shown.
+    outcome.outputPaths.clear();
+    if (reader.has("outputPaths")) {
+      const json& paths = reader.require("outputPaths");
+      if (!paths.is_array()) reader.fail("outputPaths", "must be an array of strings");
+      for (const auto& path : paths) {
+        if (!path.is_string()) reader.fail("outputPaths", "must be an array of strings");
+        outcome.outputPaths.push_back(path.get<std::string>());
+      }
+    }
+    outcome.errorType.clear();
+    outcome.errorMessage.clear();
+    outcome.partial.reset();
+    return;
+  }
+  if (status != "error") reader.fail("status", "must be \"completed\" or \"error\"");
+  ParamsReader error(reader.require("error"), "outcome.error");
+  outcome.status = ToolOutcome::Status::Error;
+  outcome.errorType = error.optionalString("type").value_or(std::string(error_type::kFailure));
+  outcome.errorMessage = error.requireString("message");
+  outcome.partial = reader.has("partial") ? std::optional<json>(reader.require("partial")) : std::nullopt;
+  outcome.output.reset();
+  outcome.content = json::array();
+  outcome.metadata.reset();
+  outcome.outputPaths.clear();
+}
+
+} // namespace toold::protocol

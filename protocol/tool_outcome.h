@@ -1,0 +1,55 @@
+// ToolOutcome: the one answer of a `call` that reached the pipeline — completed with content, or
+// a model-visible error. Interruption, declines and operational failures are JSON-RPC errors
+// instead and never take this shape.
+#pragma once
+
+#include "protocol/params_error.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace toold::protocol {
+
+/// The model-visible error classes of DESIGN §3.
+namespace error_type {
+inline constexpr std::string_view kFailure = "tool.failure";
+inline constexpr std::string_view kUnknown = "tool.unknown";
+inline constexpr std::string_view kInvalidInput = "tool.invalid_input";
+inline constexpr std::string_view kUnavailable = "tool.unavailable";
+inline constexpr std::string_view kDisabled = "tool.disabled";
+} // namespace error_type
+
+struct ToolOutcome {
+  enum class Status { Completed, Error };
+
+  // Durable identity: exactly the ids the call supplied.
+  std::string sessionID;
+  std::string agent;
+  std::string messageID;
+  std::string callID;
+
+  Status status = Status::Completed;
+  // Completed:
+  std::optional<json> output;     ///< the validated machine value, when the tool declares an output schema
+  json content = json::array();   ///< non-empty array of {type:"text",text} | {type:"file",uri,mime,name?}
+  std::optional<json> metadata;   ///< a JSON object, never sent to the model
+  std::vector<std::string> outputPaths; ///< managed files holding text cut from `content`
+  // Error:
+  std::string errorType;
+  std::string errorMessage;
+  std::optional<json> partial;    ///< the last progress update (and the failure's metadata)
+
+  bool completed() const { return status == Status::Completed; }
+};
+
+void to_json(json& j, const ToolOutcome& outcome);
+/// The same, moving the outcome's members instead of copying them (the answer's hot path).
+json outcomeToJson(ToolOutcome&& outcome);
+
+/// Reads an outcome an after-hook returned, onto `outcome`: everything is replaced except the
+/// identity fields (a hook may change what a call produced, not which call it was). Throws
+/// ParamsError.
+void applyOutcomeJson(const json& value, ToolOutcome& outcome);
+
+} // namespace toold::protocol

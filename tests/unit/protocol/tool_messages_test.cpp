@@ -1,0 +1,90 @@
+#include "protocol/tool_messages.h"
+#include "protocol/tool_outcome.h"
+
+#include <catch2/catch.hpp>
+
+using namespace toold::protocol;
+
+TEST_CASE("register params: a client and a command tool, options and defaults", "[tool_messages]") {
+  auto params = parseRegisterParams(json::parse(R"({
+    "scope": "mine",
+    "tools": {
+      "look": {"description": "Looks", "handler": {"type": "client"}},
+      "run": {"description": "Runs", "inputSchema": {"type": "object"}, "outputSchema": {"type": "string"},
+              "codemode": false, "permission": "bash", "mutates": true,
+              "handler": {"type": "command", "argv": ["sh", "-c", "cat"], "cwd": "sub", "timeoutMs": 500}}
+    },
+    "options": {"namespace": "acme.tools"}
+  })"));
+  CHECK(params.scope == "mine");
+  REQUIRE(params.tools.size() == 2);
+  const auto& [lookName, look] = params.tools[0];
+  CHECK(lookName == "look");
+  CHECK(look.inputSchema == json::object());
+  CHECK(look.handler.type == HandlerSpec::Type::Client);
+  const auto& run = params.tools[1].second;
+  CHECK(run.outputSchema == json{{"type", "string"}});
+  CHECK(run.codemode == false);
+  CHECK(run.permission == "bash");
+  CHECK(run.mutates);
+  CHECK(run.handler.argv == std::vector<std::string>{"sh", "-c", "cat"});
+  CHECK(run.handler.cwd == "sub");
+  CHECK(run.handler.timeoutMs == 500u);
+  CHECK(params.options.ns == "acme.tools");
+}
+
+TEST_CASE("register params: every bad shape names its path", "[tool_messages]") {
+  auto failsWith = [](const char* text, const char* message) {
+    CHECK_THROWS_WITH(parseRegisterParams(json::parse(text)), message);
+  };
+  failsWith(R"({})", "tools: is required");
+  failsWith(R"({"tools": []})", "tools: must be an object of authored name → tool spec");
+  failsWith(R"({"tools": {}})", "tools: must name at least one tool");
+  failsWith(R"({"tools": {"a": {"handler": {"type": "client"}}}})", "tools.a.description: is required");
+  failsWith(R"({"tools": {"a": {"description": "d"}}})", "tools.a.handler: is required");
+  failsWith(R"({"tools": {"a": {"description": "d", "handler": {"type": "rpc"}}}})",
+            "tools.a.handler.type: must be \"client\" or \"command\", not \"rpc\"");
+  failsWith(R"({"tools": {"a": {"description": "d", "handler": {"type": "command", "argv": []}}}})",
+            "tools.a.handler.argv: must be a non-empty array of strings");
+  failsWith(R"({"tools": {"a": {"description": "d", "inputSchema": 3, "handler": {"type": "client"}}}})",
+            "tools.a.inputSchema: must be a JSON Schema (an object)");
+  failsWith(R"({"scope": "", "tools": {"a": {"description": "d", "handler": {"type": "client"}}}})",
+            "scope: must not be empty");
+}
+
+TEST_CASE("snapshot and call params", "[tool_messages]") {
+  auto snapshot = parseSnapshotParams(json::parse(
+      R"({"sessionID": "s", "agent": "build", "model": "gpt-5", "final": true,
+          "rules": [{"action": "edit", "resource": "*", "effect": "deny"}]})"));
+  CHECK(snapshot.final);
+  REQUIRE(snapshot.rules.size() == 1);
+  CHECK(snapshot.rules[0].effect == "deny");
+  CHECK_THROWS_WITH(parseSnapshotParams(json::parse(R"({"sessionID": "s", "agent": "a", "rules": [{"action": "x", "resource": "*", "effect": "maybe"}]})")),
+                    "rules[0].effect: must be \"allow\", \"deny\" or \"ask\"");
+  CHECK_THROWS_WITH(parseSnapshotParams(json::parse(R"({"agent": "a"})")), "sessionID: is required");
+
+  auto call = parseCallParams(json::parse(
+      R"({"snapshot": "snapshot-1", "sessionID": "s", "agent": "a", "messageID": "m", "callID": "c", "name": "x",
+          "input": [1, 2]})"));
+  CHECK(call.input == json::array({1, 2}));
+  CHECK_THROWS_WITH(parseCallParams(json::parse(R"({"snapshot": "x", "sessionID": "s", "agent": "a", "messageID": "m", "name": "x"})")),
+                    "callID: is required");
+}
+
+TEST_CASE("tool outcome: completed and error shapes, and what an after-hook may change", "[tool_messages]") {
+  ToolOutcome outcome;
+  outcome.sessionID = "s";
+  outcome.agent = "a";
+  outcome.messageID = "m";
+  outcome.callID = "c";
+  outcome.content = json::array({json{{"type", "text"}, {"text", "hi"}}});
+  json completed = outcome;
+  CHECK(completed == json::parse(R"({"sessionID": "s", "agent": "a", "messageID": "m", "callID": "c",
+                                     "status": "completed", "content": [{"type": "text", "text": "hi"}]})"));
+  applyOutcomeJson(json::parse(R"({"status": "error", "error": {"message": "nope"}, "callID": "other"})"), outcome);
+  json failed = outcome;
+  CHECK(failed == json::parse(R"({"sessionID": "s", "agent": "a", "messageID": "m", "callID": "c",
+                                  "status": "error", "error": {"type": "tool.failure", "message": "nope"}})"));
+  CHECK_THROWS_WITH(applyOutcomeJson(json::parse(R"({"status": "done"})"), outcome),
+                    "outcome.status: must be \"completed\" or \"error\"");
+}
