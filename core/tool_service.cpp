@@ -1,0 +1,183 @@
+#include "core/tool_service.h"
+
+#include "core/client_tool.h"
+#include "core/command_tool.h"
+#include "core/output_store.h"
+#include "core/process_runner.h"
+#include "core/schema_cache.h"
+#include "core/session_table.h"
+#include "core/tool_name.h"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <mutex>
+
+namespace toold::core {
+
+namespace asio = boost::asio;
+
+namespace {
+
+constexpr auto kCleanupInterval = std::chrono::hours(1);
+// The implicit (MCP) snapshot's identity: MCP clients have no sessions or agents of their own.
+constexpr std::string_view kImplicitSession = "mcp";
+constexpr std::string_view kImplicitAgent = "mcp";
+
+} // namespace
+
+struct ToolService::Impl {
+  asio::io_context& io;
+  ToolServiceOptions options;
+  std::shared_ptr<const Location> location;
+  std::shared_ptr<ClientChannel> client;
+  SchemaCache schemas;
+  ToolRegistry registry{schemas};
+  SnapshotStore snapshots;
+  ToolHooks hooks;
+  SessionTable sessions;
+  OutputStore outputs;
+  asio::thread_pool workers;
+  ProcessRunner processes;
+  CallPipeline pipeline;
+  asio::steady_timer cleanupTimer;
+  std::atomic<std::uint64_t> nextScope{1};
+
+  std::mutex implicitMutex;
+  std::shared_ptr<const Snapshot> implicit;
+  std::uint64_t implicitRevision = 0;
+
+  std::mutex listenerMutex;
+  std::function<void()> toolsChanged;
+
+  Impl(asio::io_context& ioContext, ToolServiceOptions opts, std::shared_ptr<ClientChannel> channel)
+      : io(ioContext), options(std::move(opts)), location(std::make_shared<Location>(options.location)),
+        client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(options.location.dataDir),
+        workers(options.workerThreads), processes(ioContext),
+        pipeline(CallPipeline::Services{sessions, hooks, outputs, workers, location, options.limits}),
+        cleanupTimer(ioContext) {}
+
+  Tool toolFromSpec(const protocol::ToolSpec& spec, const std::string& name) {
+    Tool tool;
+    tool.description = spec.description;
+    tool.inputSchema = spec.inputSchema;
+    tool.outputSchema = spec.outputSchema;
+    tool.codemode = spec.codemode.value_or(true);
+    tool.permission = spec.permission.value_or("");
+    tool.mutates = spec.mutates;
+    // Both handlers only start asynchronous work, so they run inline on the session's queue.
+    tool.threading = ToolThreading::Inline;
+    if (spec.handler.type == protocol::HandlerSpec::Type::Client) {
+      tool.execute = makeClientToolExecute(client, name);
+    } else {
+      tool.execute = makeCommandToolExecute(processes, spec.handler, name);
+    }
+    return tool;
+  }
+
+  void scheduleCleanup(std::chrono::steady_clock::duration delay) {
+    cleanupTimer.expires_after(delay);
+    cleanupTimer.async_wait([this](const boost::system::error_code& ec) {
+      if (ec) return;
+      asio::post(workers, [this] {
+        auto report = outputs.cleanup(std::filesystem::file_time_type::clock::now());
+        if (report.deleted > 0 || report.failed > 0)
+          spdlog::info("tool-output cleanup: {} deleted, {} kept, {} failed", report.deleted, report.kept,
+                       report.failed);
+      });
+      scheduleCleanup(kCleanupInterval);
+    });
+  }
+};
+
+ToolService::ToolService(asio::io_context& io, ToolServiceOptions options, std::shared_ptr<ClientChannel> client)
+    : impl_(std::make_unique<Impl>(io, std::move(options), std::move(client))) {
+  impl_->registry.setChangeListener([impl = impl_.get()] {
+    std::function<void()> listener;
+    {
+      std::lock_guard lock(impl->listenerMutex);
+      listener = impl->toolsChanged;
+    }
+    if (listener) listener();
+  });
+}
+
+ToolService::~ToolService() { shutdown(); }
+
+protocol::RegisterResult ToolService::registerTools(const protocol::RegisterParams& params) {
+  protocol::RegisterResult result;
+  result.scope = params.scope.value_or("scope-" + std::to_string(impl_->nextScope++));
+  const std::string ns = params.options.ns.value_or("");
+  // A namespace given explicitly must be valid, even an empty one (it would silently mean none).
+  if (params.options.ns) validateNamespace(*params.options.ns);
+  std::vector<std::pair<std::string, Tool>> tools;
+  for (const auto& [authored, spec] : params.tools) {
+    std::string name;
+    try {
+      name = effectiveToolName(authored, ns);
+    } catch (const RegistrationError& e) {
+      throw RegistrationError(std::string(e.what()) + " (tool \"" + authored + "\")");
+    }
+    tools.emplace_back(authored, impl_->toolFromSpec(spec, name));
+  }
+  auto names = impl_->registry.add(result.scope, std::move(tools), RegistrationOptions{ns, params.options.codemode});
+  for (auto& [authored, name] : names) result.tools.push_back({std::move(authored), std::move(name)});
+  spdlog::info("registered {} tool(s) in scope {}", result.tools.size(), result.scope);
+  return result;
+}
+
+void ToolService::registerTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools) {
+  impl_->registry.add(scope, std::move(tools), RegistrationOptions{});
+}
+
+bool ToolService::unregister(const std::string& scope) { return impl_->registry.close(scope); }
+
+std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotParams& params) {
+  auto snapshot = takeSnapshot(impl_->snapshots.newId(), impl_->registry.effective(), params);
+  impl_->snapshots.put(snapshot);
+  return snapshot;
+}
+
+std::shared_ptr<const Snapshot> ToolService::findSnapshot(const std::string& id) { return impl_->snapshots.find(id); }
+
+bool ToolService::release(const std::string& id) { return impl_->snapshots.release(id); }
+
+std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
+  std::lock_guard lock(impl_->implicitMutex);
+  const std::uint64_t revision = impl_->registry.revision();
+  if (!impl_->implicit || impl_->implicitRevision != revision) {
+    protocol::SnapshotParams params;
+    params.sessionID = kImplicitSession;
+    params.agent = kImplicitAgent;
+    impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params);
+    impl_->implicitRevision = revision;
+  }
+  return impl_->implicit;
+}
+
+void ToolService::call(std::shared_ptr<const Snapshot> snapshot, protocol::CallParams params, CallIo io,
+                       std::function<void(CallAnswer)> answer) {
+  impl_->pipeline.call(std::move(snapshot), std::move(params), std::move(io), std::move(answer));
+}
+
+ToolHooks& ToolService::hooks() { return impl_->hooks; }
+ToolRegistry& ToolService::registry() { return impl_->registry; }
+const Location& ToolService::location() const { return *impl_->location; }
+
+void ToolService::setToolsChangedListener(std::function<void()> listener) {
+  std::lock_guard lock(impl_->listenerMutex);
+  impl_->toolsChanged = std::move(listener);
+}
+
+void ToolService::startOutputCleanup() { impl_->scheduleCleanup(std::chrono::seconds(0)); }
+
+void ToolService::shutdown() {
+  impl_->cleanupTimer.cancel();
+  impl_->processes.killAll();
+  impl_->workers.stop();
+  impl_->workers.join();
+}
+
+} // namespace toold::core

@@ -1,0 +1,76 @@
+// The tool system of one Location, as one service: the registry with its scopes, the snapshots,
+// the hooks, the sessions, the call pipeline, managed output storage and the child processes of
+// command tools. The daemon binds wire methods to it; it knows nothing of stdio.
+#pragma once
+
+#include "core/call_pipeline.h"
+#include "core/client_channel.h"
+#include "core/output_bounding.h"
+#include "core/snapshot_store.h"
+#include "core/tool.h"
+#include "core/tool_hooks.h"
+#include "core/tool_registry.h"
+#include "protocol/tool_messages.h"
+
+#include <boost/asio/io_context.hpp>
+
+#include <memory>
+
+namespace toold::core {
+
+class ProcessRunner;
+
+/// The scope built-in tools are registered in at start-up; scopes named "toold:…" are toold's own.
+inline constexpr std::string_view kBuiltinScope = "toold:builtin";
+inline constexpr std::string_view kReservedScopePrefix = "toold:";
+
+struct ToolServiceOptions {
+  Location location;
+  BoundingLimits limits;
+  std::size_t workerThreads = 2;
+  std::size_t snapshotCapacity = kDefaultSnapshotCapacity;
+};
+
+class ToolService {
+public:
+  ToolService(boost::asio::io_context& io, ToolServiceOptions options, std::shared_ptr<ClientChannel> client);
+  ~ToolService();
+  ToolService(const ToolService&) = delete;
+  ToolService& operator=(const ToolService&) = delete;
+
+  /// Registers a client's record (client-hosted or command tools) in its scope, or a new one.
+  /// Throws RegistrationError (the caller answers -32602).
+  protocol::RegisterResult registerTools(const protocol::RegisterParams& params);
+  /// Registers in-process tools (built-ins, test tools) in `scope`.
+  void registerTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools);
+  /// Closes `scope`; false when it held nothing.
+  bool unregister(const std::string& scope);
+
+  /// Takes and keeps a snapshot; its id is in the result.
+  std::shared_ptr<const Snapshot> snapshot(const protocol::SnapshotParams& params);
+  std::shared_ptr<const Snapshot> findSnapshot(const std::string& id);
+  bool release(const std::string& id);
+  /// A snapshot of everything for the MCP face's default session, taken again only when the
+  /// effective set changed.
+  std::shared_ptr<const Snapshot> implicitSnapshot();
+
+  void call(std::shared_ptr<const Snapshot> snapshot, protocol::CallParams params, CallIo io,
+            std::function<void(CallAnswer)> answer);
+
+  ToolHooks& hooks();
+  ToolRegistry& registry();
+  /// Called after every change of the effective tool set (for notifications/tools/list_changed).
+  void setToolsChangedListener(std::function<void()> listener);
+  const Location& location() const;
+
+  /// Deletes retained outputs older than 7 days now, and then every hour.
+  void startOutputCleanup();
+  /// Kills every child process and stops the timers; calls in flight have been cancelled.
+  void shutdown();
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace toold::core
