@@ -1,10 +1,17 @@
 // toold's entry point: options, logging, the loop threads, stdio, signals, and the exit status.
+#include "core/orphan_reaper.h"
+#include "core/process_runner.h"
+#include "core/tool_service.h"
 #include "daemon/logging.h"
+#include "daemon/mcp_methods.h"
 #include "daemon/options.h"
 #include "daemon/server.h"
+#include "daemon/server_client_channel.h"
 #include "daemon/stdin_reader.h"
 #include "daemon/stdout_writer.h"
 #include "daemon/test_methods.h"
+#include "daemon/test_tools.h"
+#include "daemon/tool_methods.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
@@ -45,6 +52,9 @@ int main(int argc, char** argv) {
   }
   // A client that closes stdout must not kill toold with SIGPIPE; the writer sees EPIPE instead.
   std::signal(SIGPIPE, SIG_IGN);
+  // An inherited SIGCHLD disposition of SIG_IGN would make the kernel reap children before toold
+  // can read how they ended.
+  core::resetChildSignalDisposition();
 
   std::promise<int> exitStatus;
   auto exitFuture = exitStatus.get_future();
@@ -69,6 +79,21 @@ int main(int argc, char** argv) {
       [&](nlohmann::json&& message) { writer.send(protocol::encodeFrame(message, outputFraming())); },
       [&](int status) { exitWith(status); });
   if (options.testMethods) daemon::bindTestMethods(*server);
+
+  core::ToolServiceOptions toolOptions;
+  toolOptions.location = core::Location{options.directory, options.dataDir};
+  toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
+  auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
+                                                   std::make_shared<daemon::ServerClientChannel>(*server));
+  if (options.testMethods) daemon::registerTestTools(*tools);
+  tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
+  daemon::bindToolMethods(*server, *tools);
+  daemon::bindMcpMethods(*server, *tools);
+  tools->startOutputCleanup();
+  // As PID 1 (in a container) or a subreaper, toold inherits orphaned grandchildren; reap them,
+  // or they stay zombies for as long as toold runs.
+  std::unique_ptr<core::OrphanReaper> reaper;
+  if (core::OrphanReaper::needed()) reaper = std::make_unique<core::OrphanReaper>(io);
 
   asio::signal_set signals(io, SIGTERM, SIGINT, SIGHUP);
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
@@ -102,6 +127,10 @@ int main(int argc, char** argv) {
   signals.cancel();
   io.stop();
   for (auto& thread : loopThreads) thread.join();
+  // Every call was cancelled by the server; now no child process may outlive toold.
+  tools->shutdown();
+  tools.reset();
+  reaper.reset();
   writer.stop(std::chrono::milliseconds(500));
   server.reset();
   spdlog::shutdown();

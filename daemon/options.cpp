@@ -25,9 +25,12 @@ Options:
   --busy-poll-us N       after a frame, watch stdin this many microseconds before sleeping,
                          for lower latency to a client in a request/response loop (default: 50;
                          0 never spins)
+  --max-output-lines N   a tool's text beyond N lines is cut to a head and a tail, the full text
+                         saved under the data dir (default: 2000)
+  --max-output-bytes N   the same for bytes of text (default: 51200)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
-  --test-methods         bind the $/test/ methods used by fixtures and benchmarks
+  --test-methods         bind the $/test/ methods and test tools used by fixtures and benchmarks
   --help                 print this help and exit
   --version              print the version and exit
 )";
@@ -69,7 +72,8 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
     if (arg == "--test-methods") {
       options.testMethods = true;
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
-               arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us") {
+               arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
+               arg == "--max-output-lines" || arg == "--max-output-bytes") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -97,8 +101,10 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         std::size_t n = 0;
         auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), n);
         if (ec != std::errc{} || end != v->data() + v->size() || n == 0)
-          return fail("--max-frame-bytes must be a positive whole number (got '" + std::string(*v) + "')");
-        options.maxFrameBytes = n;
+          return fail(std::string(arg) + " must be a positive whole number (got '" + std::string(*v) + "')");
+        if (arg == "--max-frame-bytes") options.maxFrameBytes = n;
+        if (arg == "--max-output-lines") options.maxOutputLines = n;
+        if (arg == "--max-output-bytes") options.maxOutputBytes = n;
       }
     } else {
       return fail("unknown option '" + std::string(arg) + "'");

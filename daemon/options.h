@@ -17,6 +17,8 @@ struct Options {
   std::string logFile;                    ///< empty: stderr
   protocol::Framing framing = protocol::Framing::Auto;
   std::size_t maxFrameBytes = 64u << 20;  ///< 64 MiB
+  std::size_t maxOutputLines = 2000;      ///< bounding of a tool's model-facing text
+  std::size_t maxOutputBytes = 50 * 1024;
   unsigned busyPollMicros = 50;           ///< how long the reader spins for the next frame before sleeping
   bool testMethods = false;               ///< binds the $/test/ methods (fixtures and benchmarks only)
 };

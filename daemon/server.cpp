@@ -52,7 +52,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   bool initialized = false;
   bool shutdownRequested = false;
   std::atomic<bool> exiting{false}; // also read by callClient on any thread
-  json clientCapabilities = json::object();
+  json clientCapabilities = json::object(); // under tablesMutex: read from any thread
 
   std::mutex tablesMutex;
   std::map<std::string, InFlight> inFlight;                                   // by idKey
@@ -104,20 +104,31 @@ void Server::terminate(int status, std::string reason) {
   impl_->dispatch.run([impl = impl_, status, reason = std::move(reason)] { impl->finish(status, reason); });
 }
 
-void Server::callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse) {
+json Server::callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse) {
   json id;
   {
     std::unique_lock lock(impl_->tablesMutex);
     if (impl_->exiting.load()) {
       lock.unlock();
       onResponse(protocol::Response{nullptr, std::nullopt, RpcError{ErrorCode::RequestCancelled, "toold is exiting", {}}});
-      return;
+      return nullptr;
     }
     id = "toold-" + std::to_string(impl_->nextOutgoingId++);
     impl_->outgoing.emplace(protocol::idKey(id), std::move(onResponse));
   }
   spdlog::debug("--> {}({})", method, id.dump());
   impl_->send(protocol::makeRequest(id, method, std::move(params)));
+  return id;
+}
+
+void Server::notify(std::string_view method, json params) {
+  if (impl_->exiting.load()) return;
+  impl_->send(protocol::makeNotification(method, std::move(params)));
+}
+
+json Server::clientCapabilities() const {
+  std::lock_guard lock(impl_->tablesMutex);
+  return impl_->clientCapabilities;
 }
 
 void Server::Impl::bindLifecycle() {
@@ -130,14 +141,17 @@ void Server::Impl::bindLifecycle() {
         if (*it == known) version = known;
     }
     if (params.is_object()) {
-      if (auto caps = params.find("capabilities"); caps != params.end() && caps->is_object()) clientCapabilities = *caps;
+      if (auto caps = params.find("capabilities"); caps != params.end() && caps->is_object()) {
+        std::lock_guard lock(tablesMutex);
+        clientCapabilities = *caps;
+      }
       if (auto info = params.find("clientInfo"); info != params.end() && info->is_object())
         spdlog::info("client: {} {}", info->value("name", "?"), info->value("version", ""));
     }
     initialized = true;
     reply(json{{"protocolVersion", version},
                {"serverInfo", {{"name", "toold"}, {"version", TOOLD_VERSION}}},
-               {"capabilities", json::object()}});
+               {"capabilities", {{"tools", {{"listChanged", true}}}}}});
   });
   methods.notification("notifications/initialized", [](json&&) {});
   methods.request("ping", [](json&&, const RequestContext&, Reply reply) { reply(json::object()); });

@@ -39,8 +39,12 @@ public:
   void terminate(int status, std::string reason);
 
   /// Sends a request to the client; `onResponse` runs once with its answer (or a -32800 error
-  /// when toold exits first).
-  void callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse);
+  /// when toold exits first). Returns the id toold gave it (null when exiting).
+  json callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse);
+  /// Sends a notification to the client.
+  void notify(std::string_view method, json params);
+  /// What the client declared in `initialize` (an empty object before).
+  json clientCapabilities() const;
 
   MethodTable& methods();
   boost::asio::io_context& io();

@@ -1,0 +1,108 @@
+#include "daemon/mcp_methods.h"
+
+#include "core/tool_service.h"
+#include "daemon/server.h"
+#include "protocol/tool_messages.h"
+
+#include <atomic>
+#include <charconv>
+
+namespace toold::daemon {
+
+namespace {
+
+// A cursor names the snapshot the listing started from and where the next page begins; a listing
+// whose tools changed in between starts again rather than skip or repeat tools.
+std::string makeCursor(const std::string& snapshot, std::size_t offset) {
+  return snapshot + "@" + std::to_string(offset);
+}
+
+std::size_t readCursor(const std::string& cursor, const std::string& snapshot) {
+  const auto at = cursor.rfind('@');
+  std::size_t offset = 0;
+  if (at != std::string::npos && cursor.compare(0, at, snapshot) == 0 && at == snapshot.size()) {
+    const char* begin = cursor.data() + at + 1;
+    const char* end = cursor.data() + cursor.size();
+    auto [stop, ec] = std::from_chars(begin, end, offset);
+    if (ec == std::errc{} && stop == end) return offset;
+  }
+  throw InvalidParams("cursor: \"" + cursor + "\" is not a cursor of the current tool list (it changed); list again");
+}
+
+// MCP's content items. toold's file items become images or audio when inline, else resource links.
+json mcpContentItem(const json& item) {
+  if (item.value("type", "") != "file") return item;
+  const std::string uri = item.value("uri", "");
+  const std::string mime = item.value("mime", "");
+  const std::string prefix = "data:" + mime + ";base64,";
+  if (uri.starts_with(prefix) && (mime.starts_with("image/") || mime.starts_with("audio/")))
+    return json{{"type", mime.starts_with("image/") ? "image" : "audio"},
+                {"data", uri.substr(prefix.size())},
+                {"mimeType", mime}};
+  json link{{"type", "resource_link"}, {"uri", uri}, {"mimeType", mime}};
+  link["name"] = item.contains("name") ? item["name"] : json(uri);
+  return link;
+}
+
+json callToolResult(const protocol::ToolOutcome& outcome) {
+  if (!outcome.completed())
+    return json{{"content", json::array({json{{"type", "text"}, {"text", outcome.errorMessage}}})}, {"isError", true}};
+  json content = json::array();
+  for (const auto& item : outcome.content) content.push_back(mcpContentItem(item));
+  json result{{"content", std::move(content)}, {"isError", false}};
+  if (outcome.output) result["structuredContent"] = *outcome.output;
+  return result;
+}
+
+} // namespace
+
+void bindMcpMethods(Server& server, core::ToolService& tools) {
+  MethodTable& methods = server.methods();
+
+  methods.request("tools/list", [&tools](json&& params, const RequestContext&, Reply reply) {
+    protocol::ParamsReader reader(params, "", /*nullIsEmpty=*/true);
+    auto snapshot = tools.implicitSnapshot();
+    std::size_t offset = 0;
+    if (auto cursor = reader.optionalString("cursor")) offset = readCursor(*cursor, snapshot->id);
+    json list = json::array();
+    const std::size_t end = std::min(snapshot->tools.size(), offset + kToolsListPageSize);
+    for (std::size_t i = offset; i < end; ++i) list.push_back(snapshot->tools[i]->definition);
+    json result{{"tools", std::move(list)}};
+    if (end < snapshot->tools.size()) result["nextCursor"] = makeCursor(snapshot->id, end);
+    reply(std::move(result));
+  });
+
+  auto nextCall = std::make_shared<std::atomic<std::uint64_t>>(1);
+  methods.request("tools/call", [&server, &tools, nextCall](json&& params, const RequestContext& context, Reply reply) {
+    protocol::ParamsReader reader(params, "");
+    auto snapshot = tools.implicitSnapshot();
+    protocol::CallParams call;
+    call.snapshot = snapshot->id;
+    call.sessionID = snapshot->sessionID;
+    call.agent = snapshot->agent;
+    call.name = reader.requireString("name");
+    if (snapshot->find(call.name) == nullptr) throw InvalidParams("Unknown tool: " + call.name);
+    call.callID = "mcp-call-" + std::to_string(nextCall->fetch_add(1));
+    call.messageID = call.callID;
+    call.input = reader.has("arguments") ? reader.require("arguments") : json::object();
+
+    std::function<void(json)> progress;
+    if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object() && meta->contains("progressToken")) {
+      auto counter = std::make_shared<std::atomic<std::uint64_t>>(0);
+      progress = [&server, token = (*meta)["progressToken"], counter](json update) {
+        json notification{{"progressToken", token}, {"progress", counter->fetch_add(1) + 1}};
+        if (update.is_string()) notification["message"] = update;
+        else if (update.is_object() && update.contains("message") && update["message"].is_string())
+          notification["message"] = update["message"];
+        server.notify("notifications/progress", std::move(notification));
+      };
+    }
+    tools.call(std::move(snapshot), std::move(call), core::CallIo{std::move(progress), context.cancellation},
+               [reply](core::CallAnswer answer) {
+                 if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) return reply(callToolResult(*outcome));
+                 reply.error(std::get<protocol::RpcError>(answer));
+               });
+  });
+}
+
+} // namespace toold::daemon

@@ -1,0 +1,20 @@
+// The MCP face: `tools/list` and `tools/call` answered from an implicit snapshot of a default
+// session, so that any MCP client can use toold as a tool server.
+#pragma once
+
+#include <cstddef>
+
+namespace toold::core {
+class ToolService;
+}
+
+namespace toold::daemon {
+
+class Server;
+
+/// How many tools one `tools/list` page holds.
+inline constexpr std::size_t kToolsListPageSize = 100;
+
+void bindMcpMethods(Server& server, core::ToolService& tools);
+
+} // namespace toold::daemon

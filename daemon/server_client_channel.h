@@ -1,0 +1,23 @@
+// core's way back to the client, over the server's stdio: requests get ids "toold-N" and their
+// cancellation is forwarded with `$/cancelRequest`.
+#pragma once
+
+#include "core/client_channel.h"
+
+namespace toold::daemon {
+
+class Server;
+
+class ServerClientChannel final : public core::ClientChannel {
+public:
+  explicit ServerClientChannel(Server& server) : server_(server) {}
+
+  void request(std::string method, core::json params, core::CancellationToken cancellation,
+               std::function<void(core::ClientReply)> onReply) override;
+  void notify(std::string method, core::json params) override;
+
+private:
+  Server& server_;
+};
+
+} // namespace toold::daemon

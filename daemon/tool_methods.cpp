@@ -1,0 +1,146 @@
+#include "daemon/tool_methods.h"
+
+#include "core/tool_name.h"
+#include "core/tool_service.h"
+#include "daemon/server.h"
+#include "protocol/tool_messages.h"
+
+#include <spdlog/spdlog.h>
+
+#include <memory>
+#include <mutex>
+
+namespace toold::daemon {
+
+namespace {
+
+void refuseReservedScope(const std::string& scope) {
+  if (scope.starts_with(core::kReservedScopePrefix))
+    throw InvalidParams("scope: scopes named \"" + std::string(core::kReservedScopePrefix) + "…\" belong to toold");
+}
+
+// The client's hook subscriptions: each subscribed point is one hook that asks the client.
+class ClientHooks {
+public:
+  ClientHooks(Server& server, core::ToolHooks& hooks) : server_(server), hooks_(hooks) {}
+
+  void subscribe(const std::vector<core::HookPoint>& points) {
+    std::lock_guard lock(mutex_);
+    for (auto id : ids_) hooks_.remove(id);
+    ids_.clear();
+    for (auto point : points) ids_.push_back(hooks_.add(point, makeHook(point)));
+  }
+
+private:
+  core::Hook makeHook(core::HookPoint point) {
+    const std::string method = "hook/" + std::string(core::hookPointName(point));
+    return [this, point, method](const json& event, std::function<void(core::HookReply)> done) {
+      server_.callClient(method, event, [point, method, event, done = std::move(done)](protocol::Response&& response) {
+        if (response.error) {
+          // A before-hook may refuse a call; an after-hook cannot fail one that ran.
+          if (point == core::HookPoint::Before) return done(core::HookReply{event, response.error->message});
+          spdlog::warn("{} answered an error ({}); the outcome is kept", method, response.error->message);
+          return done(core::HookReply{event, std::nullopt});
+        }
+        json changed = event;
+        if (response.result && response.result->is_object()) {
+          const char* keys[] = {"tool", "input", "outcome"};
+          for (const char* key : keys)
+            if (auto it = response.result->find(key); it != response.result->end()) changed[key] = *it;
+        } else if (response.result && !response.result->is_null()) {
+          spdlog::warn("{} answered {}, not an object or null; ignored", method, response.result->type_name());
+        }
+        done(core::HookReply{std::move(changed), std::nullopt});
+      });
+    };
+  }
+
+  Server& server_;
+  core::ToolHooks& hooks_;
+  std::mutex mutex_;
+  std::vector<core::ToolHooks::Id> ids_;
+};
+
+json snapshotResult(const core::Snapshot& snapshot) {
+  json result{{"snapshot", snapshot.id}, {"tools", snapshot.definitions()}};
+  if (snapshot.final) result["toolChoice"] = "none";
+  return result;
+}
+
+} // namespace
+
+void bindToolMethods(Server& server, core::ToolService& tools) {
+  MethodTable& methods = server.methods();
+
+  methods.request("register", [&tools](json&& params, const RequestContext&, Reply reply) {
+    auto parsed = protocol::parseRegisterParams(params);
+    if (parsed.scope) refuseReservedScope(*parsed.scope);
+    try {
+      reply(json(tools.registerTools(parsed)));
+    } catch (const core::RegistrationError& e) {
+      throw InvalidParams(e.what());
+    }
+  });
+
+  methods.request("unregister", [&tools](json&& params, const RequestContext&, Reply reply) {
+    protocol::ParamsReader reader(params, "");
+    const std::string scope = reader.requireString("scope");
+    refuseReservedScope(scope);
+    reply(json{{"closed", tools.unregister(scope)}});
+  });
+
+  methods.request("snapshot", [&tools](json&& params, const RequestContext&, Reply reply) {
+    auto snapshot = tools.snapshot(protocol::parseSnapshotParams(params));
+    reply(snapshotResult(*snapshot));
+  });
+
+  methods.request("release", [&tools](json&& params, const RequestContext&, Reply reply) {
+    protocol::ParamsReader reader(params, "");
+    reply(json{{"released", tools.release(reader.requireString("snapshot"))}});
+  });
+
+  methods.request("call", [&server, &tools](json&& params, const RequestContext& context, Reply reply) {
+    auto call = protocol::parseCallParams(std::move(params));
+    auto snapshot = tools.findSnapshot(call.snapshot);
+    if (!snapshot)
+      throw InvalidParams("snapshot: no snapshot \"" + call.snapshot +
+                          "\" (never taken, released, or evicted as least recently used); take a new one");
+    if (snapshot->sessionID != call.sessionID)
+      throw InvalidParams("sessionID: snapshot \"" + call.snapshot + "\" was taken for session \"" +
+                          snapshot->sessionID + "\", not \"" + call.sessionID + "\"");
+    // The ids are kept as strings and put into JSON only when a tool reports progress: most don't.
+    core::CallIo io{[&server, session = call.sessionID, message = call.messageID, id = call.callID](json update) {
+                      server.notify("tool/progress", json{{"sessionID", session},
+                                                          {"messageID", message},
+                                                          {"callID", id},
+                                                          {"update", std::move(update)}});
+                    },
+                    context.cancellation};
+    tools.call(std::move(snapshot), std::move(call), std::move(io), [reply](core::CallAnswer answer) {
+      if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer))
+        return reply(protocol::outcomeToJson(std::move(*outcome)));
+      reply.error(std::get<protocol::RpcError>(answer));
+    });
+  });
+
+  auto clientHooks = std::make_shared<ClientHooks>(server, tools.hooks());
+  methods.request("hooks/subscribe", [clientHooks](json&& params, const RequestContext&, Reply reply) {
+    protocol::ParamsReader reader(params, "");
+    const json& events = reader.require("events");
+    if (!events.is_array()) reader.fail("events", "must be an array of hook names");
+    std::vector<core::HookPoint> points;
+    for (std::size_t i = 0; i < events.size(); ++i) {
+      auto point = events[i].is_string() ? core::parseHookPoint(events[i].get<std::string>()) : std::nullopt;
+      if (!point)
+        throw InvalidParams("events[" + std::to_string(i) +
+                            "]: must be \"tool.execute.before\" or \"tool.execute.after\"");
+      if (std::find(points.begin(), points.end(), *point) == points.end()) points.push_back(*point);
+    }
+    clientHooks->subscribe(points);
+    json names = json::array();
+    for (auto point : points) names.push_back(core::hookPointName(point));
+    reply(json{{"events", names}});
+  });
+}
+
+} // namespace toold::daemon
