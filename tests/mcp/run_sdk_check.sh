@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs sdk_client.mjs against toold with the official MCP TypeScript SDK, installed (pinned) from
-# the npm registry into the build tree on first use. Exits 77 (CTest: skipped) without node/npm.
-#   run_sdk_check.sh TOOLD BUILD_DIR
+# Runs one check script (sdk_client.mjs by default) against toold with the official MCP TypeScript
+# SDK, installed (pinned) from the npm registry into the build tree on first use. Exits 77 (CTest:
+# skipped) without node/npm.
+#   run_sdk_check.sh TOOLD BUILD_DIR [SCRIPT]
 set -euo pipefail
 toold=$1
 build_dir=$2
+script=${3:-sdk_client.mjs}
 sdk_version=1.32.2
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
@@ -20,7 +22,9 @@ if [ "$installed" != "$sdk_version" ]; then
   (cd "$sdk_dir" && npm install --no-audit --no-fund --silent "@modelcontextprotocol/sdk@$sdk_version")
 fi
 # Node resolves bare imports from the script's folder upward, so run a copy beside node_modules.
-cp "$here/sdk_client.mjs" "$sdk_dir/sdk_client.mjs"
+cp "$here/$script" "$sdk_dir/$script"
 workspace=$(mktemp -d)
-trap 'rm -rf "$workspace"' EXIT
-node "$sdk_dir/sdk_client.mjs" "$toold" "$workspace"
+data_dir=$(mktemp -d)
+trap 'rm -rf "$workspace" "$data_dir"' EXIT
+node "$sdk_dir/$script" "$toold" "$workspace" "$data_dir"
+

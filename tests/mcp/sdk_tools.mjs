@@ -1,0 +1,62 @@
+// The official MCP TypeScript SDK client uses toold as a tool server: tools/list (the SDK checks
+// the shapes, and structured results against each tool's outputSchema), tools/call with
+// structured output, progress, a tool failure, invalid arguments and an unknown tool.
+//   node sdk_tools.mjs TOOLD WORKSPACE DATA_DIR
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const [toold, workspace, dataDir] = process.argv.slice(2);
+let passed = 0;
+const fail = (why) => {
+  console.error(`mcp-sdk tools: ${why}`);
+  process.exit(1);
+};
+const check = (condition, what) => {
+  if (!condition) fail(what);
+  passed++;
+};
+
+const transport = new StdioClientTransport({
+  command: toold,
+  args: ["--directory", workspace, "--data-dir", dataDir, "--test-methods", "--log-level", "warn"],
+  stderr: "inherit",
+});
+const client = new Client({ name: "toold-sdk-tools", version: "1.0.0" });
+await client.connect(transport).catch((e) => fail(`initialize failed: ${e.message}`));
+check(client.getServerCapabilities()?.tools?.listChanged === true, "capabilities.tools.listChanged is not true");
+
+const { tools } = await client.listTools().catch((e) => fail(`tools/list failed: ${e.message}`));
+const names = tools.map((t) => t.name);
+check(["test_echo", "test_progress", "test_sleep"].every((n) => names.includes(n)), `tools/list gave ${names}`);
+check(JSON.stringify(names) === JSON.stringify([...names].sort()), "tools are not sorted by name");
+
+const echoed = await client.callTool({ name: "test_echo", arguments: { text: "hello", n: 3 } })
+  .catch((e) => fail(`tools/call test_echo failed: ${e.message}`));
+check(echoed.isError === false, `test_echo isError ${echoed.isError}`);
+check(echoed.structuredContent?.text === "hello" && echoed.structuredContent?.n === 3,
+  `structuredContent is ${JSON.stringify(echoed.structuredContent)}`);
+check(echoed.content?.[0]?.type === "text" && JSON.parse(echoed.content[0].text).text === "hello",
+  `content is ${JSON.stringify(echoed.content)}`);
+
+const progress = [];
+// The SDK handles notifications a tick after responses, so the updates are spaced out.
+const done = await client.callTool({ name: "test_progress", arguments: { steps: 3, intervalMs: 20 } }, undefined,
+  { onprogress: (p) => progress.push(p) }).catch((e) => fail(`tools/call test_progress failed: ${e.message}`));
+check(done.content?.[0]?.text === "done", `test_progress answered ${JSON.stringify(done)}`);
+check(JSON.stringify(progress.map((p) => p.progress)) === "[1,2,3]", `progress was ${JSON.stringify(progress)}`);
+check(progress[0]?.message === "step 1", `the first progress message is ${progress[0]?.message}`);
+
+const failed = await client.callTool({ name: "test_progress", arguments: { steps: 0, fail: "it broke" } });
+check(failed.isError === true && failed.content?.[0]?.text === "it broke", `a failure gave ${JSON.stringify(failed)}`);
+
+const invalid = await client.callTool({ name: "test_sleep", arguments: { ms: "soon" } });
+check(invalid.isError === true && invalid.content?.[0]?.text.startsWith('Invalid arguments for tool "test_sleep":'),
+  `invalid arguments gave ${JSON.stringify(invalid)}`);
+
+const unknown = await client.callTool({ name: "no_such_tool", arguments: {} }).then(
+  (r) => ({ result: r }), (e) => ({ error: e }));
+check(unknown.error?.code === -32602, `an unknown tool gave ${JSON.stringify(unknown.result ?? unknown.error?.message)}`);
+
+await client.close();
+console.log(`mcp-sdk tools: ${passed} checks on tools/list and tools/call`);
+console.log("1 passed, 0 failed");
