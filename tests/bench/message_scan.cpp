@@ -63,6 +63,9 @@ public:
     return value;
   }
 
+  std::size_t position() const { return pos_; }
+  std::string_view text() const { return text_; }
+
 private:
   std::string_view text_;
   std::size_t pos_ = 0;
@@ -88,17 +91,35 @@ MessageShape scanMessage(std::string_view body) {
       shape.id = cursor.integer();
     } else if (*key == "method") {
       shape.hasMethod = true;
-    } else if (*key == "result") {
-      shape.hasResult = true;
     } else if (*key == "error") {
       shape.hasError = true;
     }
+    const std::size_t valueAt = cursor.position();
     if (!cursor.skipValue()) return shape;
+    if (*key == "result") {
+      shape.hasResult = true;
+      shape.result = cursor.text().substr(valueAt, cursor.position() - valueAt);
+    }
     if (cursor.consume('}')) break;
     if (!cursor.consume(',')) return shape;
   }
   shape.valid = true;
   return shape;
+}
+
+std::optional<std::string_view> memberText(std::string_view object, std::string_view key) {
+  Cursor cursor(object);
+  if (!cursor.consume('{') || cursor.consume('}')) return std::nullopt;
+  for (;;) {
+    cursor.skipSpace();
+    auto name = cursor.string();
+    if (!name || !cursor.consume(':')) return std::nullopt;
+    cursor.skipSpace();
+    const std::size_t valueAt = cursor.position();
+    if (!cursor.skipValue()) return std::nullopt;
+    if (*name == key) return object.substr(valueAt, cursor.position() - valueAt);
+    if (!cursor.consume(',')) return std::nullopt;
+  }
 }
 
 } // namespace toold::bench

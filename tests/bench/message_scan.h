@@ -16,9 +16,14 @@ struct MessageShape {
   bool hasMethod = false;
   bool hasResult = false;
   bool hasError = false;
+  std::string_view result;         ///< the raw text of the result value, a view into the body
 };
 
 /// Walks the top level of one frame body. Nested values are skipped, not checked.
 MessageShape scanMessage(std::string_view body);
+
+/// The raw text of the value of `key` among the top-level members of the JSON object `object`
+/// (keys compared raw, escapes as they are); empty when it has no such member or is no object.
+std::optional<std::string_view> memberText(std::string_view object, std::string_view key);
 
 } // namespace toold::bench

@@ -1,5 +1,6 @@
 // Each timed loop sends prebuilt bytes and scans replies without a DOM, so the client's share of
-// the round trip stays small next to the server's.
+// the round trip stays small next to the server's. Pings and calls go through the same loops, so
+// a call's cost in pings measures the server, not a difference in the client.
 #include "tests/bench/rpc_bench.h"
 
 #include "daemon/child_process.h"
@@ -7,7 +8,10 @@
 #include "tests/bench/resident_memory.h"
 #include "tests/bench/rpc_connection.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
 namespace toold::bench {
@@ -24,8 +28,6 @@ constexpr std::string_view kInitialized = R"({"jsonrpc":"2.0","method":"notifica
 // then to stop after SIGTERM before it is killed.
 constexpr auto kExitGrace = std::chrono::seconds(5);
 constexpr auto kTerminateGrace = std::chrono::seconds(1);
-
-std::string pingBody(std::int64_t id) { return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"ping"})"; }
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
@@ -119,39 +121,93 @@ std::vector<double> initializeLatencies(const std::vector<std::string>& argv, co
   return millis;
 }
 
-double sequentialPings(Session& session, std::int64_t& nextId, std::size_t count) {
+/// What a reply must show beyond answering the right id; checked by scanning, never parsing.
+enum class ReplyCheck {
+  Result,           ///< a result of any kind: a ping's
+  CompletedOutcome, ///< toold's ToolOutcome with `"status":"completed"`
+  McpSuccess,       ///< MCP's CallToolResult with `isError` false or absent (MCP's default is false)
+};
+
+/// One request whose bytes differ between sends only in its id, spliced in at every gap between
+/// the pieces (a native call repeats it in its callID). Built once, so that each send is a few
+/// appends into reused buffers, as cheap for a call as for a ping.
+struct Request {
+  std::string what; ///< for messages: "ping", "call"
+  std::vector<std::string> pieces;
+  ReplyCheck check = ReplyCheck::Result;
+
+  void appendBody(std::string& out, std::int64_t id) const {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, id).ptr;
+    out += pieces.front();
+    for (std::size_t i = 1; i < pieces.size(); ++i) {
+      out.append(digits, end);
+      out += pieces[i];
+    }
+  }
+};
+
+void checkReply(const Request& request, const MessageShape& shape, const std::string& body) {
+  if (!shape.hasResult) throw std::runtime_error("a reply to a " + request.what + " without a result: " + excerpt(body));
+  switch (request.check) {
+  case ReplyCheck::Result: return;
+  case ReplyCheck::CompletedOutcome:
+    if (memberText(shape.result, "status") != R"("completed")")
+      throw std::runtime_error("a call that did not complete: " + excerpt(body));
+    return;
+  case ReplyCheck::McpSuccess: {
+    const auto isError = memberText(shape.result, "isError");
+    if (isError && *isError != "false") throw std::runtime_error("a tools/call that failed: " + excerpt(body));
+    return;
+  }
+  }
+}
+
+double sequentialRun(Session& session, std::int64_t& nextId, std::size_t count, const Request& request) {
+  std::string body;
+  std::string bytes;
   const auto start = Clock::now();
   for (std::size_t i = 0; i < count; ++i) {
     const std::int64_t id = nextId++;
-    session.connection().send(pingBody(id));
-    auto [shape, body] = session.nextResponse();
-    if (shape.id != id) throw std::runtime_error("expected the reply to ping " + std::to_string(id) + ": " + excerpt(*body));
+    body.clear();
+    request.appendBody(body, id);
+    bytes.clear();
+    session.connection().appendFrame(bytes, body);
+    session.connection().sendFramed(bytes);
+    auto [shape, reply] = session.nextResponse();
+    if (shape.id != id)
+      throw std::runtime_error("expected the reply to " + request.what + " " + std::to_string(id) + ": " + excerpt(*reply));
+    checkReply(request, shape, *reply);
   }
   return static_cast<double>(count) / seconds(Clock::now() - start);
 }
 
-double pipelinedPings(Session& session, std::int64_t& nextId, std::size_t count, std::size_t window) {
+double pipelinedRun(Session& session, std::int64_t& nextId, std::size_t count, std::size_t window, const Request& request) {
   const std::int64_t firstId = nextId;
   std::vector<bool> answered(count, false);
+  std::string body;
   std::string batch;
   std::size_t sent = 0;
   std::size_t received = 0;
-  auto queuePing = [&] {
-    batch += session.connection().frame(pingBody(nextId++));
+  auto queue = [&] {
+    body.clear();
+    request.appendBody(body, nextId++);
+    session.connection().appendFrame(batch, body);
     ++sent;
   };
   const auto start = Clock::now();
-  while (sent < std::min(window, count)) queuePing();
+  while (sent < std::min(window, count)) queue();
   session.connection().sendFramed(batch);
   batch.clear();
   while (received < count) {
-    auto [shape, body] = session.nextResponse();
+    auto [shape, reply] = session.nextResponse();
     const std::int64_t index = *shape.id - firstId;
     if (index < 0 || index >= static_cast<std::int64_t>(sent) || answered[static_cast<std::size_t>(index)])
-      throw std::runtime_error("a reply to no ping in flight: " + excerpt(*body));
+      throw std::runtime_error("a reply to no " + request.what + " in flight: " + excerpt(*reply));
+    checkReply(request, shape, *reply);
     answered[static_cast<std::size_t>(index)] = true;
     ++received;
-    if (sent < count) queuePing();
+    if (sent < count) queue();
     // Refill the window once per read, as one write, like a client that batches its output.
     if (session.drained() && !batch.empty()) {
       session.connection().sendFramed(batch);
@@ -161,9 +217,88 @@ double pipelinedPings(Session& session, std::int64_t& nextId, std::size_t count,
   return static_cast<double>(count) / seconds(Clock::now() - start);
 }
 
+/// An untimed warmup run, then a timed one, both sequential and pipelined.
+Rates measure(Session& session, std::int64_t& nextId, const BenchConfig& config, std::size_t count,
+              const Request& request) {
+  Rates rates;
+  sequentialRun(session, nextId, config.warmup, request);
+  rates.sequentialPerSecond = sequentialRun(session, nextId, count, request);
+  pipelinedRun(session, nextId, config.warmup, config.pipeline, request);
+  rates.pipelinedPerSecond = pipelinedRun(session, nextId, count, config.pipeline, request);
+  return rates;
+}
+
+Request pingRequest() { return {"ping", {R"({"jsonrpc":"2.0","id":)", R"(,"method":"ping"})"}, ReplyCheck::Result}; }
+
+/// Takes the snapshot every native call goes through; returns its id as a JSON string literal.
+std::string takeSnapshot(Session& session, std::int64_t id) {
+  session.connection().send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
+                            R"(,"method":"snapshot","params":{"sessionID":"bench","agent":"bench"}})");
+  auto [shape, body] = session.nextResponse();
+  if (shape.id != id || !shape.hasResult) throw std::runtime_error("unexpected reply to snapshot: " + excerpt(*body));
+  const auto reply = nlohmann::json::parse(*body, nullptr, false);
+  const nlohmann::json::json_pointer snapshot("/result/snapshot");
+  if (!reply.is_object() || !reply.contains(snapshot) || !reply.at(snapshot).is_string())
+    throw std::runtime_error("a reply to snapshot without a snapshot id: " + excerpt(*body));
+  return reply.at(snapshot).dump();
+}
+
+/// The native call's request with `$/test/echo` as its method: the same bytes to parse (but for
+/// the method name), and an answer of a similar size, without the pipeline.
+Request echoRequest(Request call) {
+  const std::string method = R"("method":"call")";
+  for (auto& piece : call.pieces)
+    if (auto at = piece.find(method); at != std::string::npos) piece.replace(at, method.size(), R"("method":"$/test/echo")");
+  call.what = "$/test/echo";
+  call.check = ReplyCheck::Result;
+  return call;
+}
+
+Request callRequest(Session& session, std::int64_t& nextId, const CallSpec& call) {
+  const std::string tool = nlohmann::json(call.tool).dump();
+  if (call.kind == CallSpec::Kind::Mcp)
+    return {"tools/call",
+            {R"({"jsonrpc":"2.0","id":)",
+             R"(,"method":"tools/call","params":{"name":)" + tool + R"(,"arguments":)" + call.arguments + "}}"},
+            ReplyCheck::McpSuccess};
+  const std::string snapshot = takeSnapshot(session, nextId++);
+  return {"call",
+          {R"({"jsonrpc":"2.0","id":)",
+           R"(,"method":"call","params":{"snapshot":)" + snapshot +
+               R"(,"sessionID":"bench","agent":"bench","messageID":"m","callID":"c)",
+           R"(","name":)" + tool + R"(,"input":)" + call.arguments + "}}"},
+          ReplyCheck::CompletedOutcome};
+}
+
 } // namespace
 
-BenchResult runBench(const std::vector<std::string>& argv, const BenchConfig& config) {
+CallSpec parseCallSpec(std::string_view spec) {
+  CallSpec call;
+  const std::size_t kindEnd = spec.find(':');
+  const std::string_view kind = spec.substr(0, kindEnd);
+  if (kind == "native") call.kind = CallSpec::Kind::Native;
+  else if (kind == "mcp") call.kind = CallSpec::Kind::Mcp;
+  else throw std::invalid_argument("--call needs native:TOOL[:JSON] or mcp:TOOL[:JSON]");
+  const std::string_view rest = kindEnd == std::string_view::npos ? std::string_view() : spec.substr(kindEnd + 1);
+  const std::size_t toolEnd = rest.find(':');
+  call.tool = rest.substr(0, toolEnd);
+  if (call.tool.empty()) throw std::invalid_argument("--call needs a tool name: " + std::string(spec));
+  if (toolEnd == std::string_view::npos) {
+    call.arguments = call.kind == CallSpec::Kind::Native ? R"({"text":"hello"})" : "{}";
+    return call;
+  }
+  const auto arguments = nlohmann::json::parse(rest.substr(toolEnd + 1), nullptr, false);
+  if (arguments.is_discarded() || !arguments.is_object())
+    throw std::invalid_argument("--call: the arguments after the tool name must be a JSON object: " + std::string(spec));
+  call.arguments = arguments.dump();
+  return call;
+}
+
+std::string describeCall(const CallSpec& call) {
+  return (call.kind == CallSpec::Kind::Native ? "`call` " : "`tools/call` ") + call.tool;
+}
+
+BenchResult runBench(const std::vector<std::string>& argv, const BenchConfig& config, const std::optional<CallSpec>& call) {
   BenchResult result;
   if (config.spawns > 0) {
     const auto millis = initializeLatencies(argv, config);
@@ -175,10 +310,20 @@ BenchResult runBench(const std::vector<std::string>& argv, const BenchConfig& co
   Session session(argv, config);
   session.initialize();
   std::int64_t nextId = kInitializeId + 1;
-  sequentialPings(session, nextId, config.warmup);
-  result.sequentialPerSecond = sequentialPings(session, nextId, config.pings);
-  pipelinedPings(session, nextId, config.warmup, config.pipeline);
-  result.pipelinedPerSecond = pipelinedPings(session, nextId, config.pings, config.pipeline);
+  const Rates pings = measure(session, nextId, config, config.pings, pingRequest());
+  result.sequentialPerSecond = pings.sequentialPerSecond;
+  result.pipelinedPerSecond = pings.pipelinedPerSecond;
+  if (call) {
+    try {
+      const Request request = callRequest(session, nextId, *call);
+      result.calls = measure(session, nextId, config, config.calls, request);
+      if (call->kind == CallSpec::Kind::Native)
+        result.echoes = measure(session, nextId, config, config.calls, echoRequest(request));
+    } catch (const std::runtime_error& e) {
+      result.callFailure = e.what();
+    }
+  }
+  // After the calls too: a server that holds on to something per call shows it here.
   result.residentKiB = residentKiB(session.child().pid());
   session.finish();
   return result;

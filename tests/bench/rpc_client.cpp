@@ -1,13 +1,16 @@
 // toold-bench-rpc: measures JSON-RPC servers over stdio and prints one markdown row per server,
-// plus how the first server compares with each of the others.
+// plus how the first server compares with each of its peers (servers of another program); then,
+// for the servers measured with a tool call, what a call costs in pings and how the calls compare.
 #include "tests/bench/command_line.h"
 #include "tests/bench/rpc_bench.h"
 
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <optional>
 #include <sched.h>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,22 +22,33 @@ using namespace toold;
 constexpr std::string_view kUsage = R"(Usage: toold-bench-rpc --server "CMD ARGS" [--server ...] [options]
 
 Measures each server in turn: spawn to initialize reply (median of --spawns), sequential ping
-round trips (one in flight), pipelined ping round trips (--pipeline in flight), and the resident
-memory of the server's process tree afterwards. Prints a markdown table; the first server is
-compared with each of the others.
+round trips (one in flight), pipelined ping round trips (--pipeline in flight), with --call the
+same for a tool call, and the resident memory of the server's process tree afterwards. Prints a
+markdown table; the first server is compared with each server of another program (its peers).
+A second table shows each server's calls and what one costs in pings: (pings/s) / (calls/s).
+For native calls a third sends the same request bytes to toold's $/test/echo (parsed and answered
+whole, no pipeline) and shows what is left for the pipeline, in pings:
+(1/calls/s - 1/echoes/s) * pings/s.
 
 Options:
   --server "CMD ARGS"   a server command line (shell-style quoting; no expansion)
   --name NAME           the name of the next --server in the table (default: its program name)
+  --call SPEC           also measure the next --server with this tool call:
+                          native:TOOL[:JSON]  toold's `call` through one snapshot (sessionID and
+                                              agent "bench"), input JSON (default {"text":"hello"})
+                          mcp:TOOL[:JSON]     MCP's `tools/call`, arguments JSON (default {})
+                        a call must succeed: status "completed", or isError not true
   --pings N             pings per timed run (default 100000)
+  --calls N             calls per timed run (default 20000)
   --pipeline K          requests in flight in the pipelined run (default 64)
   --spawns N            spawns for the initialize latency (default 21)
-  --warmup N            untimed pings before each timed run (default 1000)
+  --warmup N            untimed pings or calls before each timed run (default 1000)
   --framing MODE        ndjson (default) or lsp
   --timeout-ms N        how long a server may stay silent (default 10000)
-  --targets MS,SEQ,PIPE,MIB
+  --targets MS,SEQ,PIPE,MIB[,PINGS]
                         also check the first server against these targets: initialize at most MS
-                        ms, at least SEQ and PIPE pings/s, at most MIB MiB resident
+                        ms, at least SEQ and PIPE pings/s, at most MIB MiB resident; and every
+                        server with a native call: one costs at most PINGS pings (default 2)
   --cpu N               run the client and the servers on CPU N only: round trips then cost no
                         wake-up of another CPU, which on small VMs dominates one-in-flight latency
   --keep-stderr         let the servers' stderr through (default: /dev/null)
@@ -44,6 +58,7 @@ struct Server {
   std::string name;
   std::string command;
   std::vector<std::string> argv;
+  std::optional<bench::CallSpec> call;
 };
 
 struct Targets {
@@ -51,6 +66,7 @@ struct Targets {
   double sequential = 0;
   double pipelined = 0;
   double residentMiB = 0;
+  double pingsPerCall = 2.0;
 };
 
 struct Arguments {
@@ -74,9 +90,10 @@ std::size_t parseCount(std::string_view option, std::string_view value, bool all
 }
 
 Targets parseTargets(std::string_view value) {
-  double parts[4];
+  constexpr std::string_view kNeeds = "--targets needs four or five numbers: MS,SEQ,PIPE,MIB[,PINGS]";
+  double parts[5];
   std::size_t count = 0;
-  while (count < 4) {
+  while (count < 5) {
     const std::size_t comma = value.find(',');
     const std::string part(value.substr(0, comma));
     try {
@@ -84,18 +101,22 @@ Targets parseTargets(std::string_view value) {
       parts[count++] = std::stod(part, &used);
       if (used != part.size()) throw std::invalid_argument(part);
     } catch (const std::exception&) {
-      usageError("--targets needs four numbers: MS,SEQ,PIPE,MIB");
+      usageError(std::string(kNeeds));
     }
     if (comma == std::string_view::npos) break;
     value.remove_prefix(comma + 1);
+    if (count == 5) usageError(std::string(kNeeds));
   }
-  if (count != 4) usageError("--targets needs four numbers: MS,SEQ,PIPE,MIB");
-  return Targets{parts[0], parts[1], parts[2], parts[3]};
+  if (count < 4) usageError(std::string(kNeeds));
+  Targets targets{parts[0], parts[1], parts[2], parts[3]};
+  if (count == 5) targets.pingsPerCall = parts[4];
+  return targets;
 }
 
 Arguments parseArguments(int argc, char** argv) {
   Arguments args;
   std::string pendingName;
+  std::optional<bench::CallSpec> pendingCall;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -112,12 +133,21 @@ Arguments parseArguments(int argc, char** argv) {
       auto words = bench::splitCommand(value);
       if (!words || words->empty()) usageError("--server needs a command (with balanced quotes)");
       std::string name = pendingName.empty() ? words->front().substr(words->front().rfind('/') + 1) : pendingName;
-      args.servers.push_back(Server{std::move(name), std::string(value), std::move(*words)});
+      args.servers.push_back(Server{std::move(name), std::string(value), std::move(*words), std::move(pendingCall)});
       pendingName.clear();
+      pendingCall.reset();
     } else if (arg == "--name") {
       pendingName = value;
+    } else if (arg == "--call") {
+      try {
+        pendingCall = bench::parseCallSpec(value);
+      } catch (const std::invalid_argument& e) {
+        usageError(e.what());
+      }
     } else if (arg == "--pings") {
       args.config.pings = parseCount(arg, value, false);
+    } else if (arg == "--calls") {
+      args.config.calls = parseCount(arg, value, false);
     } else if (arg == "--pipeline") {
       args.config.pipeline = parseCount(arg, value, false);
     } else if (arg == "--spawns") {
@@ -140,6 +170,7 @@ Arguments parseArguments(int argc, char** argv) {
   }
   if (args.servers.empty()) usageError("give at least one --server");
   if (!pendingName.empty()) usageError("--name names the --server that follows it");
+  if (pendingCall) usageError("--call applies to the --server that follows it");
   return args;
 }
 
@@ -167,48 +198,21 @@ std::string ratio(double better, double worse) {
   return fixed(better / worse, 1) + "×";
 }
 
-void printTargets(const Server& server, const bench::BenchResult& r, const Targets& t) {
-  auto line = [](bool met, const std::string& what) { std::printf("- %s %s\n", met ? "met:   " : "MISSED:", what.c_str()); };
-  std::printf("\nTargets for %s:\n", server.name.c_str());
-  line(r.initializeMedianMs <= t.initializeMs,
-       "initialize ≤ " + fixed(t.initializeMs, 1) + " ms (got " + fixed(r.initializeMedianMs, 2) + ")");
-  line(r.sequentialPerSecond >= t.sequential,
-       "sequential ≥ " + grouped(t.sequential) + " pings/s (got " + grouped(r.sequentialPerSecond) + ")");
-  line(r.pipelinedPerSecond >= t.pipelined,
-       "pipelined ≥ " + grouped(t.pipelined) + " pings/s (got " + grouped(r.pipelinedPerSecond) + ")");
-  line(mib(r.residentKiB) <= t.residentMiB,
-       "RSS ≤ " + fixed(t.residentMiB, 1) + " MiB (got " + fixed(mib(r.residentKiB), 1) + ")");
+using Results = std::vector<std::optional<bench::BenchResult>>;
+
+/// A server of another program than the first server's: a second toold row (another protocol,
+/// say) is not compared with toold.
+bool isPeer(const Arguments& args, std::size_t i) {
+  return i > 0 && args.servers[i].argv.front() != args.servers.front().argv.front();
 }
 
-} // namespace
+/// What one call costs in pings: how many pings fit in the time of one call.
+double pingsPerCall(double pingsPerSecond, double callsPerSecond) {
+  return callsPerSecond > 0 ? pingsPerSecond / callsPerSecond : 0;
+}
 
-int main(int argc, char** argv) {
-  const Arguments args = parseArguments(argc, argv);
+void printPingTable(const Arguments& args, const Results& results) {
   const auto& config = args.config;
-  if (args.cpu) {
-    // Set before any server starts: children inherit the affinity.
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(*args.cpu, &set);
-    if (::sched_setaffinity(0, sizeof set, &set) != 0) {
-      std::perror("toold-bench-rpc: --cpu");
-      return 2;
-    }
-  }
-
-  std::vector<std::optional<bench::BenchResult>> results;
-  bool failed = false;
-  for (const auto& server : args.servers) {
-    std::fprintf(stderr, "toold-bench-rpc: measuring %s ...\n", server.name.c_str());
-    try {
-      results.emplace_back(bench::runBench(server.argv, config));
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "toold-bench-rpc: %s failed: %s\n", server.name.c_str(), e.what());
-      results.emplace_back(std::nullopt);
-      failed = true;
-    }
-  }
-
   std::printf("| server | initialize, ms (median of %zu; min–max) | sequential pings/s | pipelined pings/s (%zu in flight) | RSS, MiB |\n",
               config.spawns, config.pipeline);
   std::printf("|---|---:|---:|---:|---:|\n");
@@ -228,17 +232,161 @@ int main(int argc, char** argv) {
   const auto& first = results.front();
   for (std::size_t i = 1; i < args.servers.size(); ++i) {
     const auto& peer = results[i];
-    if (!first || !peer) continue;
+    if (!first || !peer || !isPeer(args, i)) continue;
     std::printf("| %s ÷ %s | %s better | %s | %s | %s better |\n", args.servers.front().name.c_str(),
                 args.servers[i].name.c_str(), ratio(peer->initializeMedianMs, first->initializeMedianMs).c_str(),
                 ratio(first->sequentialPerSecond, peer->sequentialPerSecond).c_str(),
                 ratio(first->pipelinedPerSecond, peer->pipelinedPerSecond).c_str(),
                 ratio(static_cast<double>(peer->residentKiB), static_cast<double>(first->residentKiB)).c_str());
   }
-  std::printf("\n%zu pings per timed run after %zu untimed; framing %s; %s.\n", config.pings, config.warmup,
-              config.framing == protocol::Framing::Ndjson ? "ndjson" : "lsp",
+}
+
+/// The pipeline's own cost of a call, in pings: a call's time minus the time of the same bytes
+/// echoed (parsing the request and writing an answer of that size), over a ping's time.
+double pipelinePings(double pingsPerSecond, double callsPerSecond, double echoesPerSecond) {
+  if (callsPerSecond <= 0 || echoesPerSecond <= 0) return 0;
+  return (1.0 / callsPerSecond - 1.0 / echoesPerSecond) * pingsPerSecond;
+}
+
+/// For native calls: the same bytes through `$/test/echo`, and what is left for the pipeline.
+void printPipelineTable(const Arguments& args, const Results& results) {
+  bool any = false;
+  for (const auto& r : results) any = any || (r && r->calls && r->echoes);
+  if (!any) return;
+  std::printf("\n| server | `$/test/echo` of the call's bytes, sequential/s | pipelined/s | pipeline÷ping, sequential | pipeline÷ping, pipelined |\n");
+  std::printf("|---|---:|---:|---:|---:|\n");
+  for (std::size_t i = 0; i < args.servers.size(); ++i) {
+    const auto& r = results[i];
+    if (!r || !r->calls || !r->echoes) continue;
+    std::printf("| %s | %s | %s | %s | %s |\n", args.servers[i].name.c_str(), grouped(r->echoes->sequentialPerSecond).c_str(),
+                grouped(r->echoes->pipelinedPerSecond).c_str(),
+                fixed(pipelinePings(r->sequentialPerSecond, r->calls->sequentialPerSecond, r->echoes->sequentialPerSecond), 2).c_str(),
+                fixed(pipelinePings(r->pipelinedPerSecond, r->calls->pipelinedPerSecond, r->echoes->pipelinedPerSecond), 2).c_str());
+  }
+}
+
+/// Rows for the servers measured with a call; then each of the first server's program compared
+/// with each peer, both measured with calls.
+void printCallTable(const Arguments& args, const Results& results) {
+  auto called = [&](std::size_t i) { return args.servers[i].call && results[i] && results[i]->calls; };
+  bool any = false;
+  for (std::size_t i = 0; i < args.servers.size(); ++i) any = any || args.servers[i].call;
+  if (!any) return;
+  std::printf("\n| server | call | sequential calls/s | pipelined calls/s (%zu in flight) | ping÷call, sequential | ping÷call, pipelined |\n",
+              args.config.pipeline);
+  std::printf("|---|---|---:|---:|---:|---:|\n");
+  for (std::size_t i = 0; i < args.servers.size(); ++i) {
+    const auto& server = args.servers[i];
+    if (!server.call) continue;
+    const std::string call = bench::describeCall(*server.call);
+    if (!called(i)) {
+      std::printf("| %s | %s | failed | failed | failed | failed |\n", server.name.c_str(), call.c_str());
+      continue;
+    }
+    const auto& r = *results[i];
+    std::printf("| %s | %s | %s | %s | %s | %s |\n", server.name.c_str(), call.c_str(),
+                grouped(r.calls->sequentialPerSecond).c_str(), grouped(r.calls->pipelinedPerSecond).c_str(),
+                fixed(pingsPerCall(r.sequentialPerSecond, r.calls->sequentialPerSecond), 2).c_str(),
+                fixed(pingsPerCall(r.pipelinedPerSecond, r.calls->pipelinedPerSecond), 2).c_str());
+  }
+  for (std::size_t own = 0; own < args.servers.size(); ++own) {
+    if (isPeer(args, own) || !called(own)) continue;
+    for (std::size_t peer = 1; peer < args.servers.size(); ++peer) {
+      if (!isPeer(args, peer) || !called(peer)) continue;
+      const auto& a = *results[own]->calls;
+      const auto& b = *results[peer]->calls;
+      std::printf("| %s ÷ %s | | %s | %s | | |\n", args.servers[own].name.c_str(), args.servers[peer].name.c_str(),
+                  ratio(a.sequentialPerSecond, b.sequentialPerSecond).c_str(),
+                  ratio(a.pipelinedPerSecond, b.pipelinedPerSecond).c_str());
+    }
+  }
+}
+
+void line(bool met, const std::string& what) { std::printf("- %s %s\n", met ? "met:   " : "MISSED:", what.c_str()); }
+
+/// The first server against the ping targets; every server with a native call against the cost
+/// of a call in pings.
+void printTargets(const Arguments& args, const Results& results, const Targets& t) {
+  for (std::size_t i = 0; i < args.servers.size(); ++i) {
+    const auto& r = results[i];
+    const bool native = args.servers[i].call && args.servers[i].call->kind == bench::CallSpec::Kind::Native;
+    if (!r || (i > 0 && !native)) continue;
+    std::printf("\nTargets for %s:\n", args.servers[i].name.c_str());
+    if (i == 0) {
+      line(r->initializeMedianMs <= t.initializeMs,
+           "initialize ≤ " + fixed(t.initializeMs, 1) + " ms (got " + fixed(r->initializeMedianMs, 2) + ")");
+      line(r->sequentialPerSecond >= t.sequential,
+           "sequential ≥ " + grouped(t.sequential) + " pings/s (got " + grouped(r->sequentialPerSecond) + ")");
+      line(r->pipelinedPerSecond >= t.pipelined,
+           "pipelined ≥ " + grouped(t.pipelined) + " pings/s (got " + grouped(r->pipelinedPerSecond) + ")");
+      line(mib(r->residentKiB) <= t.residentMiB,
+           "RSS ≤ " + fixed(t.residentMiB, 1) + " MiB (got " + fixed(mib(r->residentKiB), 1) + ")");
+    }
+    if (!native) continue;
+    if (!r->calls) {
+      line(false, "a call costs at most " + fixed(t.pingsPerCall, 1) + " pings (the calls failed)");
+      continue;
+    }
+    const double sequential = pingsPerCall(r->sequentialPerSecond, r->calls->sequentialPerSecond);
+    const double pipelined = pingsPerCall(r->pipelinedPerSecond, r->calls->pipelinedPerSecond);
+    line(sequential <= t.pingsPerCall,
+         "a call costs at most " + fixed(t.pingsPerCall, 1) + " pings (sequential: got " + fixed(sequential, 2) + ")");
+    line(pipelined <= t.pingsPerCall,
+         "a call costs at most " + fixed(t.pingsPerCall, 1) + " pings (pipelined: got " + fixed(pipelined, 2) + ")");
+    if (!r->echoes) continue;
+    const double ownSequential = pipelinePings(r->sequentialPerSecond, r->calls->sequentialPerSecond, r->echoes->sequentialPerSecond);
+    const double ownPipelined = pipelinePings(r->pipelinedPerSecond, r->calls->pipelinedPerSecond, r->echoes->pipelinedPerSecond);
+    line(ownSequential <= t.pingsPerCall, "the pipeline's own work costs at most " + fixed(t.pingsPerCall, 1) +
+                                              " pings (sequential: got " + fixed(ownSequential, 2) + ")");
+    line(ownPipelined <= t.pingsPerCall, "the pipeline's own work costs at most " + fixed(t.pingsPerCall, 1) +
+                                             " pings (pipelined: got " + fixed(ownPipelined, 2) + ")");
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const Arguments args = parseArguments(argc, argv);
+  const auto& config = args.config;
+  if (args.cpu) {
+    // Set before any server starts: children inherit the affinity.
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(*args.cpu, &set);
+    if (::sched_setaffinity(0, sizeof set, &set) != 0) {
+      std::perror("toold-bench-rpc: --cpu");
+      return 2;
+    }
+  }
+
+  Results results;
+  bool failed = false;
+  for (const auto& server : args.servers) {
+    std::fprintf(stderr, "toold-bench-rpc: measuring %s ...\n", server.name.c_str());
+    try {
+      results.emplace_back(bench::runBench(server.argv, config, server.call));
+      if (!results.back()->callFailure.empty()) {
+        std::fprintf(stderr, "toold-bench-rpc: %s: the calls failed: %s\n", server.name.c_str(),
+                     results.back()->callFailure.c_str());
+        failed = true;
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "toold-bench-rpc: %s failed: %s\n", server.name.c_str(), e.what());
+      results.emplace_back(std::nullopt);
+      failed = true;
+    }
+  }
+
+  printPingTable(args, results);
+  printCallTable(args, results);
+  printPipelineTable(args, results);
+  bool anyCall = false;
+  for (const auto& server : args.servers) anyCall = anyCall || server.call;
+  const std::string calls = anyCall ? ", " + std::to_string(config.calls) + " calls" : "";
+  std::printf("\n%zu pings%s per timed run after %zu untimed; framing %s; %s.\n", config.pings, calls.c_str(),
+              config.warmup, config.framing == protocol::Framing::Ndjson ? "ndjson" : "lsp",
               args.cpu ? ("client and servers on CPU " + std::to_string(*args.cpu)).c_str() : "no CPU pinning");
-  if (args.targets && first) printTargets(args.servers.front(), *first, *args.targets);
+  if (args.targets) printTargets(args, results, *args.targets);
 
   std::string command = "toold-bench-rpc";
   for (int i = 1; i < argc; ++i) {

@@ -15,11 +15,16 @@ class RpcConnection {
 public:
   RpcConnection(client::ChildProcess& child, protocol::Framing framing, std::chrono::milliseconds timeout);
 
-  /// The bytes of one frame around `body`; callers build batches of these and send them at once.
-  std::string frame(std::string_view body) const;
+  /// Appends the bytes of one frame around `body` to `out`; callers build batches of these and
+  /// send them at once. Appending into a reused buffer keeps the timed loops free of allocations.
+  void appendFrame(std::string& out, std::string_view body) const;
   /// Throws when the server no longer reads its input, or not within the timeout.
   void sendFramed(std::string_view bytes);
-  void send(std::string_view body) { sendFramed(frame(body)); }
+  void send(std::string_view body) {
+    std::string bytes;
+    appendFrame(bytes, body);
+    sendFramed(bytes);
+  }
   /// Waits for output and appends the body of every frame it completes (at least one) to `frames`.
   /// Throws when the server closes its output, sends a broken frame, or is silent past the timeout.
   void receive(std::vector<std::string>& frames);
