@@ -4,6 +4,7 @@
 
 #include "core/child_table.h"
 #include "core/process_spawn.h"
+#include "core/sigpipe_block.h"
 
 #include <pthread.h>
 #include <signal.h>
@@ -40,40 +41,6 @@ namespace {
 /// How long killing waits for a SIGKILLed child to be reapable: one in uninterruptible sleep (a
 /// hung NFS read) dies only when it wakes, and toold must not hang on it.
 constexpr std::chrono::milliseconds kReapPatience{2000};
-
-/// Keeps a write to a pipe nobody reads from killing toold when SIGPIPE is not ignored (pipes have
-/// no MSG_NOSIGNAL): the signal is blocked in this thread around the write, and the one the write
-/// raised is taken before it is unblocked.
-class SigpipeBlock {
-public:
-  SigpipeBlock() {
-    sigemptyset(&sigpipe_);
-    sigaddset(&sigpipe_, SIGPIPE);
-    ::pthread_sigmask(SIG_BLOCK, &sigpipe_, &previous_);
-    // Only a caller that blocks SIGPIPE itself can have one pending already: that one is theirs.
-    if (sigismember(&previous_, SIGPIPE) == 1) {
-      sigset_t pending;
-      ::sigpending(&pending);
-      pendingBefore_ = sigismember(&pending, SIGPIPE) == 1;
-    }
-  }
-  ~SigpipeBlock() { ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-  SigpipeBlock(const SigpipeBlock&) = delete;
-  SigpipeBlock& operator=(const SigpipeBlock&) = delete;
-
-  /// After EPIPE: takes the SIGPIPE that write raised (none if SIGPIPE is ignored).
-  void consume() {
-    if (pendingBefore_) return;
-    const timespec now{};
-    while (::sigtimedwait(&sigpipe_, nullptr, &now) < 0 && errno == EINTR) {
-    }
-  }
-
-private:
-  bool pendingBefore_ = false;
-  sigset_t sigpipe_{};
-  sigset_t previous_{};
-};
 
 /// One child from spawn to onExit. Lives as long as a handler of its own is pending; every member
 /// is touched on the runner's strand only (the descriptors and timers are bound to it, so their

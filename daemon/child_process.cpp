@@ -1,6 +1,8 @@
 // ChildProcess: the spawn, the pipe I/O with deadlines and SIGPIPE kept away, and the reaping.
 #include "daemon/child_process.h"
 
+#include "core/sigpipe_block.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
@@ -141,44 +143,6 @@ bool sigpipeIgnored() {
   return (current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_IGN;
 }
 
-/// Keeps a write to a pipe nobody reads from killing the process when SIGPIPE is not ignored
-/// (pipes have no MSG_NOSIGNAL): the signal is blocked in this thread around the write, and the
-/// one the write raised is taken before it is unblocked.
-class SigpipeBlock {
-public:
-  explicit SigpipeBlock(bool needed) : active_(needed) {
-    if (!active_) return;
-    sigemptyset(&sigpipe_);
-    sigaddset(&sigpipe_, SIGPIPE);
-    ::pthread_sigmask(SIG_BLOCK, &sigpipe_, &previous_);
-    // Only a caller that blocks SIGPIPE itself can have one pending already: that one is theirs.
-    if (sigismember(&previous_, SIGPIPE) == 1) {
-      sigset_t pending;
-      ::sigpending(&pending);
-      pendingBefore_ = sigismember(&pending, SIGPIPE) == 1;
-    }
-  }
-  ~SigpipeBlock() {
-    if (active_) ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-  }
-  SigpipeBlock(const SigpipeBlock&) = delete;
-  SigpipeBlock& operator=(const SigpipeBlock&) = delete;
-
-  /// After EPIPE: takes the SIGPIPE that write raised.
-  void consume() {
-    if (!active_ || pendingBefore_) return;
-    const timespec now{};
-    while (::sigtimedwait(&sigpipe_, nullptr, &now) < 0 && errno == EINTR) {
-    }
-  }
-
-private:
-  bool active_;
-  bool pendingBefore_ = false;
-  sigset_t sigpipe_{};
-  sigset_t previous_{};
-};
-
 /// poll's timeout for `deadline`: none for time_point::max(); capped so that it fits an int
 /// (the caller polls again until the deadline).
 int pollTimeout(Clock::time_point deadline) {
@@ -258,7 +222,7 @@ ChildProcess::~ChildProcess() {
 std::optional<std::size_t> ChildProcess::writeSome(std::string_view bytes) {
   if (stdin_ < 0) return std::nullopt;
   if (bytes.empty()) return 0;
-  SigpipeBlock block(!sigpipeIgnored_);
+  core::SigpipeBlock block(!sigpipeIgnored_);
   for (;;) {
     const ssize_t n = ::write(stdin_, bytes.data(), bytes.size());
     if (n >= 0) return static_cast<std::size_t>(n);
