@@ -345,7 +345,10 @@ private:
     static const char* const kStructural[] = {"$ref", "allOf", "anyOf", "oneOf", "not", "if", "then", "else",
                                               "properties", "patternProperties", "additionalProperties", "items",
                                               "additionalItems", "contains", "propertyNames", "dependencies",
-                                              "uniqueItems"};
+                                              "uniqueItems",
+                                              // definitions inside it are addressed by pointers that
+                                              // must keep pointing somewhere
+                                              "$defs", "definitions"};
     for (const char* keyword : kStructural)
       if (names->contains(keyword)) return nullptr;
     const LeafAssertions* leaf = out_.assertions.at((*names)[kLeafKeyword].get<std::size_t>()).get();

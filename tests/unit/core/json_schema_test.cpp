@@ -304,6 +304,13 @@ TEST_CASE("propertyNames of leaf keywords say which key is wrong", "[schema]") {
   CHECK(issuesOf({{"propertyNames", false}}, {{"a", 1}}) == Issues{{"a", "Unexpected key"}});
 }
 
+TEST_CASE("propertyNames holding definitions besides leaf keywords compiles and still checks", "[schema]") {
+  const json schema{{"propertyNames", {{"$defs", {{"short", {{"maxLength", 3}}}}}, {"maxLength", 3}}}};
+  CHECK(refusal(schema) == "(compiled)");
+  CHECK(issuesOf(schema, {{"abc", 1}}).empty());
+  CHECK_FALSE(issuesOf(schema, {{"abcd", 1}}).empty());
+}
+
 TEST_CASE("keywords that cannot be enforced are refused, naming the keyword and where", "[schema]") {
   for (const char* keyword : {"unevaluatedProperties", "unevaluatedItems", "$dynamicRef", "$dynamicAnchor",
                               "$recursiveRef", "$recursiveAnchor", "minContains", "maxContains"}) {
