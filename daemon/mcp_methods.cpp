@@ -5,6 +5,7 @@
 #include "protocol/tool_messages.h"
 
 #include <atomic>
+#include <optional>
 #include <charconv>
 
 namespace toold::daemon {
@@ -44,13 +45,35 @@ json mcpContentItem(const json& item) {
   return link;
 }
 
+// MCP requires an object schema for a tool's arguments (and, when given, for its structured
+// output), and clients such as the official SDK refuse a whole listing over one that is not.
+// Arguments are always an object over MCP, so a schema that states no type is listed as the
+// object schema it then amounts to; a tool whose input must be something else cannot be called
+// over MCP and is not listed. A non-object output schema is simply not advertised.
+bool statesType(const json& schema) { return schema.is_object() && schema.contains("type"); }
+bool isObjectSchema(const json& schema) { return schema.is_object() && schema.value("type", json()) == "object"; }
+
+std::optional<json> mcpDefinition(const json& definition) {
+  json listed = definition;
+  json& input = listed["inputSchema"];
+  if (input.is_boolean() || (input.is_object() && !statesType(input))) {
+    if (input.is_boolean()) input = json::object();
+    input["type"] = "object";
+  } else if (!isObjectSchema(input)) {
+    return std::nullopt;
+  }
+  if (auto it = listed.find("outputSchema"); it != listed.end() && !isObjectSchema(*it)) listed.erase(it);
+  return listed;
+}
+
 json callToolResult(const protocol::ToolOutcome& outcome) {
   if (!outcome.completed())
     return json{{"content", json::array({json{{"type", "text"}, {"text", outcome.errorMessage}}})}, {"isError", true}};
   json content = json::array();
   for (const auto& item : outcome.content) content.push_back(mcpContentItem(item));
   json result{{"content", std::move(content)}, {"isError", false}};
-  if (outcome.output) result["structuredContent"] = *outcome.output;
+  // MCP's structuredContent is an object; any other output is in the text content already.
+  if (outcome.output && outcome.output->is_object()) result["structuredContent"] = *outcome.output;
   return result;
 }
 
@@ -65,10 +88,11 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
     std::size_t offset = 0;
     if (auto cursor = reader.optionalString("cursor")) offset = readCursor(*cursor, snapshot->id);
     json list = json::array();
-    const std::size_t end = std::min(snapshot->tools.size(), offset + kToolsListPageSize);
-    for (std::size_t i = offset; i < end; ++i) list.push_back(snapshot->tools[i]->definition);
+    std::size_t next = offset;
+    for (; next < snapshot->tools.size() && list.size() < kToolsListPageSize; ++next)
+      if (auto listed = mcpDefinition(snapshot->tools[next]->definition)) list.push_back(std::move(*listed));
     json result{{"tools", std::move(list)}};
-    if (end < snapshot->tools.size()) result["nextCursor"] = makeCursor(snapshot->id, end);
+    if (next < snapshot->tools.size()) result["nextCursor"] = makeCursor(snapshot->id, next);
     reply(std::move(result));
   });
 
