@@ -51,6 +51,8 @@ Options:
                         server with a native call: one costs at most PINGS pings (default 2)
   --cpu N               run the client and the servers on CPU N only: round trips then cost no
                         wake-up of another CPU, which on small VMs dominates one-in-flight latency
+  --baseline            the next --server is a reference (say, a responder that does nothing):
+                        shown, never compared with
   --keep-stderr         let the servers' stderr through (default: /dev/null)
 )";
 
@@ -59,6 +61,7 @@ struct Server {
   std::string command;
   std::vector<std::string> argv;
   std::optional<bench::CallSpec> call;
+  bool baseline = false; ///< shown for reference (what the machine costs), never compared with
 };
 
 struct Targets {
@@ -117,6 +120,7 @@ Arguments parseArguments(int argc, char** argv) {
   Arguments args;
   std::string pendingName;
   std::optional<bench::CallSpec> pendingCall;
+  bool pendingBaseline = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -127,15 +131,21 @@ Arguments parseArguments(int argc, char** argv) {
       args.config.keepStderr = true;
       continue;
     }
+    if (arg == "--baseline") {
+      pendingBaseline = true;
+      continue;
+    }
     if (i + 1 >= argc) usageError(std::string(arg) + " needs a value");
     const std::string_view value = argv[++i];
     if (arg == "--server") {
       auto words = bench::splitCommand(value);
       if (!words || words->empty()) usageError("--server needs a command (with balanced quotes)");
       std::string name = pendingName.empty() ? words->front().substr(words->front().rfind('/') + 1) : pendingName;
-      args.servers.push_back(Server{std::move(name), std::string(value), std::move(*words), std::move(pendingCall)});
+      args.servers.push_back(
+          Server{std::move(name), std::string(value), std::move(*words), std::move(pendingCall), pendingBaseline});
       pendingName.clear();
       pendingCall.reset();
+      pendingBaseline = false;
     } else if (arg == "--name") {
       pendingName = value;
     } else if (arg == "--call") {
@@ -201,9 +211,9 @@ std::string ratio(double better, double worse) {
 using Results = std::vector<std::optional<bench::BenchResult>>;
 
 /// A server of another program than the first server's: a second toold row (another protocol,
-/// say) is not compared with toold.
+/// say) is not compared with toold, nor is a baseline.
 bool isPeer(const Arguments& args, std::size_t i) {
-  return i > 0 && args.servers[i].argv.front() != args.servers.front().argv.front();
+  return i > 0 && !args.servers[i].baseline && args.servers[i].argv.front() != args.servers.front().argv.front();
 }
 
 /// What one call costs in pings: how many pings fit in the time of one call.
