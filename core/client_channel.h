@@ -1,5 +1,4 @@
-// The way back to the client, as core sees it: send a request and get its answer, or send a
-// notification. The daemon implements it over stdio; core never learns how frames travel.
+// The way back to the client, as core sees it: send a request and get its answer. The daemon implements it over stdio; core never learns how frames travel.
 #pragma once
 
 #include "core/cancellation.h"
@@ -28,7 +27,6 @@ public:
   /// when toold exits first. Cancelling `cancellation` tells the client (`$/cancelRequest`).
   virtual void request(std::string method, json params, CancellationToken cancellation,
                        std::function<void(ClientReply)> onReply) = 0;
-  virtual void notify(std::string method, json params) = 0;
 };
 
 } // namespace toold::core

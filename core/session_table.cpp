@@ -9,9 +9,4 @@ std::shared_ptr<Session> SessionTable::get(const std::string& sessionID) {
   return session;
 }
 
-std::size_t SessionTable::size() const {
-  std::lock_guard lock(mutex_);
-  return sessions_.size();
-}
-
 } // namespace toold::core

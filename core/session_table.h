@@ -23,10 +23,9 @@ class SessionTable {
 public:
   /// The session, created on first use; it lives until toold exits.
   std::shared_ptr<Session> get(const std::string& sessionID);
-  std::size_t size() const;
 
 private:
-  mutable std::mutex mutex_;
+  std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Session>, std::less<>> sessions_;
 };
 

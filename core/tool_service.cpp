@@ -163,8 +163,6 @@ void ToolService::call(std::shared_ptr<const Snapshot> snapshot, protocol::CallP
 }
 
 ToolHooks& ToolService::hooks() { return impl_->hooks; }
-ToolRegistry& ToolService::registry() { return impl_->registry; }
-const Location& ToolService::location() const { return *impl_->location; }
 
 void ToolService::setToolsChangedListener(std::function<void()> listener) {
   std::lock_guard lock(impl_->listenerMutex);

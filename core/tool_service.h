@@ -20,8 +20,7 @@ namespace toold::core {
 
 class ProcessRunner;
 
-/// The scope built-in tools are registered in at start-up; scopes named "toold:…" are toold's own.
-inline constexpr std::string_view kBuiltinScope = "toold:builtin";
+/// Scopes named "toold:…" are toold's own (its test tools, and the built-ins to come).
 inline constexpr std::string_view kReservedScopePrefix = "toold:";
 
 struct ToolServiceOptions {
@@ -58,10 +57,8 @@ public:
             std::function<void(CallAnswer)> answer);
 
   ToolHooks& hooks();
-  ToolRegistry& registry();
   /// Called after every change of the effective tool set (for notifications/tools/list_changed).
   void setToolsChangedListener(std::function<void()> listener);
-  const Location& location() const;
 
   /// Deletes retained outputs older than 7 days now, and then every hour.
   void startOutputCleanup();

@@ -32,6 +32,4 @@ void ServerClientChannel::request(std::string method, json params, core::Cancell
   if (!pending->answered) pending->registration = std::move(registration);
 }
 
-void ServerClientChannel::notify(std::string method, json params) { server_.notify(method, std::move(params)); }
-
 } // namespace toold::daemon

@@ -14,7 +14,6 @@ public:
 
   void request(std::string method, core::json params, core::CancellationToken cancellation,
                std::function<void(core::ClientReply)> onReply) override;
-  void notify(std::string method, core::json params) override;
 
 private:
   Server& server_;
