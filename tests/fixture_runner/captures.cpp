@@ -78,6 +78,17 @@ std::string interpolate(std::string_view text, const Captures& captures) {
   return out;
 }
 
+std::string interpolateKnown(std::string_view text, const Captures& captures) {
+  std::string out;
+  scan(
+      text, [&](std::string_view literal) { out.append(literal); },
+      [&](std::string_view name) {
+        auto it = captures.find(name);
+        out += it == captures.end() ? "${" + std::string(name) + "}" : captureText(it->second);
+      });
+  return out;
+}
+
 json substituteCaptures(const json& value, const Captures& captures) {
   if (value.is_string()) {
     const auto& text = value.get_ref<const std::string&>();

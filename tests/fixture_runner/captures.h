@@ -1,5 +1,5 @@
 // Values remembered from toold's messages (`"$capture:NAME"`) and their use in what the fixture
-// sends and expects (`${NAME}`). `workspace` and `data` are predefined by the runner.
+// sends and expects (`${NAME}`). `workspace`, `data` and `outside` are predefined by the runner.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -29,6 +29,10 @@ std::string captureText(const json& value);
 /// Replaces every `${NAME}` inside `text` by the capture's text. Throws std::runtime_error
 /// naming the first reference that is not captured. `$${` is not special: there is no escape.
 std::string interpolate(std::string_view text, const Captures& captures);
+
+/// Like interpolate, but a reference to a name that is not captured is left as written: for text
+/// such as a symbolic link's target, which is taken literally but for a few names.
+std::string interpolateKnown(std::string_view text, const Captures& captures);
 
 /// Substitutes in every string of `value` (not in object keys): a string that is exactly
 /// `"${NAME}"` becomes the captured value with its type; references inside longer strings are

@@ -6,8 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <chrono>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace toold::fixture {
@@ -19,6 +21,16 @@ using nlohmann::json;
 enum class Mode { Pipe, File };
 
 inline const char* modeName(Mode mode) { return mode == Mode::Pipe ? "pipe" : "file"; }
+
+/// The names the runner predefines before toold starts: the canonical paths of the run's scratch
+/// directories. Nothing else can be substituted into what is set up before toold runs.
+inline constexpr std::array<std::string_view, 3> kDirectoryNames{"workspace", "data", "outside"};
+
+inline bool isDirectoryName(std::string_view name) {
+  for (auto directory : kDirectoryNames)
+    if (name == directory) return true;
+  return false;
+}
 
 /// One `<` or `<*` pattern, with the line it was written on for failure reports.
 struct Pattern {
@@ -34,6 +46,7 @@ struct Step {
     Expect,  ///< `<` (one pattern) or a run of `<*` lines (unordered)
     Close,   ///< `close`: end of toold's input
     Signal,  ///< `signal TERM|INT|HUP|KILL`: sent to toold (pipe mode only)
+    Restart, ///< `restart`: toold must exit cleanly; a new one starts on the same directories (pipe mode only)
   };
   Kind kind = Kind::Send;
   int line = 0;
@@ -45,11 +58,30 @@ struct Step {
   int signal = 0;                ///< Signal
 };
 
-/// A `%file` directive: created in the workspace before toold starts.
-struct WorkspaceFile {
-  std::string path; ///< relative to the workspace
+/// The scratch directory a `%file` or `%symlink` PATH is created in: the workspace, unless the
+/// PATH starts with `${data}/` or `${outside}/`.
+enum class ScratchArea { Workspace, Data, Outside };
+
+/// A `%file` directive: created before toold starts.
+struct ScratchFile {
+  ScratchArea area = ScratchArea::Workspace;
+  std::string path; ///< relative to the area's directory
   std::string content;
   int line = 0;
+};
+
+/// A `%symlink` directive: a symbolic link created before toold starts. Its target may dangle.
+struct ScratchSymlink {
+  ScratchArea area = ScratchArea::Workspace;
+  std::string path;   ///< relative to the area's directory
+  std::string target; ///< as written, still holding ${workspace}, ${data} and ${outside}
+  int line = 0;
+};
+
+/// A `%env` directive: a variable of toold's environment.
+struct EnvVariable {
+  std::string name;
+  std::string value; ///< still holding ${workspace}, ${data} and ${outside}
 };
 
 /// A `%stderr` directive: some line of toold's stderr must match.
@@ -60,19 +92,23 @@ struct StderrExpectation {
 
 struct Fixture {
   std::string path;
-  std::vector<std::string> args; ///< `%args`, still holding ${workspace} and ${data}
+  std::vector<std::string> args; ///< `%args`, still holding ${workspace}, ${data} and ${outside}
+  std::vector<EnvVariable> environment; ///< `%env`, in order (a later one for the same name wins)
   protocol::Framing framing = protocol::Framing::Ndjson;
   bool pipeMode = true;
   bool fileMode = true;
   int exitStatus = 0;
   std::chrono::milliseconds timeout{10000};
-  std::vector<WorkspaceFile> files;
+  std::vector<ScratchFile> files;
+  std::vector<ScratchSymlink> symlinks;
   std::vector<StderrExpectation> stderrExpectations;
   std::vector<Step> steps;
   /// True when a send uses a value captured from toold: only a pipe can wait for it.
   bool sendsUseCaptures = false;
   /// True when the script signals toold: when that lands relative to a file's input is chance.
   bool sendsSignals = false;
+  /// True when the script restarts toold: a file holds one input, read by one toold.
+  bool restartsToold = false;
 };
 
 } // namespace toold::fixture

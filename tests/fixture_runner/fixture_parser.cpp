@@ -1,6 +1,7 @@
 // A line-oriented parser: directives first, then steps; JSON may continue on indented lines.
 #include "fixture_parser.h"
 
+#include "captures.h"
 #include "json_error.h"
 #include "json_pattern.h"
 #include "raw_string.h"
@@ -102,7 +103,12 @@ private:
     const auto words = splitWords(rest);
     if (name == "%args") {
       if (words.empty()) fail(line, "%args needs at least one argument");
-      for (auto word : words) fixture_.args.emplace_back(word);
+      for (auto word : words) {
+        checkDirectoryReferences(line, "%args", word);
+        fixture_.args.emplace_back(word);
+      }
+    } else if (name == "%env") {
+      envDirective(line, rest);
     } else if (name == "%framing") {
       if (words.size() != 1 || (words[0] != "ndjson" && words[0] != "lsp"))
         fail(line, "%framing takes one of: ndjson, lsp");
@@ -129,6 +135,8 @@ private:
       fixture_.timeout = std::chrono::milliseconds(static_cast<std::int64_t>(std::llround(*seconds * 1000)));
     } else if (name == "%file") {
       fileDirective(line, words);
+    } else if (name == "%symlink") {
+      symlinkDirective(line, rest);
     } else if (name == "%stderr") {
       if (rest.empty()) fail(line, "%stderr needs a regular expression");
       try {
@@ -139,17 +147,54 @@ private:
       fixture_.stderrExpectations.push_back({std::string(rest), line});
     } else {
       fail(line, "unknown directive '" + std::string(name) +
-                     "' (known: %args, %framing, %modes, %exit, %timeout, %file, %stderr)");
+                     "' (known: %args, %env, %framing, %modes, %exit, %timeout, %file, %symlink, %stderr)");
     }
+  }
+
+  /// %args and %env are substituted before toold starts, when only the directories are known.
+  void checkDirectoryReferences(int line, const std::string& directive, std::string_view text) const {
+    for (const auto& name : referencedCaptures(text))
+      if (!isDirectoryName(name))
+        fail(line, directive + ": ${" + name +
+                       "} is not known before toold starts (only ${workspace}, ${data} and ${outside} are)");
+  }
+
+  void envDirective(int line, std::string_view rest) {
+    const std::size_t equals = rest.find('=');
+    // The rule for capture names is the shell's for variable names.
+    if (equals == std::string_view::npos || !isCaptureName(rest.substr(0, equals)))
+      fail(line, "%env takes a variable name, '=' and the value: %env HOME=${outside}");
+    const std::string_view value = rest.substr(equals + 1);
+    checkDirectoryReferences(line, "%env", value);
+    fixture_.environment.push_back({std::string(rest.substr(0, equals)), std::string(value)});
+  }
+
+  /// Where a %file or %symlink PATH goes: the workspace, or the directory its prefix names.
+  /// Refused when it could land outside that directory.
+  std::pair<ScratchArea, std::string> scratchPath(int line, const std::string& directive, std::string_view path) const {
+    static const std::pair<std::string_view, ScratchArea> kPrefixes[] = {{"${workspace}/", ScratchArea::Workspace},
+                                                                         {"${data}/", ScratchArea::Data},
+                                                                         {"${outside}/", ScratchArea::Outside}};
+    ScratchArea area = ScratchArea::Workspace;
+    std::string where = "the workspace";
+    for (const auto& [prefix, prefixArea] : kPrefixes) {
+      if (!path.starts_with(prefix)) continue;
+      area = prefixArea;
+      where = prefix.substr(0, prefix.size() - 1);
+      path.remove_prefix(prefix.size());
+    }
+    if (path.empty()) fail(line, directive + ": the path names no file inside " + where);
+    if (path.starts_with("/"))
+      fail(line, directive + ": the path must be relative to the workspace, or start with ${data}/ or ${outside}/");
+    for (auto part : splitPath(path))
+      if (part == "..") fail(line, directive + ": the path must stay inside " + where + " (no '..')");
+    return {area, std::string(path)};
   }
 
   void fileDirective(int line, const std::vector<std::string_view>& words) {
     if (words.size() != 2 || !words[1].starts_with("<<") || words[1].size() == 2)
       fail(line, "%file takes a relative path and a here-document tag: %file dir/name.txt <<EOF");
-    const std::string path(words[0]);
-    if (path.starts_with("/")) fail(line, "%file: the path must be relative to the workspace");
-    for (auto part : splitPath(path))
-      if (part == "..") fail(line, "%file: the path must stay inside the workspace (no '..')");
+    auto [area, path] = scratchPath(line, "%file", words[0]);
     const std::string_view tag = words[1].substr(2);
     std::string content;
     for (;;) {
@@ -159,7 +204,16 @@ private:
       content.append(body);
       content.push_back('\n');
     }
-    fixture_.files.push_back({path, std::move(content), line});
+    fixture_.files.push_back({area, std::move(path), std::move(content), line});
+  }
+
+  void symlinkDirective(int line, std::string_view rest) {
+    // The target is the rest of the line, taken literally: it may name anything, or nothing.
+    const std::size_t pathEnd = std::min(rest.find_first_of(" \t"), rest.size());
+    const std::string_view target = trim(rest.substr(pathEnd));
+    if (target.empty()) fail(line, "%symlink takes a path and the link's target: %symlink link ${outside}/secret");
+    auto [area, path] = scratchPath(line, "%symlink", rest.substr(0, pathEnd));
+    fixture_.symlinks.push_back({area, std::move(path), std::string(target), line});
   }
 
   static std::vector<std::string_view> splitPath(std::string_view path) {
@@ -195,6 +249,12 @@ private:
       closed_ = true;
       return add(Step{Step::Kind::Close, line, {}, {}, {}, {}, false});
     }
+    if (words[0] == "restart") {
+      if (words.size() != 1) fail(line, "restart takes no arguments");
+      fixture_.restartsToold = true;
+      closed_ = false; // the new toold's input is open
+      return add(Step{Step::Kind::Restart, line, {}, {}, {}, {}, false});
+    }
     if (words[0] == "signal") {
       static const std::pair<std::string_view, int> kSignals[] = {
           {"TERM", SIGTERM}, {"INT", SIGINT}, {"HUP", SIGHUP}, {"KILL", SIGKILL}};
@@ -207,9 +267,9 @@ private:
       step.signal = number;
       return add(std::move(step));
     }
-    fail(line,
-         "unknown step '" + std::string(words[0]) +
-             "' (expected '> JSON', '>raw \"...\"', '< PATTERN', '<* PATTERN', 'wait MS', 'close', 'signal NAME' or a %directive)");
+    fail(line, "unknown step '" + std::string(words[0]) +
+                   "' (expected '> JSON', '>raw \"...\"', '< PATTERN', '<* PATTERN', 'wait MS', 'close', "
+                   "'signal NAME', 'restart' or a %directive)");
   }
 
   /// The JSON of a `>` or `<` line plus its indented continuation lines.
@@ -249,7 +309,7 @@ private:
     json message = readJson(line, rest, 1);
     for (const auto& name : referencedCaptures(message)) {
       if (!known_.contains(name)) fail(line, "${" + name + "} is used before any pattern captures it");
-      if (name != "workspace" && name != "data") fixture_.sendsUseCaptures = true;
+      if (!isDirectoryName(name)) fixture_.sendsUseCaptures = true;
     }
     add(Step{Step::Kind::Send, line, std::move(message), {}, {}, {}, false});
   }
@@ -294,7 +354,7 @@ private:
   std::size_t next_ = 0;
   Fixture fixture_;
   bool closed_ = false;
-  std::set<std::string> known_{"workspace", "data"};
+  std::set<std::string> known_{kDirectoryNames.begin(), kDirectoryNames.end()};
 };
 
 } // namespace

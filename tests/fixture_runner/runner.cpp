@@ -1,6 +1,7 @@
-// One run: scratch directory, workspace files, toold started, steps played, the end checked.
+// One run: scratch directory, files and links, toold started, steps played, the end checked.
 // Both modes play the same steps and read toold's output as it comes; in file mode the sends are
-// already in the stdin file, so the send, wait and close steps do nothing.
+// already in the stdin file, so the send, wait and close steps do nothing. A `restart` replaces
+// toold by a new one on the same directories (pipe mode only).
 #include "runner.h"
 
 #include "captures.h"
@@ -14,9 +15,11 @@
 #include "unordered_group.h"
 
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <thread>
+#include <utility>
 
 namespace toold::fixture {
 namespace {
@@ -35,12 +38,43 @@ struct Failed {
   Failure failure;
 };
 
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+/// Sets variables in the runner's own environment for its lifetime, then puts back what was
+/// there. ChildProcess hands toold the runner's environment, and the runner is single-threaded:
+/// nothing else sees the change.
+class EnvironmentOverride {
+public:
+  explicit EnvironmentOverride(const Environment& variables) {
+    for (const auto& [name, value] : variables) {
+      const char* old = std::getenv(name.c_str());
+      saved_.emplace_back(name, old != nullptr ? std::optional<std::string>(old) : std::nullopt);
+      ::setenv(name.c_str(), value.c_str(), 1);
+    }
+  }
+  ~EnvironmentOverride() {
+    // Backwards, so that a name set twice gets its original value back.
+    for (auto it = saved_.rbegin(); it != saved_.rend(); ++it) {
+      if (it->second)
+        ::setenv(it->first.c_str(), it->second->c_str(), 1);
+      else
+        ::unsetenv(it->first.c_str());
+    }
+  }
+  EnvironmentOverride(const EnvironmentOverride&) = delete;
+  EnvironmentOverride& operator=(const EnvironmentOverride&) = delete;
+
+private:
+  std::vector<std::pair<std::string, std::optional<std::string>>> saved_;
+};
+
 class Session {
 public:
   Session(const Fixture& fixture, Mode mode, const RunOptions& options)
       : fixture_(fixture), mode_(mode), options_(options) {
     captures_["workspace"] = scratch_.workspace().string();
     captures_["data"] = scratch_.data().string();
+    captures_["outside"] = scratch_.outside().string();
   }
 
   RunResult run() {
@@ -67,13 +101,20 @@ private:
     if (options_.trace != nullptr) *options_.trace << "    " << text << "\n";
   }
 
+  /// The current toold's stderr (at a restart, the one that just ended).
   void traceStderr() const {
     if (options_.trace == nullptr) return;
     std::size_t total = 0;
     for (const auto& line : lastLines(stderrFile(), SIZE_MAX, total)) *options_.trace << "    | " << line << "\n";
   }
 
+  /// Where the running toold writes its stderr. The failure report shows this one.
   std::filesystem::path stderrFile() const { return scratch_.root() / "stderr.log"; }
+
+  /// Where the stderr of the Nth toold is kept once a restart has replaced it.
+  std::filesystem::path restartedStderrFile(int n) const {
+    return scratch_.root() / ("stderr." + std::to_string(n) + ".log");
+  }
 
   std::string frame(const Step& step) const {
     if (step.kind == Step::Kind::SendRaw) return step.bytes;
@@ -81,30 +122,89 @@ private:
   }
 
   void start() {
-    for (const auto& file : fixture_.files) {
-      const auto path = scratch_.workspace() / file.path;
-      std::filesystem::create_directories(path.parent_path());
-      std::ofstream out(path, std::ios::binary);
-      out << file.content;
-      if (!out) failAt(file.line, "cannot create " + path.string());
+    createScratchEntries();
+    prepareLaunch();
+    launch();
+  }
+
+  std::filesystem::path areaDirectory(ScratchArea area) const {
+    switch (area) {
+    case ScratchArea::Workspace: return scratch_.workspace();
+    case ScratchArea::Data: return scratch_.data();
+    case ScratchArea::Outside: return scratch_.outside();
     }
-    client::ChildProcess::Options config;
-    config.argv = {options_.tooldPath, "--directory", scratch_.workspace().string(), "--data-dir",
-                   scratch_.data().string(), "--log-level", "debug"};
-    for (const auto& arg : fixture_.args) config.argv.push_back(interpolate(arg, captures_));
-    config.stderrFile = stderrFile().string();
+    return scratch_.workspace();
+  }
+
+  /// The %file and %symlink entries in the order they are written: a later one may go through a
+  /// link made by an earlier one.
+  void createScratchEntries() {
+    const auto& files = fixture_.files;
+    const auto& links = fixture_.symlinks;
+    std::size_t file = 0;
+    std::size_t link = 0;
+    while (file < files.size() || link < links.size()) {
+      if (link == links.size() || (file < files.size() && files[file].line < links[link].line))
+        createFile(files[file++]);
+      else
+        createSymlink(links[link++]);
+    }
+  }
+
+  static void createParents(const std::filesystem::path& path, int line) {
+    std::error_code error;
+    std::filesystem::create_directories(path.parent_path(), error);
+    if (error) failAt(line, "cannot create the directory " + path.parent_path().string() + ": " + error.message());
+  }
+
+  void createFile(const ScratchFile& file) const {
+    const auto path = areaDirectory(file.area) / file.path;
+    createParents(path, file.line);
+    std::ofstream out(path, std::ios::binary);
+    out << file.content;
+    if (!out) failAt(file.line, "cannot create " + path.string());
+  }
+
+  void createSymlink(const ScratchSymlink& link) const {
+    const auto path = areaDirectory(link.area) / link.path;
+    createParents(path, link.line);
+    // Only the directories are captured yet: any other ${...} stays in the target as written.
+    const std::string target = interpolateKnown(link.target, captures_);
+    std::error_code error;
+    std::filesystem::create_symlink(target, path, error);
+    if (error)
+      failAt(link.line, "cannot create the symbolic link " + path.string() + " -> " + target + ": " + error.message());
+  }
+
+  /// toold's command line, environment and stdin: the same for every toold of the run.
+  void prepareLaunch() {
+    launch_.argv = {options_.tooldPath, "--directory", scratch_.workspace().string(), "--data-dir",
+                    scratch_.data().string(), "--log-level", "debug"};
+    for (const auto& arg : fixture_.args) launch_.argv.push_back(interpolate(arg, captures_));
+    for (const auto& variable : fixture_.environment)
+      environment_.emplace_back(variable.name, interpolate(variable.value, captures_));
+    launch_.stderrFile = stderrFile().string();
     if (mode_ == Mode::File) {
-      // Every send at once: captures other than workspace and data are excluded by skipReason.
-      config.stdinFile = (scratch_.root() / "stdin").string();
-      std::ofstream in(config.stdinFile, std::ios::binary);
+      // Every send at once: captures other than the directories are excluded by skipReason.
+      launch_.stdinFile = (scratch_.root() / "stdin").string();
+      std::ofstream in(launch_.stdinFile, std::ios::binary);
       for (const auto& step : fixture_.steps)
         if (step.kind == Step::Kind::Send || step.kind == Step::Kind::SendRaw) in << frame(step);
-      if (!in) failAt(0, "cannot write " + config.stdinFile);
+      if (!in) failAt(0, "cannot write " + launch_.stdinFile);
     }
+  }
+
+  void launch() {
     std::string command;
-    for (const auto& arg : config.argv) command += (command.empty() ? "" : " ") + arg;
-    trace("$ " + command + (mode_ == Mode::File ? " < " + config.stdinFile : ""));
-    process_ = std::make_unique<DaemonProcess>(config);
+    for (const auto& [name, value] : environment_) command += name + "=" + value + " ";
+    for (const auto& arg : launch_.argv) command += arg + " ";
+    command.pop_back();
+    trace("$ " + command + (mode_ == Mode::File ? " < " + launch_.stdinFile : ""));
+    // The output reads from the process: it goes first.
+    output_.reset();
+    process_.reset();
+    const EnvironmentOverride environment(environment_);
+    process_ = std::make_unique<DaemonProcess>(launch_);
     output_ = std::make_unique<DaemonOutput>(*process_, fixture_.framing);
   }
 
@@ -143,6 +243,7 @@ private:
       trace("signal " + std::to_string(step.signal));
       ::kill(process_->pid(), step.signal);
       return;
+    case Step::Kind::Restart: return restart(step);
     case Step::Kind::Expect: return expect(step);
     }
   }
@@ -203,8 +304,31 @@ private:
   int lastLine() const { return fixture_.steps.empty() ? 0 : fixture_.steps.back().line; }
 
   void finish() {
+    const auto exit = awaitExit(lastLine(), false);
+    checkExitStatus(lastLine(), exit, fixture_.exitStatus, "");
+    checkStderr();
+  }
+
+  /// `restart`: toold must end as at the end of a fixture, with status 0 (%exit is for the last
+  /// toold); then a new one starts on the same directories. File mode never gets here (skipReason).
+  void restart(const Step& step) {
+    trace("restart");
+    const auto exit = awaitExit(step.line, true);
+    checkExitStatus(step.line, exit, 0, " at the restart");
+    traceStderr();
+    // The new toold's stderr.log would truncate this one's; %stderr searches them all.
+    std::error_code error;
+    std::filesystem::rename(stderrFile(), restartedStderrFile(++restarts_), error);
+    if (error) failAt(step.line, "cannot keep toold's stderr for the restart: " + error.message());
+    launch();
+  }
+
+  /// Closes toold's input if it is open and waits for it to exit. Fails when it sends anything
+  /// more or does not exit within %timeout.
+  ExitStatus awaitExit(int line, bool restarting) {
+    const std::string ending = restarting ? "the restart" : "the end of the fixture";
     if (process_->stdinOpen()) {
-      trace("close (end of the fixture)");
+      trace(restarting ? "close (restart)" : "close (end of the fixture)");
       process_->closeStdin();
     }
     // Whatever toold still writes is unexpected; read until it closes stdout.
@@ -216,8 +340,8 @@ private:
       if (status == DaemonOutput::Status::Eof) break;
       if (status == DaemonOutput::Status::Timeout) {
         const auto how = process_->kill();
-        failAt(lastLine(), "toold did not exit within " + durationText(fixture_.timeout) +
-                               " after the end of the fixture; killed (" + how.describe() + ")");
+        failAt(line, "toold did not exit within " + durationText(fixture_.timeout) + " after " + ending +
+                         "; killed (" + how.describe() + ")");
       }
       trace("< " + received.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       received_.push_back(received);
@@ -227,26 +351,37 @@ private:
       std::string actual;
       for (const auto& received : extra)
         actual += received.garbage.empty() ? prettyJson(received.message) + "\n" : "(" + received.garbage + ")\n";
-      failAt(lastLine(), "toold sent " + std::to_string(extra.size()) + " message(s) the fixture does not expect", {},
-             actual);
+      failAt(line,
+             "toold sent " + std::to_string(extra.size()) + " message(s) the fixture does not expect" +
+                 (restarting ? " before the restart" : ""),
+             {}, actual);
     }
     auto exit = process_->waitExit(Clock::now() + kExitGrace);
     if (!exit) {
       const auto how = process_->kill();
-      failAt(lastLine(), "toold closed its stdout but did not exit within " + durationText(kExitGrace) + "; killed (" +
-                             how.describe() + ")");
+      failAt(line, "toold closed its stdout but did not exit within " + durationText(kExitGrace) + "; killed (" +
+                       how.describe() + ")");
     }
     trace("toold: " + exit->describe());
-    if (exit->signaled || exit->value != fixture_.exitStatus)
-      failAt(lastLine(), std::string(exit->signaled ? "toold was " : "toold ended with ") + exit->describe() +
-                             "; expected exit status " + std::to_string(fixture_.exitStatus));
-    checkStderr();
+    return *exit;
   }
 
+  static void checkExitStatus(int line, const ExitStatus& exit, int expected, const std::string& when) {
+    if (exit.signaled || exit.value != expected)
+      failAt(line, std::string(exit.signaled ? "toold was " : "toold ended with ") + exit.describe() + when +
+                       "; expected exit status " + std::to_string(expected));
+  }
+
+  /// Every %stderr regex must match a line of some toold's stderr: a restart does not hide the
+  /// earlier ones.
   void checkStderr() const {
     if (fixture_.stderrExpectations.empty()) return;
-    std::size_t total = 0;
-    const auto lines = lastLines(stderrFile(), SIZE_MAX, total);
+    std::vector<std::string> lines;
+    for (int n = 1; n <= restarts_ + 1; ++n) {
+      std::size_t total = 0;
+      auto more = lastLines(n <= restarts_ ? restartedStderrFile(n) : stderrFile(), SIZE_MAX, total);
+      lines.insert(lines.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+    }
     for (const auto& expectation : fixture_.stderrExpectations) {
       const Regex regex(expectation.regex);
       bool found = false;
@@ -272,6 +407,9 @@ private:
   const RunOptions& options_;
   ScratchDir scratch_;
   Captures captures_;
+  client::ChildProcess::Options launch_;
+  Environment environment_; ///< %env, substituted
+  int restarts_ = 0;
   std::unique_ptr<DaemonProcess> process_;
   std::unique_ptr<DaemonOutput> output_;
   std::vector<Received> received_;
@@ -284,6 +422,7 @@ std::optional<std::string> skipReason(const Fixture& fixture, Mode mode) {
   if (mode == Mode::File && !fixture.fileMode) return "%modes excludes file mode";
   if (mode == Mode::File && fixture.sendsUseCaptures) return "sends use captured values";
   if (mode == Mode::File && fixture.sendsSignals) return "the script sends signals";
+  if (mode == Mode::File && fixture.restartsToold) return "the script restarts toold";
   return std::nullopt;
 }
 

@@ -16,8 +16,10 @@ ScratchDir::ScratchDir() {
   root_ = std::filesystem::canonical(templ);
   workspace_ = root_ / "workspace";
   data_ = root_ / "data";
+  outside_ = root_ / "outside";
   std::filesystem::create_directory(workspace_);
   std::filesystem::create_directory(data_);
+  std::filesystem::create_directory(outside_);
 }
 
 ScratchDir::~ScratchDir() {

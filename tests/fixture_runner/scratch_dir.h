@@ -1,5 +1,6 @@
-// A fresh temporary directory per fixture run, holding toold's workspace, its data dir, the
-// stdin file of file mode and the stderr log. Removed afterwards, unless kept for a failure.
+// A fresh temporary directory per fixture run, holding toold's workspace, its data dir, a third
+// directory outside both, the stdin file of file mode and the stderr logs. Removed afterwards,
+// unless kept for a failure.
 #pragma once
 
 #include <filesystem>
@@ -8,7 +9,7 @@ namespace toold::fixture {
 
 class ScratchDir {
 public:
-  /// Creates `$TMPDIR/toold-fixture-XXXXXX` with `workspace/` and `data/` in it. Throws
+  /// Creates `$TMPDIR/toold-fixture-XXXXXX` with `workspace/`, `data/` and `outside/` in it. Throws
   /// std::runtime_error. Paths are canonical, so they equal what toold reports.
   ScratchDir();
   ~ScratchDir();
@@ -18,6 +19,8 @@ public:
   const std::filesystem::path& root() const { return root_; }
   const std::filesystem::path& workspace() const { return workspace_; }
   const std::filesystem::path& data() const { return data_; }
+  /// Neither the workspace nor the data directory, nor inside them: for tests of their bounds.
+  const std::filesystem::path& outside() const { return outside_; }
 
   /// Leaves the directory in place when this is destroyed.
   void keep() { keep_ = true; }
@@ -26,6 +29,7 @@ private:
   std::filesystem::path root_;
   std::filesystem::path workspace_;
   std::filesystem::path data_;
+  std::filesystem::path outside_;
   bool keep_ = false;
 };
 

@@ -33,6 +33,11 @@ TEST_CASE("an unknown reference is an error naming it", "[captures]") {
   CHECK_THROWS_WITH(substituteCaptures(json("${missing}"), captures), Catch::Contains("${missing} is not captured"));
 }
 
+TEST_CASE("interpolateKnown leaves references to names not captured as written", "[captures]") {
+  Captures captures{{"outside", "/o"}};
+  CHECK(interpolateKnown("${outside}/a -> ${HOME}/b ${", captures) == "/o/a -> ${HOME}/b ${");
+}
+
 TEST_CASE("references are found in every string", "[captures]") {
   auto names = referencedCaptures(json::parse(R"({"a":["${x}",{"b":"p${y}q"}],"c":"${z"})"));
   CHECK(names == std::set<std::string>{"x", "y"});

@@ -55,6 +55,51 @@ END
   CHECK(f.steps.empty());
 }
 
+TEST_CASE("%file and %symlink paths: the workspace, or the directory their prefix names", "[parser]") {
+  auto f = parse(R"(%file a.txt <<EOF
+EOF
+%symlink sub/link  ${outside}/no such  file
+%file ${outside}/home/.config <<EOF
+EOF
+%symlink ${data}/loop ${data}/loop
+%file ${workspace}/b.txt <<EOF
+EOF
+%symlink up ../..
+)");
+  REQUIRE(f.files.size() == 3);
+  CHECK(f.files[0].area == ScratchArea::Workspace);
+  CHECK(f.files[0].path == "a.txt");
+  CHECK(f.files[1].area == ScratchArea::Outside);
+  CHECK(f.files[1].path == "home/.config");
+  CHECK(f.files[2].area == ScratchArea::Workspace);
+  CHECK(f.files[2].path == "b.txt");
+  REQUIRE(f.symlinks.size() == 3);
+  CHECK(f.symlinks[0].area == ScratchArea::Workspace);
+  CHECK(f.symlinks[0].path == "sub/link");
+  CHECK(f.symlinks[0].target == "${outside}/no such  file");
+  CHECK(f.symlinks[0].line == 3);
+  CHECK(f.symlinks[1].area == ScratchArea::Data);
+  CHECK(f.symlinks[1].path == "loop");
+  CHECK(f.symlinks[1].target == "${data}/loop");
+  // The target is taken literally: it may leave every scratch directory.
+  CHECK(f.symlinks[2].target == "../..");
+}
+
+TEST_CASE("%env sets variables of toold's environment, in order", "[parser]") {
+  auto f = parse(R"(%env HOME=${outside}
+%env EMPTY=
+%env TEXT=a b=c ${data}/x
+%env HOME=${workspace}
+)");
+  REQUIRE(f.environment.size() == 4);
+  CHECK(f.environment[0].name == "HOME");
+  CHECK(f.environment[0].value == "${outside}");
+  CHECK(f.environment[1].name == "EMPTY");
+  CHECK(f.environment[1].value.empty());
+  CHECK(f.environment[2].value == "a b=c ${data}/x");
+  CHECK(f.environment[3].value == "${workspace}");
+}
+
 TEST_CASE("defaults", "[parser]") {
   auto f = parse("> {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}\n");
   CHECK(f.framing == toold::protocol::Framing::Ndjson);
@@ -63,6 +108,9 @@ TEST_CASE("defaults", "[parser]") {
   CHECK(f.exitStatus == 0);
   CHECK(f.timeout == std::chrono::seconds(10));
   CHECK_FALSE(f.sendsUseCaptures);
+  CHECK_FALSE(f.restartsToold);
+  CHECK(f.environment.empty());
+  CHECK(f.symlinks.empty());
 }
 
 TEST_CASE("steps, with JSON continued on indented lines", "[parser]") {
@@ -110,7 +158,7 @@ TEST_CASE("any JSON value can be sent", "[parser]") {
 }
 
 TEST_CASE("sends that use captures are marked for pipe mode only", "[parser]") {
-  auto f = parse(R"(> {"dir": "${workspace}", "d": "${data}"})");
+  auto f = parse(R"(> {"dir": "${workspace}", "d": "${data}", "o": "${outside}/x"})");
   CHECK_FALSE(f.sendsUseCaptures);
   f = parse(R"(< {"id": "$capture:ask"}
 > {"jsonrpc": "2.0", "id": "${ask}", "result": {}}
@@ -127,14 +175,22 @@ TEST_CASE("a signal step names the signal and keeps the fixture out of file mode
   CHECK_FALSE(parse("> 1\n").sendsSignals);
 }
 
+TEST_CASE("a restart step keeps the fixture out of file mode and reopens toold's input", "[parser]") {
+  auto f = parse("> 1\nclose\nrestart\n> 2\n");
+  REQUIRE(f.steps.size() == 4);
+  CHECK(f.steps[2].kind == Step::Kind::Restart);
+  CHECK(f.steps[2].line == 3);
+  CHECK(f.restartsToold);
+}
+
 TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
   CHECK(errorOf("\n\n> {\"a\": }\n") ==
         "t.fixture:3: invalid JSON: parse error at line 1, column 9: syntax error while "
         "parsing value - unexpected '}'; expected '[', '{', or a literal (line 1 "
         "is this one)");
   CHECK(errorOf("> \n") == "t.fixture:1: expected JSON after the '>' or '<'");
-  CHECK(errorOf("%nope x\n") == "t.fixture:1: unknown directive '%nope' (known: %args, %framing, %modes, %exit, "
-                                "%timeout, %file, %stderr)");
+  CHECK(errorOf("%nope x\n") == "t.fixture:1: unknown directive '%nope' (known: %args, %env, %framing, %modes, "
+                                "%exit, %timeout, %file, %symlink, %stderr)");
   CHECK(errorOf("> 1\n%args x\n") == "t.fixture:2: directives ('%...') must come before the conversation (the first "
                                      "'>', '<', 'wait' or 'close')");
   CHECK(errorOf("%framing json\n") == "t.fixture:1: %framing takes one of: ndjson, lsp");
@@ -142,7 +198,26 @@ TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
   CHECK(errorOf("%exit -1\n") == "t.fixture:1: %exit takes an exit status from 0 to 255");
   CHECK(errorOf("%timeout 0\n") == "t.fixture:1: %timeout takes a number of seconds (0 < S <= 3600)");
   CHECK(errorOf("%file a.txt <<EOF\nbody\n") == "t.fixture:1: %file: no line 'EOF' ends the here-document");
-  CHECK(errorOf("%file /etc/x <<EOF\nEOF\n") == "t.fixture:1: %file: the path must be relative to the workspace");
+  CHECK(errorOf("%file /etc/x <<EOF\nEOF\n") ==
+        "t.fixture:1: %file: the path must be relative to the workspace, or start with ${data}/ or ${outside}/");
+  CHECK(errorOf("%file ${outside}//etc/x <<EOF\nEOF\n") ==
+        "t.fixture:1: %file: the path must be relative to the workspace, or start with ${data}/ or ${outside}/");
+  CHECK(errorOf("%file ${data}/a/../../x <<EOF\nEOF\n") ==
+        "t.fixture:1: %file: the path must stay inside ${data} (no '..')");
+  CHECK(errorOf("%file ${outside}/ <<EOF\nEOF\n") == "t.fixture:1: %file: the path names no file inside ${outside}");
+  CHECK(errorOf("%symlink link\n") ==
+        "t.fixture:1: %symlink takes a path and the link's target: %symlink link ${outside}/secret");
+  CHECK(errorOf("%symlink /tmp/link x\n") ==
+        "t.fixture:1: %symlink: the path must be relative to the workspace, or start with ${data}/ or ${outside}/");
+  CHECK(errorOf("%symlink ../link x\n") == "t.fixture:1: %symlink: the path must stay inside the workspace (no '..')");
+  CHECK(errorOf("%symlink ${outside}/ x\n") == "t.fixture:1: %symlink: the path names no file inside ${outside}");
+  CHECK(errorOf("%env HOME\n") == "t.fixture:1: %env takes a variable name, '=' and the value: %env HOME=${outside}");
+  CHECK(errorOf("%env =x\n") == "t.fixture:1: %env takes a variable name, '=' and the value: %env HOME=${outside}");
+  CHECK(errorOf("%env 1X=y\n") == "t.fixture:1: %env takes a variable name, '=' and the value: %env HOME=${outside}");
+  CHECK(errorOf("%env HOME=${home}\n") ==
+        "t.fixture:1: %env: ${home} is not known before toold starts (only ${workspace}, ${data} and ${outside} are)");
+  CHECK(errorOf("%args --log=${logs}/x\n") ==
+        "t.fixture:1: %args: ${logs} is not known before toold starts (only ${workspace}, ${data} and ${outside} are)");
   CHECK(errorOf("%file a/../../x <<EOF\nEOF\n") ==
         "t.fixture:1: %file: the path must stay inside the workspace (no '..')");
   CHECK(errorOf("%stderr (\n") == "t.fixture:1: %stderr: invalid regular expression /(/ at offset 1: missing closing "
@@ -151,7 +226,8 @@ TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
   CHECK(errorOf("close\nclose\n") == "t.fixture:2: toold's input is already closed");
   CHECK(errorOf("close\n> 1\n") == "t.fixture:2: a send after 'close': toold's input is already closed");
   CHECK(errorOf("sned {}\n") == "t.fixture:1: unknown step 'sned' (expected '> JSON', '>raw \"...\"', '< PATTERN', "
-                                "'<* PATTERN', 'wait MS', 'close', 'signal NAME' or a %directive)");
+                                "'<* PATTERN', 'wait MS', 'close', 'signal NAME', 'restart' or a %directive)");
+  CHECK(errorOf("restart now\n") == "t.fixture:1: restart takes no arguments");
   CHECK(errorOf("signal STOP\n") == "t.fixture:1: signal takes one of TERM, INT, HUP, KILL: signal TERM");
   CHECK(errorOf("  {\"orphan\": 1}\n") == "t.fixture:1: an indented line must continue the JSON of a '>' or '<' line");
   CHECK(errorOf(">raw \"a\\qb\"\n") ==
