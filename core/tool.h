@@ -18,10 +18,13 @@ namespace toold::core {
 
 using json = nlohmann::json;
 
-/// Where tools act: the workspace directory and the daemon's data folder.
+/// Where tools act: the workspace directory (canonical), the git worktree that holds it, and the
+/// daemon's data folder.
 struct Location {
   std::filesystem::path directory;
   std::filesystem::path dataDir;
+  /// The root of the git repository holding `directory` (canonical); empty when there is none.
+  std::filesystem::path worktree;
 };
 
 /// What a running call knows besides its input: the durable identity the runner supplied, a way to

@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   if (options.testMethods) daemon::bindTestMethods(*server);
 
   core::ToolServiceOptions toolOptions;
-  toolOptions.location = core::Location{options.directory, options.dataDir};
+  toolOptions.location = core::Location{options.directory, options.dataDir, {}};
   toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));

@@ -1,0 +1,23 @@
+// What a tool asks the permission service: one action over some resources. The source of the ask
+// (session, message, call) is never the tool's to give: it comes from the call's context.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace toold::core {
+
+struct PermissionAsk {
+  std::string action;
+  /// What the call touches, each checked on its own: denied if any is denied, else asked if any
+  /// is asked. Empty means "*".
+  std::vector<std::string> resources;
+  /// The patterns an "always" reply saves as allow rules (e.g. `git log *` for `git log -3`).
+  std::vector<std::string> save;
+  /// Shown to the person who decides; never to the model.
+  nlohmann::json metadata = nlohmann::json::object();
+};
+
+} // namespace toold::core
