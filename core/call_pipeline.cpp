@@ -3,6 +3,7 @@
 #include "core/invalid_arguments.h"
 #include "core/json_schema.h"
 #include "core/output_store.h"
+#include "core/permission_service.h"
 #include "core/session_table.h"
 #include "core/tool_content.h"
 #include "core/tool_hooks.h"
@@ -140,12 +141,45 @@ struct Call : std::enable_shared_from_this<Call> {
     if (auto issues = tool->input->validate(decodedInput); !issues.empty())
       return fail(error_type::kInvalidInput,
                   formatInvalidArguments(tool->name, issues, copy ? params.input : decodedInput), false);
-    execute();
+    guardDoomLoop();
+  }
+
+  PermissionCaller permissionCaller() const {
+    return PermissionCaller{params.sessionID, params.agent, params.messageID, params.callID, snapshot->rules,
+                            io.cancellation};
+  }
+
+  // The third identical call in a row asserts `doom_loop` before it runs.
+  void guardDoomLoop() {
+    if (!session->doomLoop.record(tool->name, decodedInput)) return execute();
+    spdlog::info("call {} (session {}) repeats {} with the same input a third time", params.callID, params.sessionID,
+                 tool->name);
+    PermissionAsk ask{"doom_loop", {tool->name}, {tool->name}, json{{"tool", tool->name}, {"input", decodedInput}}};
+    services.permissions.check(std::move(ask), permissionCaller(), [self = shared_from_this()](PermissionVerdict verdict) {
+      self->onQueue([verdict = std::move(verdict)](Call& c) {
+        if (verdict.granted()) return c.execute();
+        std::visit([&c](auto&& value) { c.settle(std::move(value)); }, verdict.refusal());
+      });
+    });
+  }
+
+  // The tool's permission assertion: the verdict comes back where the tool runs.
+  std::function<void(PermissionAsk, PermissionContinuation)> permissionAssertion() {
+    return [self = shared_from_this()](PermissionAsk ask, PermissionContinuation next) {
+      self->services.permissions.check(
+          std::move(ask), self->permissionCaller(), [self, next = std::move(next)](PermissionVerdict verdict) {
+            auto resume = [next, verdict = std::move(verdict)] {
+              next(verdict.granted() ? std::nullopt : std::optional<ToolCompletion>(verdict.refusal()));
+            };
+            if (self->tool->tool.threading == ToolThreading::Inline) return resume();
+            boost::asio::post(self->services.workers, std::move(resume));
+          });
+    };
   }
 
   void execute() {
-    ToolContext context{params.sessionID, params.agent, params.messageID, params.callID,
-                        progressSink(),   io.cancellation, services.location};
+    ToolContext context{params.sessionID, params.agent,    params.messageID,      params.callID,
+                        progressSink(),   io.cancellation, services.location,     permissionAssertion()};
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;
@@ -200,6 +234,12 @@ struct Call : std::enable_shared_from_this<Call> {
   }
 
   void settle(ToolDefect defect) { operationalFailure("tool \"" + tool->name + "\" failed: " + defect.message); }
+
+  // A plain decline is no tool result: the runner learns that the person stopped this call.
+  void settle(ToolDeclined declined) {
+    spdlog::info("call {} (session {}): permission declined", params.callID, params.sessionID);
+    deliver(RpcError{ErrorCode::PermissionDeclined, declined.message, {}});
+  }
 
   void settle(ToolFailure failure) {
     std::optional<json> partial;

@@ -1,5 +1,5 @@
 // The per-call pipeline, in the order seed 000 gives: before-hooks, resolve (in the snapshot the
-// call names), decode the input, execute, check and encode the output, normalize the content,
+// call names), decode the input, the doom-loop check, execute (the tool asserts its permissions), check and encode the output, normalize the content,
 // bound it (retaining the full text), validate the metadata, after-hooks, outcome. One bad call
 // never fails another: each call carries its own state and its own answer.
 #pragma once
@@ -19,6 +19,7 @@
 namespace toold::core {
 
 class OutputStore;
+class PermissionService;
 class SessionTable;
 class ToolHooks;
 
@@ -39,6 +40,7 @@ public:
     SessionTable& sessions;
     ToolHooks& hooks;
     OutputStore& outputs;
+    PermissionService& permissions;
     boost::asio::thread_pool& workers;
     std::shared_ptr<const Location> location;
     BoundingLimits limits;

@@ -1,7 +1,5 @@
 #include "core/catalog_filter.h"
 
-#include "core/wildcard.h"
-
 #include <algorithm>
 #include <array>
 
@@ -38,14 +36,6 @@ bool modelMatches(const ModelToolVariant& variant, std::string_view model) {
 }
 
 } // namespace
-
-bool whollyDenied(std::string_view action, const std::vector<protocol::CatalogRule>& rules) {
-  for (auto it = rules.rbegin(); it != rules.rend(); ++it) {
-    if (!wildcardMatch(it->action, action)) continue;
-    return it->resource == "*" && it->effect == "deny";
-  }
-  return false;
-}
 
 bool hiddenForModel(std::string_view name, const std::optional<std::string>& model) {
   for (const auto& variant : kModelToolVariants) {

@@ -27,6 +27,8 @@ public:
   /// when toold exits first. Cancelling `cancellation` tells the client (`$/cancelRequest`).
   virtual void request(std::string method, json params, CancellationToken cancellation,
                        std::function<void(ClientReply)> onReply) = 0;
+  /// The capabilities the client declared in `initialize` (an object; empty before it).
+  virtual json capabilities() const = 0;
 };
 
 } // namespace toold::core

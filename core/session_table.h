@@ -4,6 +4,7 @@
 // thread when idle — an Asio strand would cost a thread hand-off per step.
 #pragma once
 
+#include "core/doom_loop.h"
 #include "core/serial_queue.h"
 
 #include <map>
@@ -17,6 +18,7 @@ struct Session {
   explicit Session(std::string sessionID) : id(std::move(sessionID)) {}
   const std::string id;
   SerialQueue queue;
+  DoomLoopDetector doomLoop; ///< owned by the queue: touched only by its tasks
 };
 
 class SessionTable {

@@ -1,6 +1,7 @@
 #include "core/snapshot.h"
 
 #include "core/catalog_filter.h"
+#include "core/permission_evaluation.h"
 
 #include <algorithm>
 
@@ -45,15 +46,21 @@ std::vector<std::string> Snapshot::names() const {
 
 std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
                                              const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
-                                             const protocol::SnapshotParams& params) {
+                                             const protocol::SnapshotParams& params,
+                                             std::vector<const Ruleset*> configured) {
   auto snapshot = std::make_shared<Snapshot>();
   snapshot->id = std::move(id);
   snapshot->sessionID = params.sessionID;
   snapshot->agent = params.agent;
   snapshot->model = params.model;
   snapshot->final = params.final;
+  auto rules = std::make_shared<Ruleset>();
+  for (const auto& rule : params.rules)
+    rules->push_back({rule.action, rule.resource, *parsePermissionEffect(rule.effect), "snapshot rules"});
+  snapshot->rules = rules;
+  configured.push_back(rules.get());
   for (const auto& tool : effective) {
-    if (whollyDenied(tool->action(), params.rules)) continue;
+    if (whollyDenied(tool->action(), configured)) continue;
     if (hiddenForModel(tool->name, params.model)) continue;
     snapshot->tools.push_back(tool);
   }

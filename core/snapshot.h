@@ -3,6 +3,7 @@
 // the model always gets the tool it was shown.
 #pragma once
 
+#include "core/permission_rule.h"
 #include "core/tool_registry.h"
 #include "protocol/tool_messages.h"
 
@@ -21,6 +22,8 @@ struct Snapshot {
   /// The agent's last step: definitions are kept (prompt caches survive), but no call runs.
   bool final = false;
   std::vector<std::shared_ptr<const RegisteredTool>> tools; ///< advertised, sorted by name
+  /// The snapshot's own permission rules: they filter the catalog and judge its calls.
+  std::shared_ptr<const Ruleset> rules;
 
   /// The advertised tool called `name`; else the one advertised name that differs from it only in
   /// ASCII letter case (models sometimes capitalise); else null.
@@ -31,9 +34,11 @@ struct Snapshot {
 };
 
 /// Captures the advertised subset of `effective` for one request: tools whose permission action is
-/// wholly denied by `params.rules`, or hidden for `params.model`, are left out.
+/// wholly denied by the configured rules (`configured`) followed by `params.rules`, or hidden for
+/// `params.model`, are left out.
 std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
                                              const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
-                                             const protocol::SnapshotParams& params);
+                                             const protocol::SnapshotParams& params,
+                                             std::vector<const Ruleset*> configured);
 
 } // namespace toold::core

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/cancellation.h"
+#include "core/permission_ask.h"
 
 #include <nlohmann/json.hpp>
 
@@ -27,8 +28,17 @@ struct Location {
   std::filesystem::path worktree;
 };
 
+struct ToolResult;
+struct ToolFailure;
+struct ToolDefect;
+struct ToolDeclined;
+using ToolCompletion = std::variant<ToolResult, ToolFailure, ToolDefect, ToolDeclined>;
+/// How a permission assertion ends: nothing when granted, else how the call must end (a
+/// ToolFailure or a ToolDeclined), to be passed to `done` as it is.
+using PermissionContinuation = std::function<void(std::optional<ToolCompletion> refusal)>;
+
 /// What a running call knows besides its input: the durable identity the runner supplied, a way to
-/// report progress, its cancellation, and its Location.
+/// report progress, its cancellation, its Location, and the permission assertion.
 struct ToolContext {
   std::string sessionID;
   std::string agent;
@@ -38,6 +48,10 @@ struct ToolContext {
   std::function<void(json update)> progress;
   CancellationToken cancellation;
   std::shared_ptr<const Location> location;
+  /// Asserts a permission for this call (the ask's source is the call itself). The continuation
+  /// runs exactly once, where the tool's `execute` runs (a worker for Workers tools), possibly
+  /// after the person answered.
+  std::function<void(PermissionAsk, PermissionContinuation)> assertPermission;
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;
@@ -60,7 +74,12 @@ struct ToolDefect {
   std::string message;
 };
 
-using ToolCompletion = std::variant<ToolResult, ToolFailure, ToolDefect>;
+/// The person declined a permission ask without a message: not a tool result at all. Answered with
+/// JSON-RPC error -32001, so the runner stops the turn rather than feeding the model.
+struct ToolDeclined {
+  std::string message;
+};
+
 /// Called exactly once per call, from any thread. After cancellation it may still be called; the
 /// pipeline then drops the result (the call was already answered as interrupted).
 using ToolDone = std::function<void(ToolCompletion)>;

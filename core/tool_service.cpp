@@ -3,6 +3,7 @@
 #include "core/client_tool.h"
 #include "core/command_tool.h"
 #include "core/output_store.h"
+#include "core/permission_guard.h"
 #include "core/process_runner.h"
 #include "core/schema_cache.h"
 #include "core/session_table.h"
@@ -41,6 +42,7 @@ struct ToolService::Impl {
   OutputStore outputs;
   asio::thread_pool workers;
   ProcessRunner processes;
+  PermissionService permissions;
   CallPipeline pipeline;
   asio::steady_timer cleanupTimer;
   std::atomic<std::uint64_t> nextScope{1};
@@ -56,7 +58,9 @@ struct ToolService::Impl {
       : io(ioContext), options(std::move(opts)), location(std::make_shared<Location>(options.location)),
         client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(options.location.dataDir),
         workers(options.workerThreads), processes(ioContext),
-        pipeline(CallPipeline::Services{sessions, hooks, outputs, workers, location, options.limits}),
+        permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
+                    makeClientPermissionPrompter(client)),
+        pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
         cleanupTimer(ioContext) {}
 
   Tool toolFromSpec(const protocol::ToolSpec& spec, const std::string& name) {
@@ -69,11 +73,10 @@ struct ToolService::Impl {
     tool.mutates = spec.mutates;
     // Both handlers only start asynchronous work, so they run inline on the session's queue.
     tool.threading = ToolThreading::Inline;
-    if (spec.handler.type == protocol::HandlerSpec::Type::Client) {
-      tool.execute = makeClientToolExecute(client, name);
-    } else {
-      tool.execute = makeCommandToolExecute(processes, spec.handler, name);
-    }
+    ToolExecute execute = spec.handler.type == protocol::HandlerSpec::Type::Client
+                              ? makeClientToolExecute(client, name)
+                              : makeCommandToolExecute(processes, spec.handler, name);
+    tool.execute = guardedByPermission(tool.permission.empty() ? name : tool.permission, name, std::move(execute));
     return tool;
   }
 
@@ -135,7 +138,8 @@ void ToolService::registerTools(const std::string& scope, std::vector<std::pair<
 bool ToolService::unregister(const std::string& scope) { return impl_->registry.close(scope); }
 
 std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotParams& params) {
-  auto snapshot = takeSnapshot(impl_->snapshots.newId(), impl_->registry.effective(), params);
+  auto snapshot = takeSnapshot(impl_->snapshots.newId(), impl_->registry.effective(), params,
+                               impl_->permissions.configuredLayers(params.agent));
   impl_->snapshots.put(snapshot);
   return snapshot;
 }
@@ -151,7 +155,8 @@ std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
     protocol::SnapshotParams params;
     params.sessionID = kImplicitSession;
     params.agent = kImplicitAgent;
-    impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params);
+    impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params,
+                                   impl_->permissions.configuredLayers(params.agent));
     impl_->implicitRevision = revision;
   }
   return impl_->implicit;
@@ -164,6 +169,8 @@ void ToolService::call(std::shared_ptr<const Snapshot> snapshot, protocol::CallP
 
 ToolHooks& ToolService::hooks() { return impl_->hooks; }
 
+PermissionService& ToolService::permissions() { return impl_->permissions; }
+
 void ToolService::setToolsChangedListener(std::function<void()> listener) {
   std::lock_guard lock(impl_->listenerMutex);
   impl_->toolsChanged = std::move(listener);
@@ -172,6 +179,7 @@ void ToolService::setToolsChangedListener(std::function<void()> listener) {
 void ToolService::startOutputCleanup() { impl_->scheduleCleanup(std::chrono::seconds(0)); }
 
 void ToolService::shutdown() {
+  impl_->permissions.shutdown();
   impl_->cleanupTimer.cancel();
   impl_->processes.killAll();
   impl_->workers.stop();

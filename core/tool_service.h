@@ -6,6 +6,8 @@
 #include "core/call_pipeline.h"
 #include "core/client_channel.h"
 #include "core/output_bounding.h"
+#include "core/permission_config.h"
+#include "core/permission_service.h"
 #include "core/snapshot_store.h"
 #include "core/tool.h"
 #include "core/tool_hooks.h"
@@ -28,6 +30,8 @@ struct ToolServiceOptions {
   BoundingLimits limits;
   std::size_t workerThreads = 2;
   std::size_t snapshotCapacity = kDefaultSnapshotCapacity;
+  PermissionConfig permissionConfig;
+  PermissionOptions permissionOptions;
 };
 
 class ToolService {
@@ -57,6 +61,7 @@ public:
             std::function<void(CallAnswer)> answer);
 
   ToolHooks& hooks();
+  PermissionService& permissions();
   /// Called after every change of the effective tool set (for notifications/tools/list_changed).
   void setToolsChangedListener(std::function<void()> listener);
 

@@ -1,7 +1,9 @@
 // toold's entry point: options, logging, the loop threads, stdio, signals, and the exit status.
 #include "core/orphan_reaper.h"
 #include "core/process_runner.h"
+#include "core/permission_config.h"
 #include "core/tool_service.h"
+#include "core/workspace_paths.h"
 #include "daemon/logging.h"
 #include "daemon/mcp_methods.h"
 #include "daemon/options.h"
@@ -50,6 +52,17 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "toold: %s\n", error.c_str());
     return 2;
   }
+  // A config with an error is refused whole, before anything starts: never half-applied.
+  core::PermissionConfig permissionConfig;
+  try {
+    std::optional<std::filesystem::path> explicitConfig;
+    if (!options.configFile.empty()) explicitConfig = options.configFile;
+    permissionConfig = core::loadPermissionConfig(options.directory, explicitConfig);
+  } catch (const core::ConfigError& e) {
+    if (!options.logFile.empty()) spdlog::critical("{}", e.what());
+    std::fprintf(stderr, "toold: %s\n", e.what());
+    return 2;
+  }
   // A client that closes stdout must not kill toold with SIGPIPE; the writer sees EPIPE instead.
   std::signal(SIGPIPE, SIG_IGN);
   // An inherited SIGCHLD disposition of SIG_IGN would make the kernel reap children before toold
@@ -81,7 +94,11 @@ int main(int argc, char** argv) {
   if (options.testMethods) daemon::bindTestMethods(*server);
 
   core::ToolServiceOptions toolOptions;
-  toolOptions.location = core::Location{options.directory, options.dataDir, {}};
+  toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
+  toolOptions.permissionConfig = std::move(permissionConfig);
+  toolOptions.permissionOptions.unattended =
+      options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
+  toolOptions.permissionOptions.timeout = options.permissionTimeout;
   toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));

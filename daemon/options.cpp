@@ -28,6 +28,11 @@ Options:
   --max-output-lines N   a tool's text beyond N lines is cut to a head and a tail, the full text
                          saved under the data dir (default: 2000)
   --max-output-bytes N   the same for bytes of text (default: 51200)
+  --config FILE          the permission config (default: toold.json in the directory, if any)
+  --unattended POLICY    deny (default) or allow: what happens to a permission ask when the
+                         client cannot answer permission requests
+  --permission-timeout S refuse a permission ask left unanswered for S seconds (fractions
+                         allowed; default: wait as long as the call lives)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --test-methods         bind the $/test/ methods and test tools used by fixtures and benchmarks
@@ -39,6 +44,15 @@ std::string defaultDataDir() {
   if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) return std::string(xdg) + "/toold";
   if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.local/share/toold";
   return (std::filesystem::temp_directory_path() / "toold").string();
+}
+
+// "30", "0.25": seconds, to the millisecond; at least one millisecond.
+std::optional<std::chrono::milliseconds> parseSeconds(std::string_view text) {
+  double seconds = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+  if (ec != std::errc{} || end != text.data() + text.size() || !(seconds >= 0.001) || seconds > 86400.0 * 365)
+    return std::nullopt;
+  return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0 + 0.5));
 }
 
 ParsedCommandLine fail(std::string message) {
@@ -73,7 +87,8 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
       options.testMethods = true;
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
-               arg == "--max-output-lines" || arg == "--max-output-bytes") {
+               arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
+               arg == "--unattended" || arg == "--permission-timeout") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -82,6 +97,16 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         options.dataDir = std::string(*v);
       } else if (arg == "--log-file") {
         options.logFile = std::string(*v);
+      } else if (arg == "--config") {
+        options.configFile = std::string(*v);
+      } else if (arg == "--unattended") {
+        if (*v != "deny" && *v != "allow")
+          return fail("--unattended must be deny or allow (got '" + std::string(*v) + "')");
+        options.unattendedAllow = *v == "allow";
+      } else if (arg == "--permission-timeout") {
+        auto timeout = parseSeconds(*v);
+        if (!timeout) return fail("--permission-timeout must be a positive number of seconds (got '" + std::string(*v) + "')");
+        options.permissionTimeout = *timeout;
       } else if (arg == "--log-level") {
         static constexpr std::string_view kLevels[] = {"trace", "debug", "info", "warn", "error", "off"};
         if (std::find(std::begin(kLevels), std::end(kLevels), *v) == std::end(kLevels))

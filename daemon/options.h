@@ -3,6 +3,7 @@
 
 #include "protocol/framing.h"
 
+#include <chrono>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -21,6 +22,9 @@ struct Options {
   std::size_t maxOutputBytes = 50 * 1024;
   unsigned busyPollMicros = 50;           ///< how long the reader spins for the next frame before sleeping
   bool testMethods = false;               ///< binds the $/test/ methods (fixtures and benchmarks only)
+  std::string configFile;                 ///< --config; empty: <directory>/toold.json when it exists
+  bool unattendedAllow = false;           ///< --unattended allow: asks no client can answer are allowed
+  std::optional<std::chrono::milliseconds> permissionTimeout; ///< how long an ask may wait
 };
 
 /// What parsing the command line decided: run with these options, or print this and exit.

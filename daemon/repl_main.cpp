@@ -164,8 +164,10 @@ int main(int argc, char** argv) {
     ::sigaction(SIGINT, &action, nullptr);
   }
 
+  // The person at the REPL can answer permission asks (`:reply toold-N {"reply": "once"}`), so
+  // toold asks rather than applying its unattended policy.
   const json initialize{{"protocolVersion", "2025-11-25"},
-                        {"capabilities", json::object()},
+                        {"capabilities", {{"permission", json::object()}}},
                         {"clientInfo", {{"name", "toold-repl"}, {"version", TOOLD_VERSION}}}};
   if (auto id = session.request("initialize", initialize)) {
     if (!session.waitForReply(*id, kInitializeWait) && !session.serverGone())

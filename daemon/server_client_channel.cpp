@@ -7,6 +7,14 @@
 
 namespace toold::daemon {
 
+namespace {
+
+bool isMcpMethod(const std::string& method) {
+  return method.starts_with("elicitation/") || method.starts_with("sampling/") || method.starts_with("roots/");
+}
+
+} // namespace
+
 void ServerClientChannel::request(std::string method, json params, core::CancellationToken cancellation,
                                   std::function<void(core::ClientReply)> onReply) {
   // The registration must outlive the request, and go when the answer comes: the reply callback
@@ -17,6 +25,7 @@ void ServerClientChannel::request(std::string method, json params, core::Cancell
     bool answered = false;
   };
   auto pending = std::make_shared<Pending>();
+  const bool mcp = isMcpMethod(method);
   json id = server_.callClient(std::move(method), std::move(params),
                                [pending, onReply = std::move(onReply)](protocol::Response&& response) {
                                  {
@@ -27,9 +36,17 @@ void ServerClientChannel::request(std::string method, json params, core::Cancell
                                  onReply(core::ClientReply{std::move(response.result), std::move(response.error)});
                                });
   if (id.is_null()) return;
-  auto registration = cancellation.onCancel([this, id] { server_.notify("$/cancelRequest", json{{"id", id}}); });
+  auto registration = cancellation.onCancel([this, id, mcp] {
+    if (mcp) {
+      server_.notify("notifications/cancelled", json{{"requestId", id}, {"reason", "no longer needed"}});
+    } else {
+      server_.notify("$/cancelRequest", json{{"id", id}});
+    }
+  });
   std::lock_guard lock(pending->mutex);
   if (!pending->answered) pending->registration = std::move(registration);
 }
+
+core::json ServerClientChannel::capabilities() const { return server_.clientCapabilities(); }
 
 } // namespace toold::daemon

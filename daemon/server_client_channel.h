@@ -1,5 +1,6 @@
 // core's way back to the client, over the server's stdio: requests get ids "toold-N" and their
-// cancellation is forwarded with `$/cancelRequest`.
+// cancellation is forwarded with `$/cancelRequest`, or `notifications/cancelled` for MCP's own
+// requests (an MCP client knows only that one).
 #pragma once
 
 #include "core/client_channel.h"
@@ -14,6 +15,7 @@ public:
 
   void request(std::string method, core::json params, core::CancellationToken cancellation,
                std::function<void(core::ClientReply)> onReply) override;
+  core::json capabilities() const override;
 
 private:
   Server& server_;

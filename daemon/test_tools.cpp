@@ -1,6 +1,7 @@
 #include "daemon/test_tools.h"
 
 #include "core/tool_service.h"
+#include "core/workspace_paths.h"
 
 #include <condition_variable>
 #include <mutex>
@@ -80,6 +81,61 @@ core::Tool sleepTool() {
   return tool;
 }
 
+core::Tool permissionTool() {
+  core::Tool tool;
+  tool.description = "Asserts the permission `action` over `resources` (with `save` patterns and `metadata`), then "
+                     "completes with \"granted\" (a test tool).";
+  tool.inputSchema = json{
+      {"type", "object"},
+      {"properties",
+       {{"action", {{"type", "string"}}},
+        {"resources", {{"type", "array"}, {"items", {{"type", "string"}}}, {"default", json::array({"*"})}}},
+        {"save", {{"type", "array"}, {"items", {{"type", "string"}}}, {"default", json::array()}}},
+        {"metadata", {{"type", "object"}, {"default", json::object()}}}}},
+      {"required", {"action"}},
+      {"additionalProperties", false}};
+  tool.threading = core::ToolThreading::Inline;
+  tool.execute = [](json input, core::ToolContext context, core::ToolDone done) {
+    core::PermissionAsk ask{input["action"], input["resources"], input["save"], input["metadata"]};
+    context.assertPermission(std::move(ask), [done](std::optional<core::ToolCompletion> refusal) {
+      if (refusal) return done(std::move(*refusal));
+      done(core::ToolResult{std::nullopt, json("granted"), std::nullopt});
+    });
+  };
+  return tool;
+}
+
+core::Tool pathTool() {
+  core::Tool tool;
+  tool.description = "Resolves `path` with the workspace path service; outside the workspace it asserts "
+                     "external_directory. Completes with the canonical path and whether it is inside (a test tool).";
+  tool.inputSchema = json{{"type", "object"},
+                          {"properties",
+                           {{"path", {{"type", "string"}}},
+                            {"kind", {{"type", "string"}, {"enum", {"file", "directory"}}, {"default", "file"}}}}},
+                          {"required", {"path"}},
+                          {"additionalProperties", false}};
+  tool.threading = core::ToolThreading::Workers;
+  tool.execute = [](json input, core::ToolContext context, core::ToolDone done) {
+    core::ResolvedPath resolved;
+    try {
+      resolved = core::resolveToolPath(input["path"].get<std::string>(), *context.location);
+    } catch (const core::PathError& e) {
+      return done(core::ToolFailure{e.what(), std::nullopt});
+    }
+    const auto kind = input["kind"] == "directory" ? core::PathKind::Directory : core::PathKind::File;
+    json result{{"path", resolved.canonical.string()}, {"inside", resolved.inside}};
+    auto finish = [done, result](std::optional<core::ToolCompletion> refusal) {
+      if (refusal) return done(std::move(*refusal));
+      done(core::ToolResult{std::nullopt, json(result.dump()), std::nullopt});
+    };
+    auto ask = core::externalDirectoryAsk(resolved, kind);
+    if (!ask) return finish(std::nullopt);
+    context.assertPermission(std::move(*ask), std::move(finish));
+  };
+  return tool;
+}
+
 } // namespace
 
 void registerTestTools(core::ToolService& tools) {
@@ -87,6 +143,8 @@ void registerTestTools(core::ToolService& tools) {
   list.emplace_back("test_echo", echoTool());
   list.emplace_back("test_progress", progressTool());
   list.emplace_back("test_sleep", sleepTool());
+  list.emplace_back("test_permission", permissionTool());
+  list.emplace_back("test_path", pathTool());
   tools.registerTools("toold:test", std::move(list));
 }
 

@@ -69,12 +69,12 @@ RegisterParams parseRegisterParams(const json& params) {
   return result;
 }
 
-std::vector<CatalogRule> parseCatalogRules(const json& rules, const std::string& path) {
+std::vector<PermissionRuleSpec> parsePermissionRuleSpecs(const json& rules, const std::string& path) {
   if (!rules.is_array()) throw ParamsError(path + ": must be an array of {action, resource, effect}");
-  std::vector<CatalogRule> result;
+  std::vector<PermissionRuleSpec> result;
   for (std::size_t i = 0; i < rules.size(); ++i) {
     ParamsReader rule(rules[i], path + "[" + std::to_string(i) + "]");
-    CatalogRule parsed{rule.requireString("action"), rule.requireString("resource"), rule.requireString("effect")};
+    PermissionRuleSpec parsed{rule.requireString("action"), rule.requireString("resource"), rule.requireString("effect")};
     if (parsed.effect != "allow" && parsed.effect != "deny" && parsed.effect != "ask")
       rule.fail("effect", "must be \"allow\", \"deny\" or \"ask\"");
     result.push_back(std::move(parsed));
@@ -88,7 +88,7 @@ SnapshotParams parseSnapshotParams(const json& params) {
   result.sessionID = requireId(reader, "sessionID");
   result.agent = requireId(reader, "agent");
   result.model = reader.optionalString("model");
-  if (reader.has("rules")) result.rules = parseCatalogRules(reader.require("rules"), "rules");
+  if (reader.has("rules")) result.rules = parsePermissionRuleSpecs(reader.require("rules"), "rules");
   result.final = reader.optionalBool("final").value_or(false);
   return result;
 }
@@ -112,7 +112,7 @@ void to_json(json& j, const RegisteredName& n) { j = json{{"authored", n.authore
 
 void to_json(json& j, const RegisterResult& r) { j = json{{"scope", r.scope}, {"tools", r.tools}}; }
 
-void to_json(json& j, const CatalogRule& r) {
+void to_json(json& j, const PermissionRuleSpec& r) {
   j = json{{"action", r.action}, {"resource", r.resource}, {"effect", r.effect}};
 }
 

@@ -53,7 +53,7 @@ struct RegisterResult {
   std::vector<RegisteredName> tools;
 };
 
-struct CatalogRule {
+struct PermissionRuleSpec {
   std::string action;
   std::string resource;
   std::string effect; ///< "allow", "deny" or "ask"
@@ -63,7 +63,7 @@ struct SnapshotParams {
   std::string sessionID;
   std::string agent;
   std::optional<std::string> model;
-  std::vector<CatalogRule> rules;
+  std::vector<PermissionRuleSpec> rules;
   bool final = false;
 };
 
@@ -79,13 +79,13 @@ struct CallParams {
 
 RegisterParams parseRegisterParams(const json& params);
 ToolSpec parseToolSpec(const json& spec, const std::string& path);
-std::vector<CatalogRule> parseCatalogRules(const json& rules, const std::string& path);
+std::vector<PermissionRuleSpec> parsePermissionRuleSpecs(const json& rules, const std::string& path);
 SnapshotParams parseSnapshotParams(const json& params);
 /// Moves `input` out of `params`.
 CallParams parseCallParams(json&& params);
 
 void to_json(json& j, const RegisteredName& n);
 void to_json(json& j, const RegisterResult& r);
-void to_json(json& j, const CatalogRule& r);
+void to_json(json& j, const PermissionRuleSpec& r);
 
 } // namespace toold::protocol

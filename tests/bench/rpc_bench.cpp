@@ -254,19 +254,28 @@ Request echoRequest(Request call) {
   return call;
 }
 
+// Every call's input carries its request id as "seq", as a model's calls differ from each other:
+// toold holds the third identical call in a row for the person (its doom-loop check).
+std::pair<std::string, std::string> sequencedArguments(const std::string& arguments) {
+  if (arguments == "{}") return {R"({"seq":)", "}"};
+  return {R"({"seq":)", "," + arguments.substr(1)};
+}
+
 Request callRequest(Session& session, std::int64_t& nextId, const CallSpec& call) {
   const std::string tool = nlohmann::json(call.tool).dump();
+  const auto [argumentsHead, argumentsTail] = sequencedArguments(call.arguments);
   if (call.kind == CallSpec::Kind::Mcp)
     return {"tools/call",
             {R"({"jsonrpc":"2.0","id":)",
-             R"(,"method":"tools/call","params":{"name":)" + tool + R"(,"arguments":)" + call.arguments + "}}"},
+             R"(,"method":"tools/call","params":{"name":)" + tool + R"(,"arguments":)" + argumentsHead,
+             argumentsTail + "}}"},
             ReplyCheck::McpSuccess};
   const std::string snapshot = takeSnapshot(session, nextId++);
   return {"call",
           {R"({"jsonrpc":"2.0","id":)",
            R"(,"method":"call","params":{"snapshot":)" + snapshot +
                R"(,"sessionID":"bench","agent":"bench","messageID":"m","callID":"c)",
-           R"(","name":)" + tool + R"(,"input":)" + call.arguments + "}}"},
+           R"(","name":)" + tool + R"(,"input":)" + argumentsHead, argumentsTail + "}}"},
           ReplyCheck::CompletedOutcome};
 }
 

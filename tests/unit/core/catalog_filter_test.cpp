@@ -3,27 +3,6 @@
 #include <catch2/catch.hpp>
 
 using namespace toold::core;
-using toold::protocol::CatalogRule;
-
-TEST_CASE("catalog filter: the last matching rule decides; only deny on * hides", "[catalog_filter]") {
-  using Rules = std::vector<CatalogRule>;
-  CHECK_FALSE(whollyDenied("question", {}));
-  const Rules denyQuestion{{"question", "*", "deny"}};
-  CHECK(whollyDenied("question", denyQuestion));
-  CHECK_FALSE(whollyDenied("edit", denyQuestion));
-  const Rules allButPrivateQuestion{{"*", "*", "deny"}, {"question", "private", "allow"}};
-  CHECK(whollyDenied("edit", allButPrivateQuestion));
-  CHECK_FALSE(whollyDenied("question", allButPrivateQuestion));
-  const Rules denyLast{{"question", "private", "allow"}, {"*", "*", "deny"}};
-  CHECK(whollyDenied("question", denyLast));
-  const Rules denyOnePath{{"read", "secret/*", "deny"}};
-  CHECK_FALSE(whollyDenied("read", denyOnePath));
-  const Rules askAll{{"bash", "*", "ask"}};
-  CHECK_FALSE(whollyDenied("bash", askAll));
-  const Rules wildcardAction{{"mcp_*", "*", "deny"}};
-  CHECK(whollyDenied("mcp_fetch", wildcardAction));
-  CHECK_FALSE(whollyDenied("fetch", wildcardAction));
-}
 
 TEST_CASE("catalog filter: GPT models other than gpt-4 and oss get apply_patch, others edit and write",
           "[catalog_filter]") {
