@@ -182,7 +182,9 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   // One timer per waiting ask, on the strand (Asio timers are not thread-safe): it wakes for the
   // next reminder or the deadline, whichever is first.
   void startTimer(const std::shared_ptr<Pending>& entry) {
-    asio::post(strand, [self = shared_from_this(), entry] {
+    asio::post(strand, [weak = weak_from_this(), entry] {
+      auto self = weak.lock();
+      if (!self || !self->find(entry->id)) return; // settled before its timer started
       entry->timer = std::make_shared<asio::steady_timer>(self->strand);
       self->armTimer(entry->id, entry->timer, entry->askedAt);
     });

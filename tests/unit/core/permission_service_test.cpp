@@ -195,6 +195,8 @@ TEST_CASE("permission service: a plain reject declines this ask and every other 
   CHECK(f.prompter->question(1).withdrawn.isCancelled());
   CHECK_FALSE(otherSession.ready());
   CHECK(service->pendingCount() == 1);
+  f.prompter->question(2).answer(PermissionReply{PermissionReplyKind::Once, {}});
+  CHECK(otherSession.get().granted());
 }
 
 TEST_CASE("permission service: a reject with a message is feedback for the model", "[permission_service]") {
