@@ -36,15 +36,18 @@ void ServerClientChannel::request(std::string method, json params, core::Cancell
                                  onReply(core::ClientReply{std::move(response.result), std::move(response.error)});
                                });
   if (id.is_null()) return;
-  auto registration = cancellation.onCancel([this, id, mcp] {
+  // The answer may have come already (on the reader thread, while this one was still here): then
+  // nothing is left to withdraw, and a cancellation that follows the answer must not reach the
+  // client. So the registration is made under the lock that the answer takes first.
+  std::lock_guard lock(pending->mutex);
+  if (pending->answered) return;
+  pending->registration = cancellation.onCancel([this, id, mcp] {
     if (mcp) {
       server_.notify("notifications/cancelled", json{{"requestId", id}, {"reason", "no longer needed"}});
     } else {
       server_.notify("$/cancelRequest", json{{"id", id}});
     }
   });
-  std::lock_guard lock(pending->mutex);
-  if (!pending->answered) pending->registration = std::move(registration);
 }
 
 core::json ServerClientChannel::capabilities() const { return server_.clientCapabilities(); }
