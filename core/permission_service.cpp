@@ -157,10 +157,16 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
                  entry->caller.callID, entry->caller.sessionID);
     std::weak_ptr<Impl> weak = weak_from_this();
     const std::string id = entry->id;
-    entry->onCallCancelled = entry->caller.cancellation.onCancel([weak, id] {
+    auto onCancelled = entry->caller.cancellation.onCancel([weak, id] {
       if (auto self = weak.lock()) self->settle(id, failed("The call was cancelled while waiting for permission."));
     });
-    if (!find(id)) return; // the call was cancelled already: nothing to ask
+    {
+      // Under the lock, as settle() takes it back under the lock: the cancellation may already
+      // be settling this ask on another thread.
+      std::lock_guard lock(mutex);
+      if (!pending.contains(id)) return; // the call was cancelled already: nothing to ask
+      entry->onCallCancelled = std::move(onCancelled);
+    }
     startTimer(entry);
     prompter->ask(requestJson(*entry), entry->withdraw.token(), [weak, id](PromptAnswer answer) {
       if (auto self = weak.lock()) self->answered(id, std::move(answer));
@@ -287,15 +293,17 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   // deadline, the call's cancellation, shutdown).
   void settle(const std::string& id, PermissionVerdict verdict, std::string_view how = {}) {
     std::shared_ptr<Pending> entry;
+    CancellationRegistration onCancelled;
     {
       std::lock_guard lock(mutex);
       auto it = pending.find(id);
       if (it == pending.end()) return;
       entry = std::move(it->second);
       pending.erase(it);
+      onCancelled = std::move(entry->onCallCancelled);
     }
     if (!how.empty()) spdlog::info("permission {}: {}", id, how);
-    entry->onCallCancelled.reset();
+    onCancelled.reset();
     entry->withdraw.cancel("answered");
     asio::post(strand, [entry] {
       if (entry->timer) entry->timer->cancel();
