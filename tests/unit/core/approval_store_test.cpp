@@ -1,4 +1,5 @@
 #include "core/approval_store.h"
+#include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -10,11 +11,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("toold-approvals-" + std::to_string(::getpid()) + "-" +
-                                               std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-  TempDir() { fs::create_directories(path); }
-  ~TempDir() { fs::remove_all(path); }
+struct TempDir : toold::testing::TempDir {
+  TempDir() : toold::testing::TempDir("approval_store_test") {}
 };
 
 } // namespace
@@ -22,7 +20,7 @@ struct TempDir {
 TEST_CASE("approval store: saved rules survive a new store, per directory", "[approval_store]") {
   TempDir data;
   {
-    ApprovalStore store(data.path, "/work/a");
+    ApprovalStore store(data.path(), "/work/a");
     CHECK(store.rules().empty());
     CHECK(store.add({{"bash", "git log *", PermissionEffect::Allow, ""}}).empty());
     CHECK(store.add({{"bash", "git log *", PermissionEffect::Allow, ""}, {"read", "*", PermissionEffect::Allow, ""}})
@@ -32,11 +30,11 @@ TEST_CASE("approval store: saved rules survive a new store, per directory", "[ap
     REQUIRE(::stat(store.file().c_str(), &info) == 0);
     CHECK((info.st_mode & 0777) == 0600);
   }
-  ApprovalStore again(data.path, "/work/a");
+  ApprovalStore again(data.path(), "/work/a");
   REQUIRE(again.rules().size() == 2);
   CHECK(again.rules()[0] == PermissionRule{"bash", "git log *", PermissionEffect::Allow, "saved approval"});
   CHECK(again.rules()[1].action == "read");
-  ApprovalStore other(data.path, "/work/b");
+  ApprovalStore other(data.path(), "/work/b");
   CHECK(other.rules().empty());
 }
 
@@ -44,12 +42,12 @@ TEST_CASE("approval store: an unreadable file is moved aside, not overwritten", 
   TempDir data;
   fs::path file;
   {
-    ApprovalStore store(data.path, "/work/a");
+    ApprovalStore store(data.path(), "/work/a");
     file = store.file();
   }
   fs::create_directories(file.parent_path());
   std::ofstream(file) << "{ not json";
-  ApprovalStore store(data.path, "/work/a");
+  ApprovalStore store(data.path(), "/work/a");
   CHECK(store.rules().empty());
   auto aside = file;
   aside += ".unreadable";
@@ -66,19 +64,19 @@ TEST_CASE("approval store: a file of another directory is ignored", "[approval_s
   TempDir data;
   fs::path file;
   {
-    ApprovalStore store(data.path, "/work/a");
+    ApprovalStore store(data.path(), "/work/a");
     file = store.file();
   }
   fs::create_directories(file.parent_path());
   std::ofstream(file) << R"({"directory": "/work/other", "rules": [{"action": "bash", "resource": "*"}]})";
-  ApprovalStore store(data.path, "/work/a");
+  ApprovalStore store(data.path(), "/work/a");
   CHECK(store.rules().empty());
 }
 
 TEST_CASE("approval store: a write that cannot happen is reported and the rules still apply", "[approval_store]") {
   TempDir data;
-  std::ofstream(data.path / "approvals") << "a file where the folder should be";
-  ApprovalStore store(data.path, "/work/a");
+  std::ofstream(data.path() / "approvals") << "a file where the folder should be";
+  ApprovalStore store(data.path(), "/work/a");
   CHECK_FALSE(store.add({{"bash", "*", PermissionEffect::Allow, ""}}).empty());
   CHECK(store.rules().size() == 1);
 }

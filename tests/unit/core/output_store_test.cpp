@@ -1,6 +1,7 @@
 // The tool output folder: files hold exactly the text, names never repeat and sort in creation
 // order, failures throw and leave nothing behind, and cleanup removes only old tool_ files.
 #include "core/output_store.h"
+#include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -23,32 +24,10 @@ namespace fs = std::filesystem;
 using toold::core::newOutputId;
 using toold::core::OutputStore;
 using toold::core::StorageError;
+using toold::testing::TempDir;
 
 namespace {
 
-/// A private directory of its own, removed with everything in it at the end of the test.
-class TempDir {
-public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "output_store_test_XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) FAIL("cannot create a temporary directory like " << pattern);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    // A test may have taken the write permission away; give it back so everything can go.
-    fs::permissions(path_, fs::perms::owner_all, fs::perm_options::add, ignored);
-    fs::permissions(path_ / "tool-output", fs::perms::owner_all, fs::perm_options::add, ignored);
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
 
 std::string readFile(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -123,7 +102,7 @@ TEST_CASE("ids made on many threads never repeat, and each thread's sort in its 
 }
 
 TEST_CASE("retain writes exactly the text to a new private file in <data-dir>/tool-output", "[output_store]") {
-  TempDir data;
+  TempDir data("output_store_test");
   OutputStore store(data.path());
   CHECK(store.folder() == data.path() / "tool-output");
 
@@ -142,7 +121,7 @@ TEST_CASE("retain writes exactly the text to a new private file in <data-dir>/to
 }
 
 TEST_CASE("retain creates missing parents of the folder, and a relative data dir is made absolute", "[output_store]") {
-  TempDir data;
+  TempDir data("output_store_test");
   OutputStore nested(data.path() / "a" / "b");
   CHECK(readFile(nested.retain("x")) == "x");
   CHECK(modeOf(data.path() / "a") == 0700U);
@@ -153,7 +132,7 @@ TEST_CASE("retain creates missing parents of the folder, and a relative data dir
 }
 
 TEST_CASE("1000 retains make 1000 distinct files whose names sort in creation order", "[output_store]") {
-  TempDir data;
+  TempDir data("output_store_test");
   OutputStore store(data.path());
   std::vector<std::string> names;
   for (int i = 0; i < 1000; ++i) {
@@ -167,7 +146,7 @@ TEST_CASE("1000 retains make 1000 distinct files whose names sort in creation or
 }
 
 TEST_CASE("a write that fails part way throws StorageError and leaves no file", "[output_store]") {
-  TempDir data;
+  TempDir data("output_store_test");
   OutputStore store(data.path());
   store.retain("kept");
   {
@@ -184,7 +163,7 @@ TEST_CASE("a write that fails part way throws StorageError and leaves no file", 
 }
 
 TEST_CASE("a folder that cannot be created throws StorageError naming it", "[output_store]") {
-  TempDir data;
+  TempDir data("output_store_test");
   std::ofstream(data.path() / "not-a-directory") << "x";
   OutputStore store(data.path() / "not-a-directory");
   try {
@@ -202,7 +181,7 @@ TEST_CASE("an unwritable data dir or folder throws StorageError and leaves no fi
     return;
   }
   SECTION("the data dir is read-only: no folder can be made") {
-    TempDir data;
+    TempDir data("output_store_test");
     fs::permissions(data.path(), fs::perms::owner_read | fs::perms::owner_exec);
     OutputStore store(data.path());
     try {
@@ -215,7 +194,7 @@ TEST_CASE("an unwritable data dir or folder throws StorageError and leaves no fi
     CHECK_FALSE(fs::exists(store.folder()));
   }
   SECTION("the folder is read-only: no file can be created") {
-    TempDir data;
+    TempDir data("output_store_test");
     OutputStore store(data.path());
     store.retain("kept");
     fs::permissions(store.folder(), fs::perms::owner_read | fs::perms::owner_exec);
@@ -225,7 +204,7 @@ TEST_CASE("an unwritable data dir or folder throws StorageError and leaves no fi
 }
 
 TEST_CASE("cleanup deletes tool_ files older than the maximum age and keeps everything else", "[output_store]") {
-  TempDir data;
+  TempDir data("output_store_test");
   OutputStore store(data.path());
   const fs::path oldFile = store.retain("old");
   const fs::path barelyOld = store.retain("seven days and a minute");
@@ -264,7 +243,7 @@ TEST_CASE("cleanup deletes tool_ files older than the maximum age and keeps ever
 }
 
 TEST_CASE("cleanup of a folder that does not exist yet does nothing", "[output_store]") {
-  TempDir data;
+  TempDir data("output_store_test");
   OutputStore store(data.path());
   const auto report = store.cleanup(fs::file_time_type::clock::now());
   CHECK(report.deleted == 0);

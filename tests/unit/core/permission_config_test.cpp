@@ -1,4 +1,5 @@
 #include "core/permission_config.h"
+#include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -18,6 +19,7 @@ using toold::core::PermissionConfig;
 using toold::core::PermissionEffect;
 using toold::core::PermissionRule;
 using toold::core::Ruleset;
+using toold::testing::TempDir;
 
 namespace {
 
@@ -49,26 +51,6 @@ std::string expandedWithHome(const std::string& resource, const std::string& hom
   return rules[0].resource;
 }
 
-/// A private directory of its own, removed with everything in it at the end of the test.
-class TempDir {
-public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "permission_config_test_XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) FAIL("cannot create a temporary directory like " << pattern);
-    path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-
-  const fs::path& path() const { return path_; }
-
-private:
-  fs::path path_;
-};
 
 void writeFile(const fs::path& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -276,7 +258,7 @@ TEST_CASE("permission config: syntax errors name line and column", "[permission_
 }
 
 TEST_CASE("permission config: loading from the workspace directory", "[permission_config]") {
-  const TempDir dir;
+  const TempDir dir("permission_config_test");
   SECTION("no toold.json: no configuration") {
     const PermissionConfig config = loadPermissionConfig(dir.path(), std::nullopt);
     CHECK(config.file.empty());
@@ -306,7 +288,7 @@ TEST_CASE("permission config: loading from the workspace directory", "[permissio
 }
 
 TEST_CASE("permission config: an explicit file replaces toold.json and must exist", "[permission_config]") {
-  const TempDir dir;
+  const TempDir dir("permission_config_test");
   writeFile(dir.path() / "toold.json", R"({"permission": "deny"})");
   const fs::path explicitFile = dir.path() / "other.json";
   SECTION("it is read instead, named as given") {

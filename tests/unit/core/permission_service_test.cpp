@@ -1,4 +1,5 @@
 #include "core/permission_service.h"
+#include "tests/support/temp_dir.h"
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <catch2/catch.hpp>
@@ -62,10 +63,8 @@ struct Outcome {
 };
 
 struct Fixture {
-  fs::path data = fs::temp_directory_path() /
-                  ("toold-permission-" + std::to_string(::getpid()) + "-" +
-                   std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-  Location location{"/work/project", data, {}};
+  toold::testing::TempDir data{"permission_service_test"};
+  Location location{"/work/project", data.path(), {}};
   boost::asio::io_context io;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work = boost::asio::make_work_guard(io);
   std::thread loop{[this] { io.run(); }};
@@ -75,7 +74,6 @@ struct Fixture {
     work.reset();
     io.stop();
     loop.join();
-    fs::remove_all(data);
   }
 
   std::unique_ptr<PermissionService> service(PermissionConfig config = {}, PermissionOptions options = {}) {

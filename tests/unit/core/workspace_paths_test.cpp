@@ -1,6 +1,7 @@
 // The path service against a real file system: a workspace and an "outside" sibling, with the
 // symlinks, `..` and prefixes that let paths escape lexical or existence-based checks.
 #include "core/workspace_paths.h"
+#include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -22,10 +23,6 @@ namespace {
 class Sandbox {
 public:
   Sandbox() {
-    std::string pattern = (fs::temp_directory_path() / "workspace_paths_test_XXXXXX").string();
-    if (::mkdtemp(pattern.data()) == nullptr) FAIL("cannot create a temporary directory like " << pattern);
-    // Canonical, so expected values compare equal to resolved ones even if the temp dir is a link.
-    root_ = fs::canonical(pattern);
     fs::create_directories(ws() / "src");
     fs::create_directories(outside() / "sub");
     fs::create_directories(root_ / "ws-evil");
@@ -33,13 +30,6 @@ public:
     write(outside() / "secret");
     write(root_ / "ws-evil" / "x");
   }
-  ~Sandbox() {
-    std::error_code ignored;
-    fs::remove_all(root_, ignored);
-  }
-  Sandbox(const Sandbox&) = delete;
-  Sandbox& operator=(const Sandbox&) = delete;
-
   const fs::path& root() const { return root_; }
   fs::path ws() const { return root_ / "ws"; }
   fs::path outside() const { return root_ / "outside"; }
@@ -48,7 +38,8 @@ public:
   static void write(const fs::path& path) { std::ofstream(path) << "x"; }
 
 private:
-  fs::path root_;
+  toold::testing::TempDir dir_{"workspace_paths_test"};
+  const fs::path& root_ = dir_.path();
 };
 
 /// Sets an environment variable for the rest of the scope, then puts the old value back.
