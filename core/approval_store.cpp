@@ -79,6 +79,18 @@ std::string ApprovalStore::add(const Ruleset& rules) {
     changed = true;
   }
   if (!changed) return {};
+  return save();
+}
+
+ApprovalStore::Removal ApprovalStore::remove(const std::string& action, const std::string& resource) {
+  const auto removed = std::erase_if(rules_, [&](const PermissionRule& rule) {
+    return rule.action == action && rule.resource == resource;
+  });
+  if (removed == 0) return {};
+  return Removal{true, save()};
+}
+
+std::string ApprovalStore::save() const {
   json document{{"directory", directory_.string()}, {"rules", json::array()}};
   for (const auto& rule : rules_) document["rules"].push_back({{"action", rule.action}, {"resource", rule.resource}});
   std::error_code ec;

@@ -23,11 +23,19 @@ public:
   /// could not be written (the rules still apply until toold exits).
   std::string add(const Ruleset& rules);
 
+  struct Removal {
+    bool removed = false; ///< the rule was saved
+    std::string error;    ///< why the file could not be written (the rule is gone until toold exits)
+  };
+  /// Removes the saved rule {action, resource} and writes the file.
+  Removal remove(const std::string& action, const std::string& resource);
+
   /// `<dataDir>/approvals/<hash of the directory>.json`.
   const std::filesystem::path& file() const { return file_; }
 
 private:
   void load();
+  std::string save() const;
 
   std::filesystem::path directory_;
   std::filesystem::path file_;

@@ -5,7 +5,9 @@ namespace toold::core {
 ToolExecute guardedByPermission(std::string action, std::string toolName, ToolExecute execute) {
   return [action = std::move(action), toolName = std::move(toolName),
           execute = std::move(execute)](json input, ToolContext context, ToolDone done) {
-    PermissionAsk ask{action, {"*"}, {"*"}, json{{"tool", toolName}}};
+    // The person deciding sees what the call would do; a copy is cheap beside a client round trip
+    // or a process start.
+    PermissionAsk ask{action, {"*"}, {"*"}, json{{"tool", toolName}, {"input", input}}};
     auto assertPermission = context.assertPermission;
     assertPermission(std::move(ask), [execute, input = std::move(input), context = std::move(context),
                                       done](std::optional<ToolCompletion> refusal) mutable {

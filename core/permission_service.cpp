@@ -11,6 +11,7 @@
 #include <boost/asio/strand.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -68,6 +69,7 @@ ToolCompletion PermissionVerdict::refusal() const {
 struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   struct Pending {
     std::string id;
+    std::uint64_t number = 0; ///< the order asks were made in
     PermissionAsk ask;
     PermissionCaller caller;
     std::function<void(PermissionVerdict)> decided;
@@ -148,7 +150,8 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
     {
       std::lock_guard lock(mutex);
       if (!stopped) {
-        entry->id = "per_" + std::to_string(nextId++);
+        entry->number = nextId++;
+        entry->id = "per_" + std::to_string(entry->number);
         pending.emplace(entry->id, entry);
       }
     }
@@ -340,6 +343,37 @@ std::vector<const Ruleset*> PermissionService::configuredLayers(std::string_view
 std::size_t PermissionService::pendingCount() const {
   std::lock_guard lock(impl_->mutex);
   return impl_->pending.size();
+}
+
+std::vector<json> PermissionService::pendingAsks(const std::optional<std::string>& sessionID) const {
+  std::vector<std::shared_ptr<Impl::Pending>> asks;
+  {
+    std::lock_guard lock(impl_->mutex);
+    for (const auto& [id, entry] : impl_->pending)
+      if (!sessionID || entry->caller.sessionID == *sessionID) asks.push_back(entry);
+  }
+  std::sort(asks.begin(), asks.end(), [](const auto& a, const auto& b) { return a->number < b->number; });
+  std::vector<json> result;
+  for (const auto& entry : asks) result.push_back(Impl::requestJson(*entry));
+  return result;
+}
+
+Ruleset PermissionService::savedApprovals() const {
+  std::lock_guard lock(impl_->mutex);
+  return impl_->approvals.rules();
+}
+
+bool PermissionService::revokeApproval(const std::string& action, const std::string& resource) {
+  ApprovalStore::Removal removal;
+  {
+    std::lock_guard lock(impl_->mutex);
+    removal = impl_->approvals.remove(action, resource);
+  }
+  if (removal.removed) spdlog::info("permission: the saved approval {} on \"{}\" is revoked", action, resource);
+  if (!removal.error.empty())
+    throw std::runtime_error("the approval is revoked until toold exits, but the approvals file could not be written: " +
+                             removal.error);
+  return removal.removed;
 }
 
 void PermissionService::shutdown() { impl_->shutdown(); }

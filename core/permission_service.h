@@ -76,6 +76,15 @@ public:
 
   /// How many asks wait for an answer.
   std::size_t pendingCount() const;
+  /// The waiting asks (of `sessionID` only, when given), oldest first, as sent to the client.
+  std::vector<nlohmann::json> pendingAsks(const std::optional<std::string>& sessionID) const;
+
+  /// The person's saved approvals for this Location, oldest first.
+  Ruleset savedApprovals() const;
+  /// Forgets the saved approval {action, resource}; false when there was none. Throws
+  /// std::runtime_error when the approvals file could not be written (the approval is gone
+  /// until toold exits all the same).
+  bool revokeApproval(const std::string& action, const std::string& resource);
 
   /// Declines every waiting ask; later asks are declined at once.
   void shutdown();

@@ -7,6 +7,7 @@
 #include "daemon/logging.h"
 #include "daemon/mcp_methods.h"
 #include "daemon/options.h"
+#include "daemon/permission_methods.h"
 #include "daemon/server.h"
 #include "daemon/server_client_channel.h"
 #include "daemon/stdin_reader.h"
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
   daemon::bindToolMethods(*server, *tools);
   daemon::bindMcpMethods(*server, *tools);
+  daemon::bindPermissionMethods(*server, tools->permissions());
   tools->startOutputCleanup();
   // As PID 1 (in a container) or a subreaper, toold inherits orphaned grandchildren; reap them,
   // or they stay zombies for as long as toold runs.

@@ -80,3 +80,20 @@ TEST_CASE("approval store: a write that cannot happen is reported and the rules 
   CHECK_FALSE(store.add({{"bash", "*", PermissionEffect::Allow, ""}}).empty());
   CHECK(store.rules().size() == 1);
 }
+
+TEST_CASE("approval store: a removed rule is gone from the file too", "[approval_store]") {
+  TempDir data;
+  {
+    ApprovalStore store(data.path(), "/work/a");
+    CHECK(store.add({{"bash", "git log *", PermissionEffect::Allow, ""}, {"read", "*", PermissionEffect::Allow, ""}})
+              .empty());
+    auto removal = store.remove("bash", "git log *");
+    CHECK(removal.removed);
+    CHECK(removal.error.empty());
+    CHECK_FALSE(store.remove("bash", "git log *").removed);
+    CHECK_FALSE(store.remove("read", "src/*").removed); // only an exact rule is removed
+  }
+  ApprovalStore again(data.path(), "/work/a");
+  REQUIRE(again.rules().size() == 1);
+  CHECK(again.rules()[0].action == "read");
+}

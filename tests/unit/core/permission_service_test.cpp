@@ -320,3 +320,43 @@ TEST_CASE("permission service: agent sections and snapshot rules apply to their 
   CHECK(verdict.kind == Kind::Failed);
   CHECK(verdict.message.find("(snapshot rules)") != std::string::npos);
 }
+
+TEST_CASE("permission service: waiting asks are listed oldest first, per session", "[permission_service]") {
+  Fixture f;
+  auto service = f.service(askBash());
+  Outcome first, second;
+  service->check(bash("make"), caller("s1", "c1"), first.callback());
+  service->check(bash("make test"), caller("s2", "c2"), second.callback());
+  auto all = service->pendingAsks(std::nullopt);
+  REQUIRE(all.size() == 2);
+  CHECK(all[0] == f.prompter->question(0).request);
+  CHECK(all[1] == f.prompter->question(1).request);
+  auto s2 = service->pendingAsks(std::string("s2"));
+  REQUIRE(s2.size() == 1);
+  CHECK(s2[0]["source"]["callID"] == "c2");
+  f.prompter->question(0).answer(PermissionReply{PermissionReplyKind::Once, {}});
+  f.prompter->question(1).answer(PermissionReply{PermissionReplyKind::Once, {}});
+  CHECK(first.get().granted());
+  CHECK(second.get().granted());
+  CHECK(service->pendingAsks(std::nullopt).empty());
+}
+
+TEST_CASE("permission service: a revoked approval asks again", "[permission_service]") {
+  Fixture f;
+  auto service = f.service(askBash());
+  Outcome saved, covered, revoked;
+  service->check(bash("git log -3", "git log *"), caller(), saved.callback());
+  f.prompter->question(0).answer(PermissionReply{PermissionReplyKind::Always, {}});
+  CHECK(saved.get().granted());
+  REQUIRE(service->savedApprovals().size() == 1);
+  CHECK(service->savedApprovals()[0].resource == "git log *");
+  service->check(bash("git log"), caller(), covered.callback());
+  CHECK(covered.get().granted());
+  CHECK(service->revokeApproval("bash", "git log *"));
+  CHECK_FALSE(service->revokeApproval("bash", "git log *"));
+  CHECK(service->savedApprovals().empty());
+  service->check(bash("git log"), caller(), revoked.callback());
+  REQUIRE(f.prompter->count() == 2);
+  f.prompter->question(1).answer(PermissionReply{PermissionReplyKind::Once, {}});
+  CHECK(revoked.get().granted());
+}
