@@ -79,7 +79,6 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
     Clock::time_point askedAt = Clock::now();
   };
 
-  asio::io_context& io;
   asio::strand<asio::io_context::executor_type> strand;
   PermissionOptions options;
   const Ruleset defaults;
@@ -94,7 +93,7 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
 
   Impl(asio::io_context& ioContext, const Location& location, PermissionConfig permissionConfig,
        PermissionOptions permissionOptions, std::shared_ptr<PermissionPrompter> permissionPrompter)
-      : io(ioContext), strand(asio::make_strand(ioContext)), options(permissionOptions),
+      : strand(asio::make_strand(ioContext)), options(permissionOptions),
         defaults(defaultPermissionRules(OutputStore(location.dataDir).folder())), config(std::move(permissionConfig)),
         prompter(std::move(permissionPrompter)), approvals(location.dataDir, location.directory) {}
 
@@ -338,11 +337,6 @@ void PermissionService::check(PermissionAsk ask, PermissionCaller caller,
 
 std::vector<const Ruleset*> PermissionService::configuredLayers(std::string_view agent) const {
   return impl_->configuredLayers(agent);
-}
-
-std::size_t PermissionService::pendingCount() const {
-  std::lock_guard lock(impl_->mutex);
-  return impl_->pending.size();
 }
 
 std::vector<json> PermissionService::pendingAsks(const std::optional<std::string>& sessionID) const {

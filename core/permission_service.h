@@ -74,8 +74,6 @@ public:
   /// The pointers live as long as the service.
   std::vector<const Ruleset*> configuredLayers(std::string_view agent) const;
 
-  /// How many asks wait for an answer.
-  std::size_t pendingCount() const;
   /// The waiting asks (of `sessionID` only, when given), oldest first, as sent to the client.
   std::vector<nlohmann::json> pendingAsks(const std::optional<std::string>& sessionID) const;
 

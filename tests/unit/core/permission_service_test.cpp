@@ -111,7 +111,7 @@ TEST_CASE("permission service: rules decide without asking", "[permission_servic
         "Permission denied: the rule {\"action\":\"bash\",\"effect\":\"deny\",\"resource\":\"rm *\"} (toold.json:4) "
         "forbids bash on \"rm -rf build\". Do not retry this call.");
   CHECK(f.prompter->count() == 0);
-  CHECK(service->pendingCount() == 0);
+  CHECK(service->pendingAsks(std::nullopt).size() == 0);
 }
 
 TEST_CASE("permission service: an ask goes to the client with its source, and once allows it", "[permission_service]") {
@@ -130,11 +130,11 @@ TEST_CASE("permission service: an ask goes to the client with its source, and on
                                  {"save", {"git push *"}},
                                  {"metadata", {{"command", "git push"}}},
                                  {"source", {{"type", "tool"}, {"messageID", "m1"}, {"callID", "c7"}}}});
-  CHECK(service->pendingCount() == 1);
+  CHECK(service->pendingAsks(std::nullopt).size() == 1);
   CHECK_FALSE(outcome.ready());
   question.answer(PermissionReply{PermissionReplyKind::Once, {}});
   CHECK(outcome.get().kind == Kind::Granted);
-  CHECK(service->pendingCount() == 0);
+  CHECK(service->pendingAsks(std::nullopt).size() == 0);
   // Once is not remembered.
   Outcome again;
   service->check(bash("git push"), caller(), again.callback());
@@ -162,7 +162,7 @@ TEST_CASE("permission service: always saves the patterns, resolves what they now
     CHECK(f.prompter->question(2).withdrawn.isCancelled());
     CHECK_FALSE(notCovered.ready());
     CHECK_FALSE(f.prompter->question(3).withdrawn.isCancelled());
-    CHECK(service->pendingCount() == 1);
+    CHECK(service->pendingAsks(std::nullopt).size() == 1);
     f.prompter->question(3).answer(PermissionReply{PermissionReplyKind::Once, {}});
     CHECK(notCovered.get().granted());
   }
@@ -192,7 +192,7 @@ TEST_CASE("permission service: a plain reject declines this ask and every other 
   CHECK(sameSession.get().kind == Kind::Declined);
   CHECK(f.prompter->question(1).withdrawn.isCancelled());
   CHECK_FALSE(otherSession.ready());
-  CHECK(service->pendingCount() == 1);
+  CHECK(service->pendingAsks(std::nullopt).size() == 1);
   f.prompter->question(2).answer(PermissionReply{PermissionReplyKind::Once, {}});
   CHECK(otherSession.get().granted());
 }
@@ -244,7 +244,7 @@ TEST_CASE("permission service: an unanswered ask times out and is withdrawn", "[
   CHECK(f.prompter->question(0).withdrawn.isCancelled());
   // A late answer changes nothing.
   f.prompter->question(0).answer(PermissionReply{PermissionReplyKind::Always, {}});
-  CHECK(service->pendingCount() == 0);
+  CHECK(service->pendingAsks(std::nullopt).size() == 0);
 }
 
 TEST_CASE("permission service: reminders repeat while an ask waits, and do not end it", "[permission_service]") {
@@ -256,7 +256,7 @@ TEST_CASE("permission service: reminders repeat while an ask waits, and do not e
   service->check(bash("git push"), caller(), outcome.callback());
   std::this_thread::sleep_for(std::chrono::milliseconds(60));
   CHECK_FALSE(outcome.ready());
-  CHECK(service->pendingCount() == 1);
+  CHECK(service->pendingAsks(std::nullopt).size() == 1);
   f.prompter->question(0).answer(PermissionReply{PermissionReplyKind::Once, {}});
   CHECK(outcome.get().granted());
 }
@@ -270,7 +270,7 @@ TEST_CASE("permission service: cancelling the call withdraws its ask", "[permiss
   call.cancel();
   CHECK(outcome.get().kind == Kind::Failed);
   CHECK(f.prompter->question(0).withdrawn.isCancelled());
-  CHECK(service->pendingCount() == 0);
+  CHECK(service->pendingAsks(std::nullopt).size() == 0);
   // Already cancelled: nothing is asked at all.
   Outcome late;
   service->check(bash("git push"), caller("s1", "c2", call.token()), late.callback());
