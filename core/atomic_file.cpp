@@ -11,8 +11,8 @@ namespace toold::core {
 
 namespace {
 
-std::string systemError(const std::string& what, const std::filesystem::path& path) {
-  return what + " " + path.string() + ": " + std::strerror(errno);
+std::string systemError(const std::string& what, const std::filesystem::path& path, int error = errno) {
+  return what + " " + path.string() + ": " + std::strerror(error);
 }
 
 // Flushing the directory makes the rename itself durable, not only the file's bytes.
@@ -23,19 +23,34 @@ void syncDirectory(const std::filesystem::path& directory) {
   ::close(fd);
 }
 
+std::filesystem::path directoryOf(const std::filesystem::path& target) {
+  return target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
+}
+
 } // namespace
 
-std::string writeFileAtomically(const std::filesystem::path& target, std::string_view content, mode_t mode) {
-  const auto directory = target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
-  const auto temporary = directory / ("." + target.filename().string() + ".toold-" + newOutputId());
-  int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
-  if (fd < 0) return systemError("cannot create", temporary);
+std::variant<StagedWrite, std::string> stageFileWrite(const std::filesystem::path& target, std::string_view content,
+                                                      mode_t mode) {
+  StagedWrite staged;
+  staged.target = target;
+  staged.temporary = directoryOf(target) / ("." + target.filename().string() + ".toold-" + newOutputId());
+  struct stat existing {};
+  const bool replacing = ::stat(target.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
+  int fd = ::open(staged.temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replacing ? 0600 : mode);
+  if (fd < 0) return systemError("cannot create", staged.temporary);
   auto fail = [&](const std::string& what) {
-    std::string error = systemError(what, temporary);
+    std::string error = systemError(what, staged.temporary);
     ::close(fd);
-    ::unlink(temporary.c_str());
+    ::unlink(staged.temporary.c_str());
     return error;
   };
+  if (replacing) {
+    // The owner first: changing it may clear set-id bits, which the mode then restores. Only a
+    // privileged process may give a file away; anyone else keeps owning what it writes.
+    if (existing.st_uid != ::geteuid() || existing.st_gid != ::getegid())
+      if (::fchown(fd, existing.st_uid, existing.st_gid) != 0 && errno != EPERM) return fail("cannot set the owner of");
+    if (::fchmod(fd, existing.st_mode & 07777) != 0) return fail("cannot set the mode of");
+  }
   for (std::size_t written = 0; written < content.size();) {
     ssize_t n = ::write(fd, content.data() + written, content.size() - written);
     if (n < 0 && errno == EINTR) continue;
@@ -43,17 +58,34 @@ std::string writeFileAtomically(const std::filesystem::path& target, std::string
     written += static_cast<std::size_t>(n);
   }
   if (::fsync(fd) != 0) return fail("cannot flush");
+  if (::fstat(fd, &staged.status) != 0) return fail("cannot stat");
   if (::close(fd) != 0) {
-    std::string error = systemError("cannot close", temporary);
-    ::unlink(temporary.c_str());
+    std::string error = systemError("cannot close", staged.temporary);
+    ::unlink(staged.temporary.c_str());
     return error;
   }
-  if (::rename(temporary.c_str(), target.c_str()) != 0) {
-    std::string error = systemError("cannot rename onto " + target.string() + " from", temporary);
-    ::unlink(temporary.c_str());
+  return staged;
+}
+
+std::string commitStagedWrite(const StagedWrite& staged) {
+  if (::rename(staged.temporary.c_str(), staged.target.c_str()) != 0) {
+    std::string error = systemError("cannot rename onto " + staged.target.string() + " from", staged.temporary);
+    ::unlink(staged.temporary.c_str());
     return error;
   }
-  syncDirectory(directory);
+  syncDirectory(directoryOf(staged.target));
+  return {};
+}
+
+void discardStagedWrite(const StagedWrite& staged) { ::unlink(staged.temporary.c_str()); }
+
+std::string writeFileAtomically(const std::filesystem::path& target, std::string_view content, mode_t mode,
+                                struct stat* written) {
+  auto staged = stageFileWrite(target, content, mode);
+  if (auto* error = std::get_if<std::string>(&staged)) return *error;
+  const auto& write = std::get<StagedWrite>(staged);
+  if (auto error = commitStagedWrite(write); !error.empty()) return error;
+  if (written) *written = write.status;
   return {};
 }
 

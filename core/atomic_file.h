@@ -1,19 +1,48 @@
 // Replacing a file's content all at once: the new bytes go to a temporary file in the same
 // directory, which is flushed to disk and renamed over the target. A crash leaves the old file or
 // the new one, never a mix, and readers never see a half-written file.
+//
+// The write is split into staging (the temporary file, complete and flushed) and committing (the
+// rename), so that a change to several files can stage all of them before committing any.
 #pragma once
 
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
 #include <sys/types.h>
+#include <variant>
 
 namespace toold::core {
 
-/// Writes `content` to `target` atomically, creating the file with `mode` (subject to the umask)
-/// when it does not exist yet. The directory must exist. Returns an empty string on success, else
-/// what failed with the system's reason; on failure the target is untouched and no temporary file
-/// is left behind.
-std::string writeFileAtomically(const std::filesystem::path& target, std::string_view content, mode_t mode);
+/// A complete, flushed temporary file waiting to be renamed over its target.
+struct StagedWrite {
+  std::filesystem::path target;
+  std::filesystem::path temporary;
+  /// The temporary file's status after flushing; after the rename it is the target's (same inode,
+  /// size and modification time), so a caller can remember exactly the version it wrote.
+  struct stat status {};
+};
+
+/// Writes `content` to a temporary file beside `target` and flushes it. When `target` exists, the
+/// temporary file takes its permission bits (and its owner and group, where the process may set
+/// them), so replacing a file never changes who may use it; otherwise it is created with `mode`
+/// (subject to the umask). The directory must exist. Returns what failed, with the system's
+/// reason, leaving nothing behind.
+std::variant<StagedWrite, std::string> stageFileWrite(const std::filesystem::path& target, std::string_view content,
+                                                      mode_t mode);
+
+/// Renames the staged file over its target and flushes the directory. Returns an empty string,
+/// else what failed (the temporary file is then removed and the target untouched).
+std::string commitStagedWrite(const StagedWrite& staged);
+
+/// Removes a staged file that will not be committed.
+void discardStagedWrite(const StagedWrite& staged);
+
+/// Stages and commits in one step. Returns an empty string on success, else what failed with the
+/// system's reason; on failure the target is untouched and no temporary file is left behind.
+/// `written`, when given, receives the new file's status.
+std::string writeFileAtomically(const std::filesystem::path& target, std::string_view content, mode_t mode,
+                                struct stat* written = nullptr);
 
 } // namespace toold::core
