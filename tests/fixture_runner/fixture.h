@@ -47,7 +47,11 @@ struct Step {
     Close,   ///< `close`: end of toold's input
     Signal,  ///< `signal TERM|INT|HUP|KILL`: sent to toold (pipe mode only)
     Restart, ///< `restart`: toold must exit cleanly; a new one starts on the same directories (pipe mode only)
+    Put,     ///< `put PATH "bytes"`: a file is (re)written now, as another program would (pipe mode only)
+    Check,   ///< `check PATH "bytes"` | `check PATH absent` | `check PATH mode 0644`: the file is so now
   };
+  /// What a Check step asserts.
+  enum class CheckWhat { Bytes, Absent, Mode };
   Kind kind = Kind::Send;
   int line = 0;
   json message;      ///< Send
@@ -56,6 +60,10 @@ struct Step {
   std::vector<Pattern> patterns; ///< Expect
   bool unordered = false;        ///< Expect: a `<*` group
   int signal = 0;                ///< Signal
+  int area = 0;                  ///< Put, Check: a ScratchArea
+  std::string path;              ///< Put, Check: relative to the area's directory
+  CheckWhat check = CheckWhat::Bytes;
+  unsigned mode = 0;             ///< Check mode: the permission bits
 };
 
 /// The scratch directory a `%file` or `%symlink` PATH is created in: the workspace, unless the
@@ -109,6 +117,8 @@ struct Fixture {
   bool sendsSignals = false;
   /// True when the script restarts toold: a file holds one input, read by one toold.
   bool restartsToold = false;
+  /// True when the script writes files while toold runs: only a pipe orders that against the sends.
+  bool putsFiles = false;
 };
 
 } // namespace toold::fixture

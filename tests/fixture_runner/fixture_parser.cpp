@@ -25,6 +25,13 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
+Step makeStep(Step::Kind kind, int line) {
+  Step step;
+  step.kind = kind;
+  step.line = line;
+  return step;
+}
+
 std::vector<std::string_view> splitWords(std::string_view s) {
   std::vector<std::string_view> words;
   std::size_t i = 0;
@@ -240,21 +247,23 @@ private:
     if (words[0] == "wait") {
       auto ms = words.size() == 2 ? parseNumber<int>(words[1]) : std::nullopt;
       if (!ms || *ms < 0) fail(line, "wait takes a number of milliseconds: wait 20");
-      Step step{Step::Kind::Wait, line, {}, {}, std::chrono::milliseconds(*ms), {}, false};
+      Step step = makeStep(Step::Kind::Wait, line);
+      step.wait = std::chrono::milliseconds(*ms);
       return add(std::move(step));
     }
     if (words[0] == "close") {
       if (words.size() != 1) fail(line, "close takes no arguments");
       if (closed_) fail(line, "toold's input is already closed");
       closed_ = true;
-      return add(Step{Step::Kind::Close, line, {}, {}, {}, {}, false});
+      return add(makeStep(Step::Kind::Close, line));
     }
     if (words[0] == "restart") {
       if (words.size() != 1) fail(line, "restart takes no arguments");
       fixture_.restartsToold = true;
       closed_ = false; // the new toold's input is open
-      return add(Step{Step::Kind::Restart, line, {}, {}, {}, {}, false});
+      return add(makeStep(Step::Kind::Restart, line));
     }
+    if (words[0] == "put" || words[0] == "check") return fileStep(line, content, words);
     if (words[0] == "signal") {
       static const std::pair<std::string_view, int> kSignals[] = {
           {"TERM", SIGTERM}, {"INT", SIGINT}, {"HUP", SIGHUP}, {"KILL", SIGKILL}};
@@ -263,13 +272,45 @@ private:
         if (words.size() == 2 && words[1] == name) number = value;
       if (number == 0) fail(line, "signal takes one of TERM, INT, HUP, KILL: signal TERM");
       fixture_.sendsSignals = true;
-      Step step{Step::Kind::Signal, line, {}, {}, {}, {}, false};
+      Step step = makeStep(Step::Kind::Signal, line);
       step.signal = number;
       return add(std::move(step));
     }
     fail(line, "unknown step '" + std::string(words[0]) +
                    "' (expected '> JSON', '>raw \"...\"', '< PATTERN', '<* PATTERN', 'wait MS', 'close', "
-                   "'signal NAME', 'restart' or a %directive)");
+                   "'signal NAME', 'restart', 'put PATH \"...\"', 'check PATH ...' or a %directive)");
+  }
+
+  /// `put PATH "bytes"`, `check PATH "bytes"`, `check PATH absent`, `check PATH mode 0644`.
+  void fileStep(int line, std::string_view content, const std::vector<std::string_view>& words) {
+    const bool put = words[0] == "put";
+    const std::string usage = put ? "put takes a path and a quoted string: put src/a.txt \"one\\r\\n\""
+                                  : "check takes a path and a quoted string, 'absent', or 'mode' and octal bits: "
+                                    "check a.txt \"x\\n\", check a.txt absent, check a.txt mode 0644";
+    if (words.size() < 3) fail(line, usage);
+    auto [area, path] = scratchPath(line, std::string(words[0]), words[1]);
+    Step step = makeStep(put ? Step::Kind::Put : Step::Kind::Check, line);
+    step.area = static_cast<int>(area);
+    step.path = std::move(path);
+    const std::string_view rest = trim(content.substr(content.find(words[1]) + words[1].size()));
+    if (!put && rest == "absent") {
+      step.check = Step::CheckWhat::Absent;
+    } else if (!put && words[2] == "mode") {
+      unsigned mode = 0;
+      auto [end, ec] = words.size() == 4 ? std::from_chars(words[3].data(), words[3].data() + words[3].size(), mode, 8)
+                                         : std::from_chars_result{nullptr, std::errc::invalid_argument};
+      if (ec != std::errc{} || end != words[3].data() + words[3].size() || mode > 07777) fail(line, usage);
+      step.check = Step::CheckWhat::Mode;
+      step.mode = mode;
+    } else {
+      try {
+        step.bytes = decodeRawString(rest);
+      } catch (const RawStringError& e) {
+        fail(line, std::string(words[0]) + ": " + e.what());
+      }
+    }
+    if (put) fixture_.putsFiles = true;
+    add(std::move(step));
   }
 
   /// The JSON of a `>` or `<` line plus its indented continuation lines.
@@ -311,7 +352,9 @@ private:
       if (!known_.contains(name)) fail(line, "${" + name + "} is used before any pattern captures it");
       if (!isDirectoryName(name)) fixture_.sendsUseCaptures = true;
     }
-    add(Step{Step::Kind::Send, line, std::move(message), {}, {}, {}, false});
+    Step step = makeStep(Step::Kind::Send, line);
+    step.message = std::move(message);
+    add(std::move(step));
   }
 
   void sendRaw(int line, std::string_view rest) {
@@ -319,7 +362,9 @@ private:
     try {
       std::string bytes = decodeRawString(rest);
       if (bytes.empty()) fail(line, ">raw needs at least one byte");
-      add(Step{Step::Kind::SendRaw, line, {}, std::move(bytes), {}, {}, false});
+      Step step = makeStep(Step::Kind::SendRaw, line);
+      step.bytes = std::move(bytes);
+      add(std::move(step));
     } catch (const RawStringError& e) {
       // Columns count from 1 at the start of '>raw'; the leading indentation was trimmed away.
       fail(line, ">raw, column " + std::to_string(5 + e.offset) + ": " + e.what());
@@ -344,7 +389,10 @@ private:
       fixture_.steps.back().patterns.push_back({std::move(pattern), line});
       return;
     }
-    add(Step{Step::Kind::Expect, line, {}, {}, {}, {Pattern{std::move(pattern), line}}, unordered});
+    Step step = makeStep(Step::Kind::Expect, line);
+    step.patterns = {Pattern{std::move(pattern), line}};
+    step.unordered = unordered;
+    add(std::move(step));
   }
 
   void add(Step&& step) { fixture_.steps.push_back(std::move(step)); }

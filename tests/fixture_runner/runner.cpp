@@ -16,7 +16,9 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -245,7 +247,43 @@ private:
       return;
     case Step::Kind::Restart: return restart(step);
     case Step::Kind::Expect: return expect(step);
+    case Step::Kind::Put: return putFile(step);
+    case Step::Kind::Check: return checkFile(step);
     }
+  }
+
+  void putFile(const Step& step) const {
+    const auto path = areaDirectory(static_cast<ScratchArea>(step.area)) / step.path;
+    trace("put " + path.string() + " " + encodeRawString(step.bytes));
+    createParents(path, step.line);
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << step.bytes;
+    if (!out) failAt(step.line, "cannot write " + path.string());
+  }
+
+  void checkFile(const Step& step) const {
+    const auto path = areaDirectory(static_cast<ScratchArea>(step.area)) / step.path;
+    std::error_code error;
+    const auto status = std::filesystem::symlink_status(path, error);
+    const bool exists = std::filesystem::exists(status);
+    if (step.check == Step::CheckWhat::Absent) {
+      if (exists) failAt(step.line, path.string() + " exists, but should not");
+      return;
+    }
+    if (!exists) failAt(step.line, path.string() + " does not exist");
+    if (step.check == Step::CheckWhat::Mode) {
+      const auto mode = static_cast<unsigned>(std::filesystem::status(path, error).permissions()) & 07777u;
+      if (mode != step.mode) {
+        char text[64];
+        std::snprintf(text, sizeof text, "has mode %04o, expected %04o", mode, step.mode);
+        failAt(step.line, path.string() + " " + text);
+      }
+      return;
+    }
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes != step.bytes)
+      failAt(step.line, path.string() + " holds\n  " + encodeRawString(bytes) + "\nexpected\n  " + encodeRawString(step.bytes));
   }
 
   /// The next message, or a failure of `step` naming what arrived instead.
@@ -423,6 +461,7 @@ std::optional<std::string> skipReason(const Fixture& fixture, Mode mode) {
   if (mode == Mode::File && fixture.sendsUseCaptures) return "sends use captured values";
   if (mode == Mode::File && fixture.sendsSignals) return "the script sends signals";
   if (mode == Mode::File && fixture.restartsToold) return "the script restarts toold";
+  if (mode == Mode::File && fixture.putsFiles) return "the script writes files while toold runs";
   return std::nullopt;
 }
 

@@ -226,7 +226,8 @@ TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
   CHECK(errorOf("close\nclose\n") == "t.fixture:2: toold's input is already closed");
   CHECK(errorOf("close\n> 1\n") == "t.fixture:2: a send after 'close': toold's input is already closed");
   CHECK(errorOf("sned {}\n") == "t.fixture:1: unknown step 'sned' (expected '> JSON', '>raw \"...\"', '< PATTERN', "
-                                "'<* PATTERN', 'wait MS', 'close', 'signal NAME', 'restart' or a %directive)");
+                                "'<* PATTERN', 'wait MS', 'close', 'signal NAME', 'restart', 'put PATH \"...\"', "
+                                     "'check PATH ...' or a %directive)");
   CHECK(errorOf("restart now\n") == "t.fixture:1: restart takes no arguments");
   CHECK(errorOf("signal STOP\n") == "t.fixture:1: signal takes one of TERM, INT, HUP, KILL: signal TERM");
   CHECK(errorOf("  {\"orphan\": 1}\n") == "t.fixture:1: an indented line must continue the JSON of a '>' or '<' line");
@@ -243,4 +244,34 @@ TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
 
 TEST_CASE("a missing file is a fixture error", "[parser]") {
   CHECK_THROWS_WITH(loadFixture("/nonexistent/x.fixture"), "/nonexistent/x.fixture: cannot read the file");
+}
+
+TEST_CASE("put and check steps name a scratch file and what it holds", "[parser]") {
+  auto f = parse(R"(put src/a.txt "one\r\ntwo\x00"
+check ${outside}/b.txt "x\n"
+check gone.txt absent
+check run.sh mode 0755
+)");
+  REQUIRE(f.steps.size() == 4);
+  CHECK(f.steps[0].kind == Step::Kind::Put);
+  CHECK(f.steps[0].area == static_cast<int>(ScratchArea::Workspace));
+  CHECK(f.steps[0].path == "src/a.txt");
+  CHECK(f.steps[0].bytes == std::string("one\r\ntwo\0", 9));
+  CHECK(f.steps[1].kind == Step::Kind::Check);
+  CHECK(f.steps[1].area == static_cast<int>(ScratchArea::Outside));
+  CHECK(f.steps[1].check == Step::CheckWhat::Bytes);
+  CHECK(f.steps[1].bytes == "x\n");
+  CHECK(f.steps[2].check == Step::CheckWhat::Absent);
+  CHECK(f.steps[3].check == Step::CheckWhat::Mode);
+  CHECK(f.steps[3].mode == 0755);
+  // Writing files while toold runs orders only against a pipe.
+  CHECK(f.putsFiles);
+  CHECK_FALSE(parse("check a.txt absent\n").putsFiles);
+}
+
+TEST_CASE("malformed put and check steps are reported with their line", "[parser]") {
+  CHECK(errorOf("put a.txt\n").starts_with("t.fixture:1: put takes a path and a quoted string"));
+  CHECK(errorOf("put ../a.txt \"x\"\n") == "t.fixture:1: put: the path must stay inside the workspace (no '..')");
+  CHECK(errorOf("check a.txt mode 0999\n").starts_with("t.fixture:1: check takes a path and a quoted string"));
+  CHECK(errorOf("check a.txt \"x\\q\"\n").starts_with("t.fixture:1: check: "));
 }
