@@ -1,0 +1,450 @@
+#include "builtins/text/unified_diff.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <unordered_map>
+#include <vector>
+
+namespace toold::builtins {
+
+namespace {
+
+using Index = std::ptrdiff_t;
+
+/// Up to this many differing lines the edit script is jsdiff's own, choice for choice.
+constexpr Index kJsdiffMaxEdits = 1000;
+/// Above this many differing lines the diff stops looking for a minimal edit script.
+constexpr Index kMaxEditDistance = 10000;
+constexpr Index kUnlimited = std::numeric_limits<Index>::max();
+
+/// The lines of `text`, each with its '\n' (the last one without, when the text does not end in one).
+std::vector<std::string_view> splitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t newline = text.find('\n', start);
+    const std::size_t end = newline == std::string_view::npos ? text.size() : newline + 1;
+    lines.push_back(text.substr(start, end - start));
+    start = end;
+  }
+  return lines;
+}
+
+enum class Kind { Equal, Removed, Added };
+
+/// A run of lines, like one of jsdiff's change objects; `start` is in `before` for Equal and
+/// Removed, in `after` for Added.
+struct Component {
+  Kind kind;
+  std::size_t start;
+  std::size_t count;
+};
+
+/// Myers' O(ND) diff in linear space (the "middle snake" divide and conquer, as in GNU diffseq)
+/// over lines interned as ints. It marks which lines of `a` are removed and which of `b` are
+/// added; the unmarked lines of both match up in order.
+class LineDiffer {
+public:
+  LineDiffer(const std::vector<int>& a, const std::vector<int>& b)
+      : removed(a.size(), 0), added(b.size(), 0), a_(a), b_(b) {}
+
+  /// Diffs all of `a` and `b`; false (nothing marked) when the edit distance is over `limit`.
+  bool run(Index limit) { return compare(0, size(a_), 0, size(b_), limit); }
+
+  /// The coarse script: every line between the common prefix and the common suffix changed.
+  void markAllChanged() {
+    Index a0 = 0, a1 = size(a_), b0 = 0, b1 = size(b_);
+    while (a0 < a1 && b0 < b1 && a(a0) == b(b0)) ++a0, ++b0;
+    while (a0 < a1 && b0 < b1 && a(a1 - 1) == b(b1 - 1)) --a1, --b1;
+    std::fill(removed.begin() + a0, removed.begin() + a1, 1);
+    std::fill(added.begin() + b0, added.begin() + b1, 1);
+  }
+
+  std::vector<char> removed;
+  std::vector<char> added;
+
+private:
+  static Index size(const std::vector<int>& v) { return static_cast<Index>(v.size()); }
+  int a(Index i) const { return a_[static_cast<std::size_t>(i)]; }
+  int b(Index j) const { return b_[static_cast<std::size_t>(j)]; }
+
+  bool compare(Index a0, Index a1, Index b0, Index b1, Index limit) {
+    while (a0 < a1 && b0 < b1 && a(a0) == b(b0)) ++a0, ++b0;
+    while (a0 < a1 && b0 < b1 && a(a1 - 1) == b(b1 - 1)) --a1, --b1;
+    if (a0 == a1 || b0 == b1) {
+      std::fill(added.begin() + b0, added.begin() + b1, 1);
+      std::fill(removed.begin() + a0, removed.begin() + a1, 1);
+      return true;
+    }
+    Index aMid = 0;
+    Index bMid = 0;
+    if (!middle(a0, a1, b0, b1, limit, aMid, bMid)) return false;
+    // Each half needs fewer edits than the whole, so the top-level bound covers them.
+    compare(a0, aMid, b0, bMid, kUnlimited);
+    compare(aMid, a1, bMid, b1, kUnlimited);
+    return true;
+  }
+
+  // A point (aMid, bMid) on a shortest edit path from (a0, b0) to (a1, b1), found by extending
+  // furthest-reaching paths from both corners until they meet. The ends differ (compare strips
+  // common prefix and suffix), so the search starts with no snake at either corner.
+  bool middle(Index a0, Index a1, Index b0, Index b1, Index limit, Index& aMid, Index& bMid) {
+    const Index diagonalMin = a0 - b1;
+    const Index diagonalMax = a1 - b0;
+    const Index forwardMid = a0 - b0;
+    const Index backwardMid = a1 - b1;
+    const bool odd = ((forwardMid - backwardMid) & 1) != 0;
+    // Furthest x on each diagonal (x - y), indexed from diagonalMin - 1.
+    std::vector<Index> forward(static_cast<std::size_t>(diagonalMax - diagonalMin + 3));
+    std::vector<Index> backward(forward.size());
+    const auto fd = [&](Index k) -> Index& { return forward[static_cast<std::size_t>(k - diagonalMin + 1)]; };
+    const auto bd = [&](Index k) -> Index& { return backward[static_cast<std::size_t>(k - diagonalMin + 1)]; };
+    Index fMin = forwardMid, fMax = forwardMid, bMin = backwardMid, bMax = backwardMid;
+    fd(forwardMid) = a0;
+    bd(backwardMid) = a1;
+
+    for (Index cost = 1;; ++cost) {
+      if (2 * cost - 1 > limit) return false;
+      if (fMin > diagonalMin) fd(--fMin - 1) = -1; else ++fMin;
+      if (fMax < diagonalMax) fd(++fMax + 1) = -1; else --fMax;
+      for (Index k = fMax; k >= fMin; k -= 2) {
+        const Index low = fd(k - 1);
+        const Index high = fd(k + 1);
+        Index x = low < high ? high : low + 1;
+        Index y = x - k;
+        while (x < a1 && y < b1 && a(x) == b(y)) ++x, ++y;
+        fd(k) = x;
+        if (odd && bMin <= k && k <= bMax && bd(k) <= x) {
+          aMid = x;
+          bMid = y;
+          return true;
+        }
+      }
+      if (bMin > diagonalMin) bd(--bMin - 1) = kUnlimited; else ++bMin;
+      if (bMax < diagonalMax) bd(++bMax + 1) = kUnlimited; else --bMax;
+      for (Index k = bMax; k >= bMin; k -= 2) {
+        const Index low = bd(k - 1);
+        const Index high = bd(k + 1);
+        Index x = low < high ? low : high - 1;
+        Index y = x - k;
+        while (a0 < x && b0 < y && a(x - 1) == b(y - 1)) --x, --y;
+        bd(k) = x;
+        if (!odd && fMin <= k && k <= fMax && x <= fd(k)) {
+          aMid = x;
+          bMid = y;
+          return true;
+        }
+      }
+    }
+  }
+
+  const std::vector<int>& a_;
+  const std::vector<int>& b_;
+};
+
+/// Appends `count` lines of `kind` starting at `start`, merging with the last run when it continues it.
+void appendRun(std::vector<Component>& runs, Kind kind, std::size_t start, std::size_t count) {
+  if (count == 0) return;
+  if (!runs.empty() && runs.back().kind == kind) {
+    runs.back().count += count;
+  } else {
+    runs.push_back({kind, start, count});
+  }
+}
+
+/// jsdiff's `diffLines` search replayed step for step (Myers' greedy forward search, with its
+/// tie-breaks and its pruning of diagonals that reached an edge), so that ordinary edits get the
+/// very hunks opencode would show. Every path keeps a link to the path it extends, so memory grows
+/// with the square of the edit count: past `maxEdits` it gives up (false).
+bool jsdiffRuns(const std::vector<int>& a, const std::vector<int>& b, std::size_t offset, Index maxEdits,
+                std::vector<Component>& runs) {
+  struct Node {
+    Index parent;
+    Index x;  ///< lines of `a` consumed, after the snake
+    Index y;  ///< lines of `b` consumed
+  };
+  const Index n = static_cast<Index>(a.size());
+  const Index m = static_cast<Index>(b.size());
+  const auto slide = [&](Index& x, Index& y) {
+    while (x < n && y < m && a[static_cast<std::size_t>(x)] == b[static_cast<std::size_t>(y)]) ++x, ++y;
+  };
+  std::vector<Node> nodes;
+  Index x0 = 0;
+  Index y0 = 0;
+  slide(x0, y0);
+  nodes.push_back({-1, x0, y0});
+  Index done = x0 >= n && y0 >= m ? 0 : -1;
+
+  const Index rounds = std::min(n + m, maxEdits);
+  std::vector<Index> best(static_cast<std::size_t>(2 * rounds + 3), -1);  // node per diagonal x - y
+  const auto at = [&](Index k) -> Index& { return best[static_cast<std::size_t>(k + rounds + 1)]; };
+  at(0) = 0;
+  Index minDiagonal = -rounds - 1;
+  Index maxDiagonal = rounds + 1;
+  for (Index d = 1; d <= rounds && done < 0; ++d) {
+    for (Index k = std::max(minDiagonal, -d); k <= std::min(maxDiagonal, d); k += 2) {
+      const Index removeFrom = at(k - 1);
+      const Index addFrom = at(k + 1);
+      if (removeFrom >= 0) at(k - 1) = -1;
+      const Index addedY = addFrom >= 0 ? nodes[static_cast<std::size_t>(addFrom)].x - k : 0;
+      const bool canAdd = addFrom >= 0 && addedY >= 1 && addedY <= m;
+      const bool canRemove = removeFrom >= 0 && nodes[static_cast<std::size_t>(removeFrom)].x < n;
+      if (!canAdd && !canRemove) {
+        at(k) = -1;
+        continue;
+      }
+      const bool add = !canRemove || (canAdd && nodes[static_cast<std::size_t>(removeFrom)].x <
+                                                    nodes[static_cast<std::size_t>(addFrom)].x);
+      const Index parent = add ? addFrom : removeFrom;
+      Index x = nodes[static_cast<std::size_t>(parent)].x + (add ? 0 : 1);
+      Index y = x - k;
+      slide(x, y);
+      nodes.push_back({parent, x, y});
+      const auto id = static_cast<Index>(nodes.size() - 1);
+      if (x >= n && y >= m) {
+        done = id;
+        break;
+      }
+      at(k) = id;
+      if (x >= n) maxDiagonal = std::min(maxDiagonal, k - 1);
+      if (y >= m) minDiagonal = std::max(minDiagonal, k + 1);
+    }
+  }
+  if (done < 0) return false;
+
+  std::vector<Index> path;
+  for (Index id = done; id >= 0; id = nodes[static_cast<std::size_t>(id)].parent) path.push_back(id);
+  const auto u = [](Index v) { return static_cast<std::size_t>(v); };
+  appendRun(runs, Kind::Equal, 0, offset + u(nodes[0].x));
+  for (std::size_t i = path.size() - 1; i-- > 0;) {
+    const Node& from = nodes[u(path[i + 1])];
+    const Node& to = nodes[u(path[i])];
+    const bool add = to.x - to.y < from.x - from.y;
+    if (add) {
+      appendRun(runs, Kind::Added, offset + u(from.y), 1);
+    } else {
+      appendRun(runs, Kind::Removed, offset + u(from.x), 1);
+    }
+    const Index snakeStart = from.x + (add ? 0 : 1);
+    appendRun(runs, Kind::Equal, offset + u(snakeStart), u(to.x - snakeStart));
+  }
+  return true;
+}
+
+/// The edit script as runs, with the removals of each change before its additions (jsdiff's order).
+std::vector<Component> components(const std::vector<char>& removed, const std::vector<char>& added) {
+  std::vector<Component> runs;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < removed.size() || j < added.size()) {
+    if (i < removed.size() && j < added.size() && removed[i] == 0 && added[j] == 0) {
+      const std::size_t start = i;
+      while (i < removed.size() && j < added.size() && removed[i] == 0 && added[j] == 0) ++i, ++j;
+      runs.push_back({Kind::Equal, start, i - start});
+      continue;
+    }
+    const std::size_t removedStart = i;
+    while (i < removed.size() && removed[i] != 0) ++i;
+    const std::size_t addedStart = j;
+    while (j < added.size() && added[j] != 0) ++j;
+    if (i > removedStart) runs.push_back({Kind::Removed, removedStart, i - removedStart});
+    if (j > addedStart) runs.push_back({Kind::Added, addedStart, j - addedStart});
+    if (i == removedStart && j == addedStart) break;  // unreachable: the marks always pair up
+  }
+  return runs;
+}
+
+struct BodyLine {
+  char marker;
+  std::string_view line;  ///< with its '\n', if it has one
+};
+
+void appendHunk(std::string& out, std::size_t oldStart, std::size_t oldLines, std::size_t newStart, std::size_t newLines,
+                const std::vector<BodyLine>& body) {
+  // Unified diff quirk (kept by jsdiff): an empty side names the line before it.
+  if (oldLines == 0) --oldStart;
+  if (newLines == 0) --newStart;
+  out += "@@ -" + std::to_string(oldStart) + "," + std::to_string(oldLines) + " +" + std::to_string(newStart) + "," +
+         std::to_string(newLines) + " @@\n";
+  for (const BodyLine& entry : body) {
+    out.push_back(entry.marker);
+    out.append(entry.line);
+    if (entry.line.empty() || entry.line.back() != '\n') out += "\n\\ No newline at end of file\n";
+  }
+}
+
+bool isIndent(char c) { return c == ' ' || c == '\t'; }
+bool isBlank(std::string_view text) {
+  return text.find_first_not_of(" \t\r\f\v") == std::string_view::npos;
+}
+
+/// Reads the counts of a hunk header "@@ -a[,b] +c[,d] @@" (an omitted count is 1).
+bool parseHunkHeader(std::string_view line, std::size_t& oldLines, std::size_t& newLines) {
+  const auto readRange = [&line](char sign, std::size_t& count) {
+    const std::size_t at = line.find(sign);
+    if (at == std::string_view::npos) return false;
+    std::size_t i = at + 1;
+    while (i < line.size() && line[i] >= '0' && line[i] <= '9') ++i;
+    count = 1;
+    if (i < line.size() && line[i] == ',') {
+      count = 0;
+      for (++i; i < line.size() && line[i] >= '0' && line[i] <= '9'; ++i) {
+        count = count * 10 + static_cast<std::size_t>(line[i] - '0');
+      }
+    }
+    line = line.substr(i);
+    return true;
+  };
+  return readRange('-', oldLines) && readRange('+', newLines);
+}
+
+} // namespace
+
+UnifiedDiff unifiedDiff(std::string_view path, std::string_view before, std::string_view after, int context) {
+  UnifiedDiff diff;
+  diff.text.reserve(4 * path.size() + 96);
+  diff.text.append("Index: ").append(path).append("\n");
+  diff.text.append(67, '=').append("\n--- ").append(path).append("\n+++ ").append(path).append("\n");
+  if (before == after) return diff;
+
+  const std::vector<std::string_view> oldLines = splitLines(before);
+  const std::vector<std::string_view> newLines = splitLines(after);
+
+  // The common prefix is compared as text; only the lines after it are interned and diffed.
+  std::size_t prefix = 0;
+  while (prefix < oldLines.size() && prefix < newLines.size() && oldLines[prefix] == newLines[prefix]) ++prefix;
+  std::unordered_map<std::string_view, int> ids;
+  const auto intern = [&ids, prefix](const std::vector<std::string_view>& lines) {
+    std::vector<int> out;
+    out.reserve(lines.size() - prefix);
+    for (std::size_t i = prefix; i < lines.size(); ++i) {
+      out.push_back(ids.try_emplace(lines[i], static_cast<int>(ids.size())).first->second);
+    }
+    return out;
+  };
+  const std::vector<int> a = intern(oldLines);
+  const std::vector<int> b = intern(newLines);
+
+  std::vector<Component> runs;
+  if (!jsdiffRuns(a, b, prefix, kJsdiffMaxEdits, runs)) {
+    // A large change: a minimal script in linear space (it strips the common suffix too), or,
+    // past kMaxEditDistance, everything between the common prefix and suffix as changed.
+    LineDiffer differ(a, b);
+    if (!differ.run(kMaxEditDistance)) differ.markAllChanged();
+    std::vector<char> removed(oldLines.size(), 0);
+    std::vector<char> added(newLines.size(), 0);
+    std::copy(differ.removed.begin(), differ.removed.end(), removed.begin() + static_cast<Index>(prefix));
+    std::copy(differ.added.begin(), differ.added.end(), added.begin() + static_cast<Index>(prefix));
+    runs = components(removed, added);
+  }
+
+  // jsdiff's structuredPatch, run for run: a hunk opens at a change with up to `context` lines
+  // before it, swallows an equal run of at most 2 * context lines between changes, and closes
+  // with up to `context` lines after the last change.
+  runs.push_back({Kind::Equal, oldLines.size(), 0});  // closes the last hunk
+  const std::size_t contextSize = context > 0 ? static_cast<std::size_t>(context) : 0;
+  std::size_t oldRangeStart = 0;  // 0: no hunk open
+  std::size_t newRangeStart = 0;
+  std::size_t oldLine = 1;
+  std::size_t newLine = 1;
+  std::vector<BodyLine> body;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const Component& run = runs[r];
+    if (run.kind != Kind::Equal) {
+      if (oldRangeStart == 0) {
+        oldRangeStart = oldLine;
+        newRangeStart = newLine;
+        if (r > 0) {
+          const Component& previous = runs[r - 1];
+          const std::size_t lead = std::min(previous.count, contextSize);
+          for (std::size_t i = previous.start + previous.count - lead; i < previous.start + previous.count; ++i) {
+            body.push_back({' ', oldLines[i]});
+          }
+          oldRangeStart -= lead;
+          newRangeStart -= lead;
+        }
+      }
+      const bool isAdded = run.kind == Kind::Added;
+      const std::vector<std::string_view>& lines = isAdded ? newLines : oldLines;
+      for (std::size_t i = run.start; i < run.start + run.count; ++i) body.push_back({isAdded ? '+' : '-', lines[i]});
+      (isAdded ? diff.additions : diff.deletions) += static_cast<int>(run.count);
+      (isAdded ? newLine : oldLine) += run.count;
+      continue;
+    }
+    if (oldRangeStart != 0) {
+      if (run.count <= 2 * contextSize && r + 2 < runs.size()) {
+        for (std::size_t i = run.start; i < run.start + run.count; ++i) body.push_back({' ', oldLines[i]});
+      } else {
+        const std::size_t trail = std::min(run.count, contextSize);
+        for (std::size_t i = run.start; i < run.start + trail; ++i) body.push_back({' ', oldLines[i]});
+        appendHunk(diff.text, oldRangeStart, oldLine - oldRangeStart + trail, newRangeStart,
+                   newLine - newRangeStart + trail, body);
+        oldRangeStart = 0;
+        newRangeStart = 0;
+        body.clear();
+      }
+    }
+    oldLine += run.count;
+    newLine += run.count;
+  }
+  return diff;
+}
+
+std::string trimDiffIndentation(std::string_view diff) {
+  // Walks the hunks by their header counts, so a removed "-- x" line ("--- x") is still body and
+  // the file headers never are.
+  struct Line {
+    std::string_view text;
+    bool body;
+  };
+  std::vector<Line> lines;
+  std::size_t oldLeft = 0;
+  std::size_t newLeft = 0;
+  std::size_t common = std::numeric_limits<std::size_t>::max();
+  for (std::size_t start = 0; start < diff.size();) {
+    const std::size_t newline = diff.find('\n', start);
+    const std::size_t end = newline == std::string_view::npos ? diff.size() : newline;
+    const std::string_view text = diff.substr(start, end - start);
+    start = end + 1;
+    bool body = false;
+    const bool inHunk = oldLeft > 0 || newLeft > 0;
+    if (text.starts_with("@@ ")) {
+      if (!parseHunkHeader(text, oldLeft, newLeft)) oldLeft = newLeft = 0;
+    } else if (inHunk && !text.empty() && (text[0] == ' ' || text[0] == '-' || text[0] == '+')) {
+      body = true;
+      if (text[0] != '+' && oldLeft > 0) --oldLeft;
+      if (text[0] != '-' && newLeft > 0) --newLeft;
+      const std::string_view content = text.substr(1);
+      if (!isBlank(content)) {
+        std::size_t indent = 0;
+        while (indent < content.size() && isIndent(content[indent])) ++indent;
+        common = std::min(common, indent);
+      }
+    } else if (inHunk && text.empty()) {
+      if (oldLeft > 0) --oldLeft;  // an empty context line whose ' ' was lost
+      if (newLeft > 0) --newLeft;
+    } else if (!text.starts_with('\\')) {
+      oldLeft = newLeft = 0;  // a line of another kind ends the hunk
+    }
+    lines.push_back({text, body});
+  }
+  if (common == 0 || common == std::numeric_limits<std::size_t>::max()) return std::string(diff);
+
+  std::string out;
+  out.reserve(diff.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view text = lines[i].text;
+    if (lines[i].body) {
+      std::size_t strip = 0;
+      while (strip < common && 1 + strip < text.size() && isIndent(text[1 + strip])) ++strip;
+      out.push_back(text[0]);
+      text = text.substr(1 + strip);
+    }
+    out.append(text);
+    if (i + 1 < lines.size() || (!diff.empty() && diff.back() == '\n')) out.push_back('\n');
+  }
+  return out;
+}
+
+} // namespace toold::builtins
