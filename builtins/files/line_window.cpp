@@ -1,0 +1,367 @@
+#include "builtins/files/line_window.h"
+
+#include <xxhash.h>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace toold::builtins {
+
+namespace {
+
+constexpr std::size_t kBlockSize = std::size_t{1} << 20; // 1 MiB, both passes
+
+std::string systemError(int error) { return std::strerror(error); }
+
+FileIdentity identityOf(const struct stat& st) {
+  FileIdentity id;
+  id.device = static_cast<std::uint64_t>(st.st_dev);
+  id.inode = static_cast<std::uint64_t>(st.st_ino);
+  id.size = static_cast<std::uint64_t>(st.st_size);
+  id.mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + static_cast<std::int64_t>(st.st_mtim.tv_nsec);
+  return id;
+}
+
+/// Closes the descriptor it owns.
+class FileDescriptor {
+public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0)
+      ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+private:
+  int fd_;
+};
+
+/// pread that retries on EINTR; the byte count, 0 at the end, or -1 with errno set.
+ssize_t readAt(int fd, char* buffer, std::size_t size, std::uint64_t offset) {
+  for (;;) {
+    ssize_t got = ::pread(fd, buffer, size, static_cast<off_t>(offset));
+    if (got >= 0 || errno != EINTR)
+      return got;
+  }
+}
+
+LineWindowError cancelledError(const core::CancellationToken& cancellation) {
+  std::string reason = cancellation.reason();
+  return LineWindowError{reason.empty() ? std::string("cancelled") : reason, true};
+}
+
+/// The streaming pass: line count, checkpoints and hash. `stable` tells whether the file stayed
+/// the same version throughout (only then may the index be cached).
+std::variant<LineIndex, LineWindowError> buildIndex(int fd, const FileIdentity& identity, char* buffer,
+                                                    const core::CancellationToken& cancellation, bool& stable) {
+  LineIndex index;
+  index.identity = identity;
+  index.checkpoints.push_back(LineIndex::Checkpoint{1, 0});
+
+  std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
+  if (!state || XXH3_64bits_reset(state.get()) != XXH_OK)
+    return LineWindowError{systemError(ENOMEM), false};
+
+  std::uint64_t position = 0;
+  std::uint64_t newlines = 0;
+  char last = '\n';
+  for (;;) {
+    if (cancellation.isCancelled())
+      return cancelledError(cancellation);
+    ssize_t got = readAt(fd, buffer, kBlockSize, position);
+    if (got < 0)
+      return LineWindowError{systemError(errno), false};
+    if (got == 0)
+      break;
+    const auto size = static_cast<std::size_t>(got);
+    XXH3_64bits_update(state.get(), buffer, size);
+    const char* cursor = buffer;
+    const char* end = buffer + size;
+    while (cursor < end) {
+      const void* found = std::memchr(cursor, '\n', static_cast<std::size_t>(end - cursor));
+      if (found == nullptr)
+        break;
+      cursor = static_cast<const char*>(found) + 1;
+      ++newlines;
+      const auto& previous = index.checkpoints.back();
+      const std::uint64_t offset = position + static_cast<std::uint64_t>(cursor - buffer);
+      if (newlines + 1 - previous.line >= LineIndex::kLinesPerCheckpoint ||
+          offset - previous.offset >= LineIndex::kBytesPerCheckpoint)
+        index.checkpoints.push_back(LineIndex::Checkpoint{newlines + 1, offset});
+    }
+    last = buffer[size - 1];
+    position += size;
+  }
+
+  index.totalLines = newlines + (position > 0 && last != '\n' ? 1 : 0);
+  index.contentHash = XXH3_64bits_digest(state.get());
+
+  struct stat after {};
+  stable = position == identity.size && ::fstat(fd, &after) == 0 && identityOf(after) == identity;
+  return index;
+}
+
+/// Builds one display line from its raw bytes, fed in pieces: decodes UTF-8 (each maximal
+/// ill-formed subsequence becomes U+FFFD, as Unicode recommends), holds back a '\r' until it is
+/// known not to precede the '\n', and stops keeping text past `maxChars` code points.
+class LineBuilder {
+public:
+  explicit LineBuilder(std::size_t maxChars) : maxChars_(maxChars) {}
+
+  /// Whether more bytes can still change the text (false once the line is known to be cut).
+  bool wantsMore() const { return !cut_; }
+
+  void feed(const char* data, std::size_t size) {
+    for (std::size_t i = 0; i < size && !cut_; ++i)
+      feedByte(static_cast<unsigned char>(data[i]));
+  }
+
+  /// The finished line; `atNewline` tells whether it ended with '\n' (which drops a held '\r').
+  std::string finish(bool atNewline) {
+    if (needed_ > 0)
+      emitReplacement();
+    if (pendingCr_ && !atNewline)
+      emit("\r", 1);
+    if (cut_)
+      text_ += kLineCutSuffix;
+    return std::move(text_);
+  }
+
+private:
+  void feedByte(unsigned char byte) {
+    if (needed_ == 0) {
+      startSequence(byte);
+      return;
+    }
+    if (byte < lower_ || byte > upper_) {
+      emitReplacement(); // the bytes so far form one ill-formed subsequence
+      if (!cut_)
+        startSequence(byte);
+      return;
+    }
+    lower_ = 0x80;
+    upper_ = 0xBF;
+    sequence_[seen_++] = static_cast<char>(byte);
+    if (seen_ == needed_ + 1) {
+      const std::size_t length = seen_;
+      needed_ = 0;
+      seen_ = 0;
+      emit(sequence_, length);
+    }
+  }
+
+  void startSequence(unsigned char byte) {
+    if (byte < 0x80) {
+      if (byte == '\r') {
+        if (pendingCr_)
+          emit("\r", 1);
+        pendingCr_ = true;
+        return;
+      }
+      char ascii = static_cast<char>(byte);
+      emit(&ascii, 1);
+      return;
+    }
+    if (byte >= 0xC2 && byte <= 0xDF) {
+      needed_ = 1;
+    } else if (byte >= 0xE0 && byte <= 0xEF) {
+      needed_ = 2;
+      if (byte == 0xE0)
+        lower_ = 0xA0; // no overlongs
+      if (byte == 0xED)
+        upper_ = 0x9F; // no surrogates
+    } else if (byte >= 0xF0 && byte <= 0xF4) {
+      needed_ = 3;
+      if (byte == 0xF0)
+        lower_ = 0x90; // no overlongs
+      if (byte == 0xF4)
+        upper_ = 0x8F; // nothing above U+10FFFF
+    } else {
+      emitReplacement();
+      return;
+    }
+    sequence_[0] = static_cast<char>(byte);
+    seen_ = 1;
+  }
+
+  void emitReplacement() {
+    needed_ = 0;
+    seen_ = 0;
+    lower_ = 0x80;
+    upper_ = 0xBF;
+    emit("\xEF\xBF\xBD", 3);
+  }
+
+  /// Appends one code point's bytes, first any '\r' held back (which is a character after all).
+  void emit(const char* bytes, std::size_t length) {
+    if (pendingCr_ && !(length == 1 && bytes[0] == '\r')) {
+      pendingCr_ = false;
+      emit("\r", 1);
+    }
+    if (cut_)
+      return;
+    if (chars_ == maxChars_) {
+      cut_ = true;
+      return;
+    }
+    text_.append(bytes, length);
+    ++chars_;
+  }
+
+  std::size_t maxChars_;
+  std::string text_;
+  std::size_t chars_ = 0;
+  bool cut_ = false;
+  bool pendingCr_ = false;
+  char sequence_[4] = {};
+  std::size_t needed_ = 0; ///< continuation bytes the current sequence needs in all
+  std::size_t seen_ = 0;   ///< bytes of the current sequence so far, its lead included
+  unsigned char lower_ = 0x80;
+  unsigned char upper_ = 0xBF;
+};
+
+/// The second pass: from the checkpoint before `request.offset`, skip to it and collect the window.
+std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex& index, const LineWindowRequest& request,
+                                                        char* buffer, const core::CancellationToken& cancellation) {
+  LineWindow window;
+  const std::uint64_t offset = std::max<std::uint64_t>(request.offset, 1);
+  window.firstLine = offset;
+  window.totalLines = index.totalLines;
+  window.contentHash = index.contentHash;
+  window.identity = index.identity;
+  if (offset > index.totalLines || request.limit == 0) {
+    window.more = request.limit == 0 && offset <= index.totalLines;
+    return window;
+  }
+
+  // The last checkpoint at or before the wanted line (the first one is line 1).
+  auto after = std::upper_bound(index.checkpoints.begin(), index.checkpoints.end(), offset,
+                                [](std::uint64_t line, const LineIndex::Checkpoint& c) { return line < c.line; });
+  const auto& checkpoint = *std::prev(after);
+  std::uint64_t line = checkpoint.line;
+  std::uint64_t position = checkpoint.offset;
+
+  std::size_t usedBytes = 0;
+  bool done = false;
+  std::optional<LineBuilder> builder;
+  // Ends the line being built; false when it does not fit the byte budget (the window is over).
+  auto keepLine = [&](bool atNewline) {
+    std::string text = builder->finish(atNewline);
+    builder.reset();
+    const std::size_t needed = text.size() + (window.lines.empty() ? 0 : 1);
+    if (usedBytes + needed > request.maxBytes) {
+      window.cutByBytes = true;
+      return false;
+    }
+    usedBytes += needed;
+    window.lines.push_back(std::move(text));
+    return window.lines.size() < request.limit;
+  };
+
+  while (!done) {
+    if (cancellation.isCancelled())
+      return cancelledError(cancellation);
+    ssize_t got = readAt(fd, buffer, kBlockSize, position);
+    if (got < 0)
+      return LineWindowError{systemError(errno), false};
+    if (got == 0) {
+      if (builder)
+        keepLine(false); // the last line, without a '\n'
+      break;
+    }
+    const char* cursor = buffer;
+    const char* end = buffer + got;
+    position += static_cast<std::uint64_t>(got);
+    while (cursor < end && !done) {
+      const auto* newline = static_cast<const char*>(std::memchr(cursor, '\n', static_cast<std::size_t>(end - cursor)));
+      const char* stop = newline != nullptr ? newline : end;
+      if (line >= offset) {
+        if (!builder)
+          builder.emplace(request.maxLineChars);
+        if (builder->wantsMore())
+          builder->feed(cursor, static_cast<std::size_t>(stop - cursor));
+        if (newline != nullptr && !keepLine(true))
+          done = true;
+      }
+      if (newline == nullptr)
+        break;
+      ++line;
+      cursor = newline + 1;
+    }
+  }
+
+  const std::uint64_t lastKept = offset + window.lines.size() - 1;
+  window.more = window.cutByBytes || lastKept < index.totalLines;
+  return window;
+}
+
+} // namespace
+
+std::shared_ptr<const LineIndex> LineIndexCache::find(const std::filesystem::path& path, const FileIdentity& identity) {
+  std::lock_guard lock(mutex_);
+  for (auto it = entries_.begin(); it != entries_.end(); ++it) {
+    if (it->first != path)
+      continue;
+    if (it->second->identity != identity) {
+      entries_.erase(it); // a stale version: it will never match again
+      return nullptr;
+    }
+    entries_.splice(entries_.begin(), entries_, it);
+    return entries_.front().second;
+  }
+  return nullptr;
+}
+
+void LineIndexCache::store(const std::filesystem::path& path, std::shared_ptr<const LineIndex> index) {
+  if (!index)
+    return;
+  std::lock_guard lock(mutex_);
+  entries_.remove_if([&](const auto& entry) { return entry.first == path; });
+  if (capacity_ == 0)
+    return;
+  entries_.emplace_front(path, std::move(index));
+  while (entries_.size() > capacity_)
+    entries_.pop_back();
+}
+
+std::variant<LineWindow, LineWindowError> readLineWindow(const std::filesystem::path& path, const LineWindowRequest& request,
+                                                         LineIndexCache& cache, const core::CancellationToken& cancellation) {
+  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (file.get() < 0)
+    return LineWindowError{systemError(errno), false};
+  struct stat st {};
+  if (::fstat(file.get(), &st) != 0)
+    return LineWindowError{systemError(errno), false};
+  const FileIdentity identity = identityOf(st);
+
+  std::unique_ptr<char[]> buffer(new char[kBlockSize]);
+  std::shared_ptr<const LineIndex> index = cache.find(path, identity);
+  if (!index) {
+    bool stable = false;
+    auto built = buildIndex(file.get(), identity, buffer.get(), cancellation, stable);
+    if (auto* error = std::get_if<LineWindowError>(&built))
+      return std::move(*error);
+    index = std::make_shared<const LineIndex>(std::move(std::get<LineIndex>(built)));
+    if (stable)
+      cache.store(path, index);
+  }
+  return collectWindow(file.get(), *index, request, buffer.get(), cancellation);
+}
+
+std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    return std::nullopt;
+  return identityOf(st);
+}
+
+std::uint64_t contentHash(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }
+
+} // namespace toold::builtins

@@ -1,0 +1,101 @@
+// The `read` tool's view of a text file: a window of numbered lines, found without loading the
+// file. A sparse line index (the byte offset of every 16,384th line, the total line count and the
+// content hash), built by one streaming pass and cached per file identity, lets a window a
+// million lines into a 1 GiB file be read by seeking, not scanning.
+#pragma once
+
+#include "core/cancellation.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace toold::builtins {
+
+/// What identifies one version of a file cheaply: if any of these changed, the file did.
+struct FileIdentity {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::uint64_t size = 0;
+  std::int64_t mtimeNs = 0; ///< modification time, nanoseconds since the epoch
+  bool operator==(const FileIdentity&) const = default;
+};
+
+/// The result of the streaming pass over a whole file.
+struct LineIndex {
+  FileIdentity identity;
+  std::uint64_t totalLines = 0;             ///< "a\n" is 1 line, "a" is 1, "" is 0, "a\nb" is 2
+  std::uint64_t contentHash = 0;            ///< XXH3-64 of the whole file's bytes
+  /// Where a line starts: the first is line 1 at offset 0, then one wherever 16,384 lines or 1 MiB
+  /// have passed since the last, so reaching any line reads at most that much before it.
+  struct Checkpoint {
+    std::uint64_t line = 1;
+    std::uint64_t offset = 0;
+  };
+  std::vector<Checkpoint> checkpoints;
+  static constexpr std::uint64_t kLinesPerCheckpoint = 16384;
+  static constexpr std::uint64_t kBytesPerCheckpoint = 1u << 20;
+};
+
+/// A small LRU of line indexes, keyed by path and valid only while the identity matches.
+/// Thread-safe.
+class LineIndexCache {
+public:
+  explicit LineIndexCache(std::size_t capacity = 64) : capacity_(capacity) {}
+  std::shared_ptr<const LineIndex> find(const std::filesystem::path& path, const FileIdentity& identity);
+  void store(const std::filesystem::path& path, std::shared_ptr<const LineIndex> index);
+
+private:
+  std::size_t capacity_;
+  std::mutex mutex_;
+  std::list<std::pair<std::filesystem::path, std::shared_ptr<const LineIndex>>> entries_; ///< most recent first
+};
+
+struct LineWindowRequest {
+  std::uint64_t offset = 1;         ///< 1-based first line
+  std::uint64_t limit = 2000;       ///< at most this many lines
+  std::size_t maxLineChars = 2000;  ///< longer lines are cut here (in code points) and get `lineCutSuffix`
+  std::size_t maxBytes = 51200;     ///< the kept lines' UTF-8 bytes, joined by "\n", stay within this
+};
+
+inline constexpr std::string_view kLineCutSuffix = "... (line truncated to 2000 chars)";
+
+struct LineWindow {
+  std::uint64_t firstLine = 0;      ///< the number of lines.front(), = offset
+  std::vector<std::string> lines;   ///< the window's lines: "\n" and a "\r" before it removed, cut, invalid UTF-8 shown as U+FFFD
+  std::uint64_t totalLines = 0;     ///< of the whole file
+  bool cutByBytes = false;          ///< stopped because the next line would pass maxBytes
+  bool more = false;                ///< lines exist after the window (cut or limit reached)
+  std::uint64_t contentHash = 0;    ///< of the whole file, as the index has it
+  FileIdentity identity;            ///< of the version that was read
+};
+
+/// Why a window cannot be read: the system's reason ("Permission denied"), or cancellation.
+struct LineWindowError {
+  std::string message;
+  bool cancelled = false;
+};
+
+/// Reads the window from the file at `path` (already resolved and known to be a regular file):
+/// opens it, takes its identity with fstat, builds (or takes from `cache`) its LineIndex — one
+/// streaming pass in 1 MiB blocks, checking `cancellation` between blocks — then seeks to the
+/// nearest checkpoint before `offset` and reads forward to the window. Memory stays bounded by
+/// the block size plus the window, whatever the file size. An offset past the end yields no lines
+/// (the caller reports it). Splits on "\n" only; a "\r" before it is dropped.
+std::variant<LineWindow, LineWindowError> readLineWindow(const std::filesystem::path& path, const LineWindowRequest& request,
+                                                         LineIndexCache& cache, const core::CancellationToken& cancellation);
+
+/// The identity of `path` now (stat, following symlinks); nullopt when it cannot be stat'ed.
+std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);
+
+/// XXH3-64 of `bytes`, the content hash read stamps and indexes use.
+std::uint64_t contentHash(std::string_view bytes);
+
+} // namespace toold::builtins

@@ -1,0 +1,361 @@
+#include "builtins/files/line_window.h"
+#include "tests/support/temp_dir.h"
+
+#include <catch2/catch.hpp>
+#include <xxhash.h>
+
+#include <fstream>
+#include <string>
+#include <variant>
+#include <vector>
+
+using toold::builtins::contentHash;
+using toold::builtins::fileIdentity;
+using toold::builtins::kLineCutSuffix;
+using toold::builtins::LineIndex;
+using toold::builtins::LineIndexCache;
+using toold::builtins::LineWindow;
+using toold::builtins::LineWindowError;
+using toold::builtins::LineWindowRequest;
+using toold::builtins::readLineWindow;
+using toold::testing::TempDir;
+
+namespace {
+
+std::filesystem::path writeFile(const TempDir& dir, const std::string& name, const std::string& bytes) {
+  auto path = dir.path() / name;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+LineWindow readWindow(const std::filesystem::path& path, LineWindowRequest request, LineIndexCache& cache) {
+  auto result = readLineWindow(path, request, cache, toold::core::CancellationToken());
+  if (auto* error = std::get_if<LineWindowError>(&result))
+    FAIL("readLineWindow failed: " << error->message);
+  return std::get<LineWindow>(result);
+}
+
+LineWindow readWindow(const std::filesystem::path& path, LineWindowRequest request = {}) {
+  LineIndexCache cache;
+  return readWindow(path, request, cache);
+}
+
+LineWindowRequest window(std::uint64_t offset, std::uint64_t limit) {
+  LineWindowRequest request;
+  request.offset = offset;
+  request.limit = limit;
+  return request;
+}
+
+using Lines = std::vector<std::string>;
+
+} // namespace
+
+TEST_CASE("line window: line counting follows the final newline rule", "[files]") {
+  TempDir dir("line_window");
+  struct Case {
+    std::string bytes;
+    std::uint64_t total;
+    Lines lines;
+  };
+  const std::vector<Case> cases = {
+      {"", 0, {}},
+      {"a", 1, {"a"}},
+      {"a\n", 1, {"a"}},
+      {"a\nb", 2, {"a", "b"}},
+      {"a\n\n", 2, {"a", ""}},
+      {"\n", 1, {""}},
+  };
+  for (const auto& c : cases) {
+    auto result = readWindow(writeFile(dir, "f.txt", c.bytes));
+    CAPTURE(c.bytes);
+    CHECK(result.totalLines == c.total);
+    CHECK(result.lines == c.lines);
+    CHECK(result.firstLine == 1);
+    CHECK_FALSE(result.more);
+    CHECK_FALSE(result.cutByBytes);
+  }
+}
+
+TEST_CASE("line window: CRLF line ends lose the carriage return, inner ones stay", "[files]") {
+  TempDir dir("line_window");
+  auto result = readWindow(writeFile(dir, "crlf.txt", "one\r\ntwo\r\nth\rree\r\n\r\nlast"));
+  CHECK(result.totalLines == 5);
+  CHECK(result.lines == Lines{"one", "two", "th\rree", "", "last"});
+}
+
+TEST_CASE("line window: offset and limit select a window in the middle", "[files]") {
+  TempDir dir("line_window");
+  std::string content;
+  for (int i = 1; i <= 10; ++i)
+    content += "line" + std::to_string(i) + "\n";
+  auto path = writeFile(dir, "ten.txt", content);
+
+  auto middle = readWindow(path, window(4, 3));
+  CHECK(middle.firstLine == 4);
+  CHECK(middle.lines == Lines{"line4", "line5", "line6"});
+  CHECK(middle.totalLines == 10);
+  CHECK(middle.more);
+  CHECK_FALSE(middle.cutByBytes);
+
+  auto tail = readWindow(path, window(8, 5));
+  CHECK(tail.lines == Lines{"line8", "line9", "line10"});
+  CHECK_FALSE(tail.more);
+
+  auto exact = readWindow(path, window(9, 2));
+  CHECK(exact.lines == Lines{"line9", "line10"});
+  CHECK_FALSE(exact.more);
+
+  auto last = readWindow(path, window(10, 100));
+  CHECK(last.lines == Lines{"line10"});
+}
+
+TEST_CASE("line window: an offset past the end gives no lines", "[files]") {
+  TempDir dir("line_window");
+  auto path = writeFile(dir, "three.txt", "a\nb\nc\n");
+  auto result = readWindow(path, window(4, 10));
+  CHECK(result.firstLine == 4);
+  CHECK(result.lines.empty());
+  CHECK(result.totalLines == 3);
+  CHECK_FALSE(result.more);
+  CHECK(readWindow(path, window(1000, 10)).lines.empty());
+}
+
+TEST_CASE("line window: long lines are cut at maxLineChars code points", "[files]") {
+  TempDir dir("line_window");
+  // "héllo wörld" is 11 code points; the emoji line is 6 code points of 4 bytes each.
+  auto path = writeFile(dir, "long.txt",
+                        "h\xC3\xA9llo w\xC3\xB6rld\n"
+                        "h\xC3\xA9llo\n"
+                        "\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\n"
+                        "12345\r\n");
+  LineWindowRequest request;
+  request.maxLineChars = 5;
+  auto result = readWindow(path, request);
+  const std::string suffix(kLineCutSuffix);
+  CHECK(result.lines == Lines{"h\xC3\xA9llo" + suffix, "h\xC3\xA9llo",
+                              "\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80\xF0\x9F\x98\x80" + suffix,
+                              "12345"});
+  CHECK(result.totalLines == 4);
+}
+
+TEST_CASE("line window: the byte budget stops before the line that would pass it", "[files]") {
+  TempDir dir("line_window");
+  std::string content;
+  for (int i = 0; i < 10; ++i)
+    content += "aaaa\n";
+  auto path = writeFile(dir, "budget.txt", content);
+
+  LineWindowRequest request;
+  request.maxBytes = 14; // 4 + (1 + 4) + (1 + 4): exactly three lines
+  auto three = readWindow(path, request);
+  CHECK(three.lines.size() == 3);
+  CHECK(three.cutByBytes);
+  CHECK(three.more);
+
+  request.maxBytes = 13;
+  auto two = readWindow(path, request);
+  CHECK(two.lines.size() == 2);
+  CHECK(two.cutByBytes);
+  CHECK(two.more);
+
+  request.maxBytes = 49; // all ten lines joined
+  auto all = readWindow(path, request);
+  CHECK(all.lines.size() == 10);
+  CHECK_FALSE(all.cutByBytes);
+  CHECK_FALSE(all.more);
+
+  request.maxBytes = 3; // not even the first line
+  auto none = readWindow(path, request);
+  CHECK(none.lines.empty());
+  CHECK(none.cutByBytes);
+  CHECK(none.more);
+}
+
+TEST_CASE("line window: invalid UTF-8 is shown as U+FFFD per ill-formed subsequence", "[files]") {
+  TempDir dir("line_window");
+  auto path = writeFile(dir, "bad.txt",
+                        "a\xFF" "b\n"          // a stray byte
+                        "\xE2\x82x\n"          // a truncated 3-byte sequence: one replacement
+                        "\xC0\xAF\n"           // an overlong lead and a lone continuation: two
+                        "\xED\xA0\x80\n"       // a surrogate: three
+                        "ok \xE2\x82\xAC\n"    // a valid euro sign stays
+                        "end\xF0\x9F");        // cut off at the end of the file
+  const std::string r = "\xEF\xBF\xBD";
+  auto result = readWindow(path);
+  CHECK(result.lines == Lines{"a" + r + "b", r + "x", r + r, r + r + r, "ok \xE2\x82\xAC", "end" + r});
+}
+
+TEST_CASE("line window: a 10 MB line is cut and the next line still found", "[files]") {
+  TempDir dir("line_window");
+  std::string content(10 * 1024 * 1024, 'x');
+  content += "\nend\n";
+  auto path = writeFile(dir, "huge_line.txt", content);
+  auto result = readWindow(path);
+  REQUIRE(result.lines.size() == 2);
+  CHECK(result.lines[0] == std::string(2000, 'x') + std::string(kLineCutSuffix));
+  CHECK(result.lines[1] == "end");
+  CHECK(result.totalLines == 2);
+  CHECK(result.contentHash == contentHash(content));
+}
+
+TEST_CASE("line window: a window deep in a large file is found through the checkpoints", "[files]") {
+  TempDir dir("line_window");
+  std::string content;
+  for (int i = 1; i <= 100000; ++i)
+    content += "line " + std::to_string(i) + "\n";
+  auto path = writeFile(dir, "big.txt", content);
+  LineIndexCache cache;
+
+  auto result = readWindow(path, window(50000, 100), cache);
+  REQUIRE(result.lines.size() == 100);
+  for (std::size_t i = 0; i < result.lines.size(); ++i)
+    CHECK(result.lines[i] == "line " + std::to_string(50000 + i));
+  CHECK(result.totalLines == 100000);
+  CHECK(result.more);
+
+  auto index = cache.find(path, *fileIdentity(path));
+  REQUIRE(index);
+  CHECK(index->checkpoints.size() == 7); // line 1, then after each 16,384 lines (the file is < 1 MiB)
+  CHECK(index->checkpoints[0].line == 1);
+  CHECK(index->checkpoints[0].offset == 0);
+  CHECK(index->checkpoints[1].line == 16385);
+  CHECK(index->checkpoints[1].offset == content.find("line 16385\n"));
+
+  // Around a checkpoint boundary.
+  CHECK(readWindow(path, window(16384, 2), cache).lines == Lines{"line 16384", "line 16385"});
+  CHECK(readWindow(path, window(16385, 1), cache).lines == Lines{"line 16385"});
+  auto end = readWindow(path, window(99999, 10), cache);
+  CHECK(end.lines == Lines{"line 99999", "line 100000"});
+  CHECK_FALSE(end.more);
+}
+
+TEST_CASE("line window: the index is reused while the file is unchanged", "[files]") {
+  TempDir dir("line_window");
+  auto path = writeFile(dir, "cached.txt", "a\nb\nc\n");
+  LineIndexCache cache;
+  auto first = readWindow(path, window(1, 1), cache);
+  auto index = cache.find(path, *fileIdentity(path));
+  REQUIRE(index);
+  CHECK(index->totalLines == 3);
+  CHECK(index->contentHash == first.contentHash);
+
+  auto second = readWindow(path, window(2, 1), cache);
+  CHECK(second.lines == Lines{"b"});
+  CHECK(second.contentHash == first.contentHash);
+  CHECK(second.identity == first.identity);
+  CHECK(cache.find(path, *fileIdentity(path)) == index); // the same entry, not a rebuilt one
+}
+
+TEST_CASE("line window: a changed file is indexed again", "[files]") {
+  TempDir dir("line_window");
+  auto path = writeFile(dir, "changing.txt", "a\nb\n");
+  LineIndexCache cache;
+  auto before = readWindow(path, {}, cache);
+  CHECK(before.totalLines == 2);
+  const auto oldIdentity = *fileIdentity(path);
+
+  writeFile(dir, "changing.txt", "a\nb\nc\nd\n");
+  const auto newIdentity = *fileIdentity(path);
+  REQUIRE_FALSE(newIdentity == oldIdentity);
+  CHECK(cache.find(path, newIdentity) == nullptr);
+  CHECK(cache.find(path, oldIdentity) == nullptr); // the stale entry was dropped
+
+  auto after = readWindow(path, {}, cache);
+  CHECK(after.totalLines == 4);
+  CHECK(after.lines == Lines{"a", "b", "c", "d"});
+  CHECK(after.contentHash == contentHash("a\nb\nc\nd\n"));
+  CHECK(after.contentHash != before.contentHash);
+  CHECK(after.identity == newIdentity);
+  REQUIRE(cache.find(path, newIdentity));
+}
+
+TEST_CASE("line window: the cache keeps the most recently used entries", "[files]") {
+  auto entry = [](std::uint64_t inode) {
+    auto index = std::make_shared<LineIndex>();
+    index->identity.inode = inode;
+    return index;
+  };
+  LineIndexCache cache(2);
+  toold::builtins::FileIdentity one, two, three;
+  one.inode = 1;
+  two.inode = 2;
+  three.inode = 3;
+  cache.store("/one", entry(1));
+  cache.store("/two", entry(2));
+  CHECK(cache.find("/one", one)); // now most recent
+  cache.store("/three", entry(3));
+  CHECK(cache.find("/two", two) == nullptr);
+  CHECK(cache.find("/one", one));
+  CHECK(cache.find("/three", three));
+}
+
+TEST_CASE("line window: the content hash is XXH3-64 of the file", "[files]") {
+  TempDir dir("line_window");
+  const std::string content = "hello\nworld\n\xC3\xA9";
+  auto result = readWindow(writeFile(dir, "hash.txt", content));
+  CHECK(result.contentHash == XXH3_64bits(content.data(), content.size()));
+  CHECK(contentHash(content) == XXH3_64bits(content.data(), content.size()));
+  CHECK(contentHash("") == 0x2D06800538D394C2ULL);
+  CHECK(readWindow(writeFile(dir, "empty.txt", "")).contentHash == 0x2D06800538D394C2ULL);
+}
+
+TEST_CASE("line window: a cancelled token stops the read", "[files]") {
+  TempDir dir("line_window");
+  auto path = writeFile(dir, "cancel.txt", "a\nb\n");
+  toold::core::CancellationSource source;
+  source.cancel("cancelled by the client");
+  LineIndexCache cache;
+  auto result = readLineWindow(path, {}, cache, source.token());
+  REQUIRE(std::holds_alternative<LineWindowError>(result));
+  CHECK(std::get<LineWindowError>(result).cancelled);
+  CHECK(cache.find(path, *fileIdentity(path)) == nullptr);
+}
+
+TEST_CASE("line window: system errors carry the system's reason", "[files]") {
+  TempDir dir("line_window");
+  LineIndexCache cache;
+  auto result = readLineWindow(dir.path() / "missing.txt", {}, cache, toold::core::CancellationToken());
+  REQUIRE(std::holds_alternative<LineWindowError>(result));
+  CHECK(std::get<LineWindowError>(result).message == "No such file or directory");
+  CHECK_FALSE(std::get<LineWindowError>(result).cancelled);
+  CHECK_FALSE(fileIdentity(dir.path() / "missing.txt"));
+}
+
+TEST_CASE("line window: fileIdentity follows symbolic links", "[files]") {
+  TempDir dir("line_window");
+  auto path = writeFile(dir, "target.txt", "abc");
+  std::filesystem::create_symlink(path, dir.path() / "link.txt");
+  auto target = fileIdentity(path);
+  auto link = fileIdentity(dir.path() / "link.txt");
+  REQUIRE(target);
+  REQUIRE(link);
+  CHECK(*target == *link);
+  CHECK(target->size == 3);
+}
+
+TEST_CASE("line window: long lines get a checkpoint every MiB, so a window never reads far before it", "[files]") {
+  TempDir dir("line_window");
+  std::string content;
+  for (int i = 1; i <= 3000; ++i) {
+    std::string number = std::to_string(i);
+    content += number + std::string(999 - number.size(), '.') + "\n"; // 1000 bytes a line
+  }
+  auto path = writeFile(dir, "wide.txt", content);
+  LineIndexCache cache;
+  auto result = readWindow(path, window(2500, 3), cache);
+  REQUIRE(result.lines.size() == 3);
+  CHECK(result.lines[0].starts_with("2500."));
+  CHECK(result.lines[2].starts_with("2502."));
+  auto index = cache.find(path, *fileIdentity(path));
+  REQUIRE(index);
+  // 3,000,000 bytes: line 1, then the first line starting at or after each MiB since the last.
+  REQUIRE(index->checkpoints.size() == 3);
+  for (std::size_t k = 1; k < index->checkpoints.size(); ++k) {
+    const auto& checkpoint = index->checkpoints[k];
+    CHECK(checkpoint.offset == (checkpoint.line - 1) * 1000);
+    CHECK(checkpoint.offset - index->checkpoints[k - 1].offset >= LineIndex::kBytesPerCheckpoint);
+    CHECK(checkpoint.offset - index->checkpoints[k - 1].offset < LineIndex::kBytesPerCheckpoint + 1000);
+  }
+}

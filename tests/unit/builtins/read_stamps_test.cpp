@@ -1,0 +1,46 @@
+#include "builtins/files/read_stamps.h"
+
+#include <catch2/catch.hpp>
+
+using namespace toold::builtins;
+
+namespace {
+
+FileIdentity identity(std::uint64_t size, std::int64_t mtime) { return FileIdentity{1, 2, size, mtime}; }
+
+} // namespace
+
+TEST_CASE("read stamps: without a stamp, only a whole overwrite is refused", "[stamps]") {
+  ReadStamps stamps;
+  CHECK(checkStamp(stamps, "s1", "/w/a", "/w/a", identity(1, 1), "x", StampRule::IfStamped).empty());
+  CHECK_THAT(checkStamp(stamps, "s1", "/w/a", "/w/a", identity(1, 1), "x", StampRule::Required),
+             Catch::StartsWith("You must read file /w/a before overwriting it"));
+}
+
+TEST_CASE("read stamps: a stamp is current while the identity or the content is the same", "[stamps]") {
+  ReadStamps stamps;
+  stamps.record("s1", "/w/a", stampFor(identity(5, 100), "hello"));
+  CHECK(checkStamp(stamps, "s1", "/w/a", "/w/a", identity(5, 100), "hello", StampRule::Required).empty());
+  // Touched: a new mtime, the same bytes.
+  CHECK(checkStamp(stamps, "s1", "/w/a", "/w/a", identity(5, 200), "hello", StampRule::Required).empty());
+  auto refusal = checkStamp(stamps, "s1", "/w/a", "/w/a", identity(5, 300), "HELLO", StampRule::IfStamped);
+  CHECK_THAT(refusal, Catch::StartsWith("File /w/a has been modified since it was last read.\nLast modification: "));
+  CHECK_THAT(refusal, Catch::Contains("\nLast read: ") && Catch::EndsWith("Please read the file again before modifying it."));
+}
+
+TEST_CASE("read stamps: belong to one session and can be forgotten", "[stamps]") {
+  ReadStamps stamps;
+  stamps.record("s1", "/w/a", stampFor(identity(1, 1), "x"));
+  CHECK(stamps.find("s1", "/w/a"));
+  CHECK_FALSE(stamps.find("s2", "/w/a"));
+  stamps.forget("s1", "/w/a");
+  CHECK_FALSE(stamps.find("s1", "/w/a"));
+}
+
+TEST_CASE("read stamps: a session keeps a bounded number, forgetting the oldest", "[stamps]") {
+  ReadStamps stamps;
+  for (std::size_t i = 0; i <= ReadStamps::kMaxStampsPerSession; ++i)
+    stamps.record("s1", "/w/" + std::to_string(i), stampFor(identity(1, 1), "x"));
+  CHECK_FALSE(stamps.find("s1", "/w/0"));
+  CHECK(stamps.find("s1", "/w/" + std::to_string(ReadStamps::kMaxStampsPerSession)));
+}
