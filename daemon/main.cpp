@@ -1,4 +1,5 @@
 // toold's entry point: options, logging, the loop threads, stdio, signals, and the exit status.
+#include "builtins/builtin_tools.h"
 #include "core/orphan_reaper.h"
 #include "core/process_runner.h"
 #include "core/permission_config.h"
@@ -103,6 +104,7 @@ int main(int argc, char** argv) {
   toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
+  if (options.builtins) builtins::registerBuiltinTools(*tools);
   if (options.testMethods) daemon::registerTestTools(*tools);
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
   daemon::bindToolMethods(*server, *tools);

@@ -30,7 +30,8 @@ std::size_t readCursor(const std::string& cursor, const std::string& snapshot) {
   throw InvalidParams("cursor: \"" + cursor + "\" is not a cursor of the current tool list (it changed); list again");
 }
 
-// MCP's content items. toold's file items become images or audio when inline, else resource links.
+// MCP's content items. toold's inline file items become images or audio, or an embedded resource
+// with the bytes as its blob (a PDF); file items that point elsewhere become resource links.
 json mcpContentItem(const json& item) {
   if (item.value("type", "") != "file") return item;
   const std::string uri = item.value("uri", "");
@@ -40,6 +41,12 @@ json mcpContentItem(const json& item) {
     return json{{"type", mime.starts_with("image/") ? "image" : "audio"},
                 {"data", uri.substr(prefix.size())},
                 {"mimeType", mime}};
+  if (uri.starts_with(prefix))
+    return json{{"type", "resource"},
+                {"resource",
+                 {{"uri", "attachment:" + item.value("name", std::string("file"))},
+                  {"mimeType", mime},
+                  {"blob", uri.substr(prefix.size())}}}};
   json link{{"type", "resource_link"}, {"uri", uri}, {"mimeType", mime}};
   link["name"] = item.contains("name") ? item["name"] : json(uri);
   return link;

@@ -35,6 +35,8 @@ Options:
                          allowed; default: wait as long as the call lives)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
+  --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
+                         apply_patch): only the tools clients register
   --test-methods         bind the $/test/ methods and test tools used by fixtures and benchmarks
   --help                 print this help and exit
   --version              print the version and exit
@@ -85,6 +87,8 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
     if (arg == "--version") return {std::nullopt, "toold " TOOLD_VERSION, 0};
     if (arg == "--test-methods") {
       options.testMethods = true;
+    } else if (arg == "--no-builtins") {
+      options.builtins = false;
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||

@@ -21,6 +21,7 @@ struct Options {
   std::size_t maxOutputLines = 2000;      ///< bounding of a tool's model-facing text
   std::size_t maxOutputBytes = 50 * 1024;
   unsigned busyPollMicros = 50;           ///< how long the reader spins for the next frame before sleeping
+  bool builtins = true;                   ///< serves the built-in tools (read, edit, …)
   bool testMethods = false;               ///< binds the $/test/ methods (fixtures and benchmarks only)
   std::string configFile;                 ///< --config; empty: <directory>/toold.json when it exists
   bool unattendedAllow = false;           ///< --unattended allow: asks no client can answer are allowed

@@ -1,0 +1,213 @@
+#include "builtins/apply_patch.h"
+
+#include "builtins/files/file_transaction.h"
+#include "builtins/patch/patch_parser.h"
+#include "builtins/patch/patch_plan.h"
+#include "builtins/tool_support.h"
+
+#include <set>
+
+namespace toold::builtins {
+
+namespace {
+
+using core::json;
+
+const char* kDescription = R"(Applies a patch that adds, deletes, updates or moves files. The whole patch applies, or nothing does.
+
+The patch is enclosed in "*** Begin Patch" and "*** End Patch". Each file operation starts with a header:
+*** Add File: <path>      followed by the new file's lines, each prefixed with "+"
+*** Delete File: <path>   nothing follows
+*** Update File: <path>   optionally followed by "*** Move to: <new path>", then one or more chunks
+
+A chunk starts with "@@" (optionally "@@ <a line such as a class or function header>" to say where), then lines prefixed with " " (context, unchanged), "-" (removed) or "+" (added). Give about 3 lines of context before and after each change; if that is not unique in the file, add an "@@" line naming the enclosing class or function. "*** End of File" after a chunk anchors it at the end of the file.
+
+Example:
+*** Begin Patch
+*** Add File: hello.txt
++Hello world
+*** Update File: src/app.py
+@@ def greet():
+-    print("Hi")
++    print("Hello, world!")
+*** Delete File: obsolete.txt
+*** End Patch
+
+Paths are relative to the workspace (absolute paths work too). Context lines must match the file; whitespace at line ends and typographic quotes are tolerated.)";
+
+json inputSchema() {
+  return json{{"type", "object"},
+              {"properties",
+               {{"patchText",
+                 {{"type", "string"}, {"description", "The full patch text that describes all changes to be made"}}}}},
+              {"required", {"patchText"}},
+              {"additionalProperties", false}};
+}
+
+struct PatchCall {
+  std::shared_ptr<FileTools> files;
+  core::ToolContext context;
+  core::ToolDone done;
+  ParsedPatch patch;
+  std::vector<ResolvedOperation> operations;
+  std::vector<core::PathLocks::Lease> leases;
+  PatchPlan plan;
+
+  /// Answers, then releases the paths (a waiting mutation may start on this thread).
+  void end(core::ToolCompletion completion) {
+    done(std::move(completion));
+    leases.clear();
+  }
+};
+
+void commit(const std::shared_ptr<PatchCall>& call) {
+  auto& c = *call;
+  if (c.context.cancellation.isCancelled()) return c.end(failure("The call was cancelled; nothing was written."));
+  for (const auto& change : c.plan.changes)
+    if (!unchangedSince(change.target, change.previous))
+      return c.end(failure("apply_patch failed: " + change.target.string() +
+                           " changed on disk while the patch was waiting for permission; nothing was written. "
+                           "Read it again and redo the patch."));
+  auto committed = commitFileChanges(c.plan.changes);
+  if (!committed.error.empty()) return c.end(failure("apply_patch failed: " + committed.error));
+  std::size_t written = 0;
+  for (const auto& change : c.plan.changes) {
+    if (!change.content) {
+      c.files->stamps.forget(c.context.sessionID, change.target);
+      continue;
+    }
+    c.files->stamps.record(c.context.sessionID, change.target,
+                           ReadStamp{identityOf(committed.written[written++]), contentHash(*change.content),
+                                     std::chrono::system_clock::now()});
+  }
+  std::string diff;
+  json files = json::array();
+  for (const auto& file : c.plan.files) {
+    diff += file.diff.text;
+    json entry{{"filePath", file.filePath}, {"relativePath", file.relativePath}, {"type", file.type},
+               {"additions", file.diff.additions}, {"deletions", file.diff.deletions}};
+    if (!file.movePath.empty()) entry["movePath"] = file.movePath;
+    files.push_back(std::move(entry));
+  }
+  c.end(core::ToolResult{std::nullopt, json("Success. Updated the following files:\n" + c.plan.summary),
+                         json{{"diff", boundedDiff(trimDiffIndentation(diff))}, {"files", std::move(files)}}});
+}
+
+void planAndAsk(const std::shared_ptr<PatchCall>& call) {
+  auto& c = *call;
+  auto planned = planPatch(c.operations, *c.files, c.context.sessionID, *c.context.location);
+  if (auto* error = std::get_if<std::string>(&planned)) return c.end(failure(*error));
+  c.plan = std::move(std::get<PatchPlan>(planned));
+  std::vector<std::string> resources;
+  std::string paths, diff;
+  json files = json::array();
+  for (const auto& file : c.plan.files) {
+    if (std::find(resources.begin(), resources.end(), file.relativePath) == resources.end())
+      resources.push_back(file.relativePath);
+    paths += (paths.empty() ? "" : ", ") + file.relativePath;
+    diff += file.diff.text;
+    json entry{{"filePath", file.filePath}, {"relativePath", file.relativePath}, {"type", file.type},
+               {"additions", file.diff.additions}, {"deletions", file.diff.deletions}};
+    if (!file.movePath.empty()) entry["movePath"] = file.movePath;
+    files.push_back(std::move(entry));
+  }
+  // A moved file's old path is touched too.
+  for (const auto& operation : c.operations)
+    if (operation.moveTo) {
+      auto source = core::workspaceRelative(operation.path, *c.context.location);
+      if (std::find(resources.begin(), resources.end(), source) == resources.end()) resources.push_back(source);
+    }
+  core::PermissionAsk ask{"edit", resources, {"*"},
+                          json{{"filepath", paths}, {"diff", boundedDiff(trimDiffIndentation(diff))}, {"files", files}}};
+  c.context.assertPermission(std::move(ask), [call](std::optional<core::ToolCompletion> refusal) {
+    if (refusal) return call->end(std::move(*refusal));
+    try {
+      commit(call);
+    } catch (const std::exception& e) {
+      call->end(core::ToolDefect{e.what()});
+    }
+  });
+}
+
+// Takes the locks of every path in order (sorted, so two patches never wait on each other).
+void lockAll(const std::shared_ptr<PatchCall>& call, std::vector<std::string> keys, std::size_t next) {
+  if (next == keys.size()) {
+    try {
+      return planAndAsk(call);
+    } catch (const std::exception& e) {
+      return call->end(core::ToolDefect{e.what()});
+    }
+  }
+  const std::string key = keys[next];
+  call->files->locks.acquire(key, [call, keys = std::move(keys), next](core::PathLocks::Lease lease) mutable {
+    call->leases.push_back(std::move(lease));
+    lockAll(call, std::move(keys), next + 1);
+  });
+}
+
+void run(const std::shared_ptr<PatchCall>& call) {
+  auto& c = *call;
+  std::vector<core::PermissionAsk> asks;
+  std::set<std::string> asked;
+  std::set<std::string> keys;
+  auto resolve = [&](const std::string& path) -> std::optional<core::ResolvedPath> {
+    core::ResolvedPath resolved;
+    try {
+      resolved = core::resolveToolPath(path, *c.context.location);
+    } catch (const core::PathError& e) {
+      c.end(failure("apply_patch verification failed: " + path + ": " + e.what()));
+      return std::nullopt;
+    }
+    if (auto ask = core::externalDirectoryAsk(resolved, core::PathKind::File))
+      if (asked.insert(ask->resources.front()).second) asks.push_back(std::move(*ask));
+    keys.insert(resolved.canonical.string());
+    return resolved;
+  };
+  for (const auto& operation : c.patch.operations) {
+    ResolvedOperation resolved;
+    resolved.operation = &operation;
+    auto path = resolve(operation.path);
+    if (!path) return;
+    resolved.path = std::move(*path);
+    if (operation.movePath) {
+      auto target = resolve(*operation.movePath);
+      if (!target) return;
+      resolved.moveTo = std::move(*target);
+    }
+    c.operations.push_back(std::move(resolved));
+  }
+  assertEach(c.context, std::move(asks), [call, keys = std::vector<std::string>(keys.begin(), keys.end())](
+                                             std::optional<core::ToolCompletion> refusal) mutable {
+    if (refusal) return call->end(std::move(*refusal));
+    lockAll(call, std::move(keys), 0);
+  });
+}
+
+} // namespace
+
+core::Tool makeApplyPatchTool(std::shared_ptr<FileTools> files) {
+  core::Tool tool;
+  tool.description = kDescription;
+  tool.inputSchema = inputSchema();
+  tool.permission = "edit";
+  tool.mutates = true;
+  tool.threading = core::ToolThreading::Workers;
+  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+    const auto text = input["patchText"].get<std::string>();
+    if (text.find_first_not_of(" \t\r\n") == std::string::npos) return done(failure("patchText is required"));
+    auto parsed = parsePatch(text);
+    if (auto* error = std::get_if<PatchParseError>(&parsed)) {
+      if (error->message == "empty patch") return done(failure("patch rejected: empty patch"));
+      return done(failure("apply_patch verification failed: " + error->message));
+    }
+    auto call = std::make_shared<PatchCall>();
+    call->files = files;
+    call->context = std::move(context);
+    call->done = std::move(done);
+    call->patch = std::move(std::get<ParsedPatch>(parsed));
+    run(call);
+  };
+  return tool;
+}
+
+} // namespace toold::builtins

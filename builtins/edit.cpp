@@ -1,0 +1,53 @@
+#include "builtins/edit.h"
+
+#include "builtins/edit/edit_call.h"
+
+namespace toold::builtins {
+
+namespace {
+
+using core::json;
+
+const char* kDescription = R"(Performs an exact string replacement in a file.
+
+Usage:
+- Read the file first. Copy oldString from the read output WITHOUT the "<line number>: " prefix, keeping the exact indentation.
+- The edit fails if oldString is not found, or if it is found more than once: then give more surrounding lines to make it unique, or set replaceAll to change every occurrence.
+- Small differences in trailing whitespace, indentation, line endings and typographic quotes are tolerated when the match is still unique; the result then says what was tolerated.
+- newString is inserted exactly as given (no pattern expansion). When the match needed an indentation shift, the same shift is applied to newString.
+- An empty oldString creates a new file with newString as its content (an existing file must have been read first).
+- Use replaceAll for renaming a variable or string across the file.)";
+
+json inputSchema() {
+  return json{{"type", "object"},
+              {"properties",
+               {{"filePath", {{"type", "string"}, {"description", "The absolute path to the file to modify"}}},
+                {"oldString", {{"type", "string"}, {"description", "The text to replace"}}},
+                {"newString",
+                 {{"type", "string"}, {"description", "The text to replace it with (must be different from oldString)"}}},
+                {"replaceAll",
+                 {{"type", "boolean"}, {"default", false}, {"description", "Replace all occurrences of oldString (default false)"}}}}},
+              {"required", {"filePath", "oldString", "newString"}},
+              {"additionalProperties", false}};
+}
+
+} // namespace
+
+core::Tool makeEditTool(std::shared_ptr<FileTools> files) {
+  core::Tool tool;
+  tool.description = kDescription;
+  tool.inputSchema = inputSchema();
+  tool.permission = "edit";
+  tool.mutates = true;
+  tool.threading = core::ToolThreading::Workers;
+  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+    const auto filePath = input["filePath"].get<std::string>();
+    if (filePath.empty()) return done(core::ToolFailure{"filePath is required", std::nullopt});
+    std::vector<TextEdit> edits{TextEdit{input["oldString"].get<std::string>(), input["newString"].get<std::string>(),
+                                         input.value("replaceAll", false)}};
+    runEditCall(files, context, filePath, std::move(edits), done);
+  };
+  return tool;
+}
+
+} // namespace toold::builtins

@@ -1,0 +1,18 @@
+// What the file tools share across calls: the per-path locks that serialize mutations, the
+// sessions' read stamps, and the line-index cache that makes paging through huge files cheap.
+// One instance serves every file tool of a daemon.
+#pragma once
+
+#include "builtins/files/line_window.h"
+#include "builtins/files/read_stamps.h"
+#include "core/path_locks.h"
+
+namespace toold::builtins {
+
+struct FileTools {
+  core::PathLocks locks;
+  ReadStamps stamps;
+  LineIndexCache lineIndex;
+};
+
+} // namespace toold::builtins

@@ -1,0 +1,61 @@
+#include "builtins/multiedit.h"
+
+#include "builtins/edit/edit_call.h"
+
+namespace toold::builtins {
+
+namespace {
+
+using core::json;
+
+const char* kDescription = R"(Makes several edits to one file in one operation, built on the edit tool.
+
+Usage:
+- Read the file first. Each edit is {oldString, newString, replaceAll?} with the same rules as the edit tool.
+- Edits apply in order, each to the result of the previous one: make sure an earlier edit does not change the text a later one looks for.
+- All or nothing: if any edit fails, none is applied and the file is unchanged.
+- To create a file, give an empty oldString in the first edit; the following edits apply to its content.)";
+
+json inputSchema() {
+  json edit{{"type", "object"},
+            {"properties",
+             {{"filePath", {{"type", "string"}, {"description", "Ignored: every edit applies to the top-level filePath"}}},
+              {"oldString", {{"type", "string"}, {"description", "The text to replace"}}},
+              {"newString", {{"type", "string"}, {"description", "The text to replace it with"}}},
+              {"replaceAll", {{"type", "boolean"}, {"default", false}, {"description", "Replace all occurrences"}}}}},
+            {"required", {"oldString", "newString"}},
+            {"additionalProperties", false}};
+  return json{{"type", "object"},
+              {"properties",
+               {{"filePath", {{"type", "string"}, {"description", "The absolute path to the file to modify"}}},
+                {"edits",
+                 {{"type", "array"},
+                  {"minItems", 1},
+                  {"items", edit},
+                  {"description", "The edits to apply in order"}}}}},
+              {"required", {"filePath", "edits"}},
+              {"additionalProperties", false}};
+}
+
+} // namespace
+
+core::Tool makeMultiEditTool(std::shared_ptr<FileTools> files) {
+  core::Tool tool;
+  tool.description = kDescription;
+  tool.inputSchema = inputSchema();
+  tool.permission = "edit";
+  tool.mutates = true;
+  tool.threading = core::ToolThreading::Workers;
+  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+    const auto filePath = input["filePath"].get<std::string>();
+    if (filePath.empty()) return done(core::ToolFailure{"filePath is required", std::nullopt});
+    std::vector<TextEdit> edits;
+    for (const auto& edit : input["edits"])
+      edits.push_back(TextEdit{edit["oldString"].get<std::string>(), edit["newString"].get<std::string>(),
+                               edit.value("replaceAll", false)});
+    runEditCall(files, context, filePath, std::move(edits), done);
+  };
+  return tool;
+}
+
+} // namespace toold::builtins

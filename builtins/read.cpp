@@ -1,0 +1,214 @@
+#include "builtins/read.h"
+
+#include "builtins/files/file_sniff.h"
+#include "builtins/text/base64.h"
+#include "builtins/tool_support.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace toold::builtins {
+
+namespace {
+
+namespace fs = std::filesystem;
+using core::json;
+
+constexpr std::uint64_t kDefaultLimit = 2000;
+constexpr std::size_t kMaxLineChars = 2000;
+constexpr std::size_t kMaxBytes = 50 * 1024;
+constexpr std::uintmax_t kMaxMediaBytes = 5u << 20;
+constexpr std::size_t kPreviewLines = 20;
+
+const char* kDescription = R"(Reads a file or directory from the workspace.
+
+Usage:
+- filePath is the absolute path (or a path relative to the workspace) of the file or directory.
+- By default it returns up to 2000 lines from the start of the file. Use offset (1-based line number) and limit to page through longer files; the footer says how to continue.
+- Each line is shown as "<line number>: <text>". The number and the ": " are not part of the file: leave them out of edit strings.
+- Lines longer than 2000 characters are cut; output stops at 50 KB.
+- A directory is listed one entry per line, folders with a trailing "/".
+- Images (PNG, JPEG, GIF, WebP, BMP) and PDFs up to 5 MB are returned as attachments. Other binary files are refused.
+- Read a file before overwriting it with write; edits check that it has not changed since.)";
+
+json inputSchema() {
+  return json{{"type", "object"},
+              {"properties",
+               {{"filePath", {{"type", "string"}, {"description", "The absolute path to the file or directory to read"}}},
+                {"offset",
+                 {{"type", "integer"}, {"minimum", 1}, {"description", "The line number to start reading from (1-based)"}}},
+                {"limit",
+                 {{"type", "integer"}, {"minimum", 1}, {"description", "The maximum number of lines to read (defaults to 2000)"}}}}},
+              {"required", {"filePath"}},
+              {"additionalProperties", false}};
+}
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string joinPreview(const std::vector<std::string>& lines) {
+  std::string preview;
+  for (std::size_t i = 0; i < lines.size() && i < kPreviewLines; ++i) preview += (i ? "\n" : "") + lines[i];
+  return preview;
+}
+
+void readDirectory(const core::ResolvedPath& path, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
+  std::vector<std::string> entries;
+  std::error_code ec;
+  for (fs::directory_iterator it(path.canonical, ec), end; !ec && it != end; it.increment(ec)) {
+    std::error_code typeError;
+    std::string name = it->path().filename().string();
+    if (it->is_directory(typeError)) name += "/"; // follows symlinks: a link to a folder is a folder
+    entries.push_back(std::move(name));
+  }
+  if (ec) return done(failure("Cannot list " + path.given.string() + ": " + ec.message()));
+  std::sort(entries.begin(), entries.end(), [](const std::string& a, const std::string& b) {
+    auto la = lower(a), lb = lower(b);
+    return la != lb ? la < lb : a < b;
+  });
+  const std::uint64_t total = entries.size();
+  const std::uint64_t first = std::min<std::uint64_t>(offset - 1, total);
+  const std::uint64_t last = std::min<std::uint64_t>(first + limit, total);
+  std::vector<std::string> page(entries.begin() + static_cast<std::ptrdiff_t>(first),
+                                entries.begin() + static_cast<std::ptrdiff_t>(last));
+  const bool truncated = last < total;
+  std::string text = "<path>" + path.given.string() + "</path>\n<type>directory</type>\n<entries>\n";
+  for (const auto& entry : page) text += entry + "\n";
+  if (truncated)
+    text += "\n(Showing " + std::to_string(page.size()) + " of " + std::to_string(total) +
+            " entries. Use 'offset' parameter to read beyond entry " + std::to_string(last) + ")";
+  else
+    text += "\n(" + std::to_string(total) + " entries)";
+  text += "\n</entries>";
+  done(core::ToolResult{std::nullopt, json(text),
+                        json{{"preview", joinPreview(page)}, {"truncated", truncated}}});
+}
+
+std::string readHead(const fs::path& path, std::string& error) {
+  std::string head(4096, '\0');
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    error = std::strerror(errno);
+    return {};
+  }
+  ssize_t n = ::read(fd, head.data(), head.size());
+  if (n < 0) error = std::strerror(errno);
+  ::close(fd);
+  head.resize(n < 0 ? 0 : static_cast<std::size_t>(n));
+  return head;
+}
+
+void readMedia(const core::ResolvedPath& path, const FileSniff& sniff, std::uintmax_t size, const core::ToolDone& done) {
+  if (size > kMaxMediaBytes)
+    return done(failure("Cannot attach " + path.given.string() + ": it is " + std::to_string((size + (1u << 20) - 1) >> 20) +
+                        " MiB, and images and PDFs are attached up to 5 MiB."));
+  auto loaded = loadFile(path.canonical, path.given.string());
+  if (auto* error = std::get_if<std::string>(&loaded)) return done(failure(*error));
+  const auto& bytes = std::get<LoadedFile>(loaded).bytes;
+  const std::string encoded = base64Encode(bytes);
+  const std::string label = sniff.mime == "application/pdf" ? "PDF read successfully" : "Image read successfully";
+  json content = json::array({json{{"type", "text"}, {"text", label}},
+                              json{{"type", "file"},
+                                   {"uri", "data:" + sniff.mime + ";base64," + encoded},
+                                   {"mime", sniff.mime},
+                                   {"name", path.canonical.filename().string()}}});
+  done(core::ToolResult{std::nullopt, std::move(content), json{{"preview", label}, {"truncated", false}}});
+}
+
+void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const core::ResolvedPath& path,
+              std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
+  LineWindowRequest request{offset, limit, kMaxLineChars, kMaxBytes};
+  auto read = readLineWindow(path.canonical, request, files->lineIndex, context.cancellation);
+  if (auto* error = std::get_if<LineWindowError>(&read)) {
+    if (error->cancelled) return done(failure("The read was cancelled."));
+    return done(failure("Cannot read " + path.given.string() + ": " + error->message));
+  }
+  auto& window = std::get<LineWindow>(read);
+  if (offset > window.totalLines && !(window.totalLines == 0 && offset == 1))
+    return done(failure("Offset " + std::to_string(offset) + " is out of range for this file (" +
+                        std::to_string(window.totalLines) + " lines)"));
+  files->stamps.record(context.sessionID, path.canonical,
+                       ReadStamp{window.identity, window.contentHash, std::chrono::system_clock::now()});
+
+  std::string text = "<path>" + path.given.string() + "</path>\n<type>file</type>\n<content>\n";
+  for (std::size_t i = 0; i < window.lines.size(); ++i)
+    text += (i ? "\n" : "") + std::to_string(offset + i) + ": " + window.lines[i];
+  const std::uint64_t lastLine = offset + window.lines.size() - 1;
+  if (window.cutByBytes)
+    text += "\n\n(Output capped at 50 KB. Showing lines " + std::to_string(offset) + "-" + std::to_string(lastLine) +
+            ". Use offset=" + std::to_string(lastLine + 1) + " to continue.)";
+  else if (window.more)
+    text += "\n\n(Showing lines " + std::to_string(offset) + "-" + std::to_string(lastLine) + " of " +
+            std::to_string(window.totalLines) + ". Use offset=" + std::to_string(lastLine + 1) + " to continue.)";
+  else
+    text += "\n\n(End of file - total " + std::to_string(window.totalLines) + " lines)";
+  text += "\n</content>";
+  done(core::ToolResult{std::nullopt, json(text), json{{"preview", joinPreview(window.lines)}, {"truncated", window.more}}});
+}
+
+void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolContext& context,
+                  const core::ResolvedPath& path, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
+  struct stat status {};
+  if (::stat(path.canonical.c_str(), &status) != 0) {
+    if (errno != ENOENT) return done(failure("Cannot read " + path.given.string() + ": " + std::strerror(errno)));
+    std::string message = "File not found: " + path.given.string();
+    auto similar = similarNames(path.canonical.parent_path(), path.canonical.filename().string());
+    if (!similar.empty()) {
+      message += "\n\nDid you mean one of these?";
+      for (const auto& candidate : similar) message += "\n" + candidate.string();
+    }
+    return done(failure(message));
+  }
+  if (S_ISDIR(status.st_mode)) return readDirectory(path, offset, limit, done);
+  if (!S_ISREG(status.st_mode))
+    return done(failure(path.given.string() + " is not a regular file (a device, FIFO or socket); read refuses it "
+                                              "because reading it could block or never end."));
+  std::string error;
+  const std::string head = readHead(path.canonical, error);
+  if (!error.empty()) return done(failure("Cannot read " + path.given.string() + ": " + error));
+  const auto size = static_cast<std::uintmax_t>(status.st_size);
+  auto sniff = sniffFile(path.canonical, head, size);
+  if (sniff.kind == FileClass::Media) return readMedia(path, sniff, size, done);
+  if (sniff.kind == FileClass::Binary) return done(failure("Cannot read binary file: " + path.given.string()));
+  readText(files, context, path, offset, limit, done);
+}
+
+} // namespace
+
+core::Tool makeReadTool(std::shared_ptr<FileTools> files) {
+  core::Tool tool;
+  tool.description = kDescription;
+  tool.inputSchema = inputSchema();
+  tool.permission = "read";
+  tool.threading = core::ToolThreading::Workers;
+  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+    const auto path = input["filePath"].get<std::string>();
+    const std::uint64_t offset = input.value("offset", std::uint64_t{1});
+    const std::uint64_t limit = input.value("limit", kDefaultLimit);
+    core::ResolvedPath resolved;
+    try {
+      resolved = core::resolveToolPath(path, *context.location);
+    } catch (const core::PathError& e) {
+      return done(failure(e.what()));
+    }
+    std::vector<core::PermissionAsk> asks;
+    const auto kind = resolved.isDirectory ? core::PathKind::Directory : core::PathKind::File;
+    if (auto external = core::externalDirectoryAsk(resolved, kind)) asks.push_back(std::move(*external));
+    const std::string resource = core::workspaceRelative(resolved, *context.location);
+    // "Always" saves this file alone: reading a secret once should not open every file.
+    asks.push_back(core::PermissionAsk{"read", {resource}, {resource}, json{{"filepath", resolved.given.string()}}});
+    assertEach(context, std::move(asks), [=](std::optional<core::ToolCompletion> refusal) {
+      if (refusal) return done(std::move(*refusal));
+      readResolved(files, context, resolved, offset, limit, done);
+    });
+  };
+  return tool;
+}
+
+} // namespace toold::builtins

@@ -1,0 +1,51 @@
+// Small pieces every built-in tool needs: resolving a path the model gave (with the workspace
+// boundary asked about), chaining permission asks, loading a whole file for editing, and keeping
+// diffs in metadata within the pipeline's size limit.
+#pragma once
+
+#include "builtins/files/line_window.h"
+#include "core/tool.h"
+#include "core/workspace_paths.h"
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace toold::builtins {
+
+/// Asserts `asks` one after another; `done` gets the first refusal, or nothing when all are granted.
+void assertEach(const core::ToolContext& context, std::vector<core::PermissionAsk> asks,
+                core::PermissionContinuation done);
+
+/// Resolves `path` and asserts `external_directory` when it is outside the workspace, then calls
+/// `next` with the resolved path; a path that cannot be resolved, or a refusal, ends the call.
+void resolveWithBoundary(const core::ToolContext& context, std::string_view path, core::PathKind kind,
+                         const core::ToolDone& done, std::function<void(core::ResolvedPath)> next);
+
+/// A whole file as loaded for editing.
+struct LoadedFile {
+  std::string bytes;
+  FileIdentity identity;
+  mode_t mode = 0644;
+};
+
+/// Files larger than this are not loaded for editing (the shell handles such files better).
+inline constexpr std::uintmax_t kMaxEditableBytes = 64u << 20;
+
+/// Loads the regular file at `path`; the error, for the model, names `displayPath`.
+std::variant<LoadedFile, std::string> loadFile(const std::filesystem::path& path, std::string_view displayPath);
+
+/// True when the file at `path` still has exactly `expected` bytes (or, with nullopt, still does
+/// not exist): the check repeated right before writing, after any permission wait.
+bool unchangedSince(const std::filesystem::path& path, const std::optional<std::string>& expected);
+
+/// `diff` cut at a line boundary to at most `maxBytes`, with a note of what was left out, so a
+/// large change does not push the whole metadata object over the pipeline's limit.
+std::string boundedDiff(std::string_view diff, std::size_t maxBytes = 8 * 1024);
+
+/// A ToolFailure with `message`.
+core::ToolCompletion failure(std::string message);
+
+} // namespace toold::builtins

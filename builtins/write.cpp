@@ -1,0 +1,58 @@
+#include "builtins/write.h"
+
+#include "builtins/files/single_file_change.h"
+
+namespace toold::builtins {
+
+namespace {
+
+using core::json;
+
+const char* kDescription = R"(Writes a file to the workspace, replacing it whole if it exists.
+
+Usage:
+- filePath is the absolute path (or a path relative to the workspace). Missing parent folders are created.
+- Overwriting an existing file requires reading it first with the read tool in this session, and fails if it changed since.
+- Prefer the edit tool for changes to an existing file: it sends only the part that changes.
+- An existing file keeps its permissions, its UTF-8 BOM and its CRLF line endings when the new content has none of its own.)";
+
+json inputSchema() {
+  return json{{"type", "object"},
+              {"properties",
+               {{"content", {{"type", "string"}, {"description", "The content to write to the file"}}},
+                {"filePath",
+                 {{"type", "string"},
+                  {"description", "The absolute path to the file to write (must be absolute, not relative)"}}}}},
+              {"required", {"content", "filePath"}},
+              {"additionalProperties", false}};
+}
+
+} // namespace
+
+core::Tool makeWriteTool(std::shared_ptr<FileTools> files) {
+  core::Tool tool;
+  tool.description = kDescription;
+  tool.inputSchema = inputSchema();
+  tool.permission = "edit";
+  tool.mutates = true;
+  tool.threading = core::ToolThreading::Workers;
+  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+    auto content = std::make_shared<std::string>(input["content"].get<std::string>());
+    resolveWithBoundary(context, input["filePath"].get<std::string>(), core::PathKind::File, done,
+                        [=](core::ResolvedPath path) {
+                          if (path.isDirectory)
+                            return done(failure("Path is a directory, not a file: " + path.given.string()));
+                          auto plan = [content](const std::optional<LoadedFile>& current)
+                              -> std::variant<PlannedContent, core::ToolCompletion> {
+                            return PlannedContent{keepTextStyle(current, *content), json::object()};
+                          };
+                          auto finish = [done](ChangedFile changed) {
+                            done(core::ToolResult{std::nullopt, json("Wrote file successfully."), changed.metadata});
+                          };
+                          changeSingleFile(files, context, std::move(path), StampRule::Required, plan, finish, done);
+                        });
+  };
+  return tool;
+}
+
+} // namespace toold::builtins

@@ -1,0 +1,13 @@
+// `write`: creates a file, or replaces a file the session has read, whole.
+#pragma once
+
+#include "builtins/file_tools.h"
+#include "core/tool.h"
+
+#include <memory>
+
+namespace toold::builtins {
+
+core::Tool makeWriteTool(std::shared_ptr<FileTools> files);
+
+} // namespace toold::builtins
