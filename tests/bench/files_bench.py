@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""Measures toold's file tools against the reference MCP filesystem server, both already running
+and spoken to over JSON-RPC on stdio, in one run. Driven by scripts/bench-files, which builds
+toold, installs the peer and passes the commands; this file only generates the data, sends the
+calls, checks the answers and prints the table. A benchmark, not a test: slow numbers never fail
+it, a wrong answer does.
+
+Queries (median of --runs after one warm-up call):
+  read-end   the last 2000 lines of a 1 GiB file: toold `read` (offset, limit) vs the peer's
+             `read_text_file` with `tail: 2000`
+  read-mid   the 2000 lines after line 1,000,000 of the same file: toold `read` vs `sed -n`
+             (a process per query, as a shell tool would run it); the peer has no offset
+  edit       one edit of a 10,000-line file that only each server's loosest matching step
+             finds: toold's anchor step (first and last lines exact, a middle line differs)
+             vs the peer's whitespace-insensitive line step (the find indented differently)
+  patch      50 hunks over 10 files: toold `apply_patch` vs the peer's `edit_file` on each file
+             with its 5 edits (10 calls)
+Edits alternate between a change and its reverse, so every run starts from the same files.
+"""
+import argparse
+import json
+import os
+import shlex
+import statistics
+import subprocess
+import sys
+import time
+
+HUGE_BYTES = 1 << 30
+LINE_FORMAT = "line {:09d} abcdefgh\n"  # 24 bytes a line: 2000 of them fit read's 50 KB
+EDIT_LINES = 10_000
+PATCH_FILES = 10
+PATCH_HUNKS_PER_FILE = 5
+PATCH_FILE_LINES = 400
+
+
+class Server:
+    """A JSON-RPC peer on stdio (newline-delimited JSON)."""
+
+    def __init__(self, command, cwd):
+        self.process = subprocess.Popen(shlex.split(command), cwd=cwd, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 0
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                    "clientInfo": {"name": "toold-bench-files", "version": "1"}})
+        self.notify("notifications/initialized", {})
+
+    def notify(self, method, params):
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def _send(self, message):
+        self.process.stdin.write((json.dumps(message) + "\n").encode())
+        self.process.stdin.flush()
+
+    def request(self, method, params):
+        self.next_id += 1
+        ident = self.next_id
+        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"the server closed its output (waiting for {method})")
+            message = json.loads(line)
+            if message.get("id") == ident and "method" not in message:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message["result"]
+
+    def status_kib(self, field):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+        return 0
+
+    def reset_peak(self):
+        # Writing 5 to clear_refs resets the peak resident size (VmHWM) to the current one.
+        with open(f"/proc/{self.process.pid}/clear_refs", "w") as clear:
+            clear.write("5")
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=10)
+
+
+class Toold(Server):
+    def __init__(self, command, cwd):
+        super().__init__(command, cwd)
+        # GPT models are shown apply_patch, other models edit and write.
+        self.snapshots = {model: self.request("snapshot", {"sessionID": "bench", "agent": "build", "model": model})["snapshot"]
+                          for model in ("gpt-5", "claude-sonnet-4")}
+        self.calls = 0
+
+    def call(self, name, arguments):
+        self.calls += 1
+        snapshot = self.snapshots["gpt-5" if name == "apply_patch" else "claude-sonnet-4"]
+        result = self.request("call", {"snapshot": snapshot, "sessionID": "bench", "agent": "build",
+                                       "messageID": "m", "callID": f"c{self.calls}", "name": name,
+                                       "input": arguments})
+        if result["status"] != "completed":
+            raise RuntimeError(f"toold {name} failed: {result['error']['message']}")
+        return "".join(item.get("text", "") for item in result["content"])
+
+
+class Peer(Server):
+    def call(self, name, arguments):
+        result = self.request("tools/call", {"name": name, "arguments": arguments})
+        text = "".join(item.get("text", "") for item in result["content"])
+        if result.get("isError"):
+            raise RuntimeError(f"peer {name} failed: {text[:300]}")
+        return text
+
+
+def timed(action):
+    start = time.perf_counter()
+    value = action()
+    return (time.perf_counter() - start) * 1000, value
+
+
+def median_ms(action, runs):
+    return statistics.median(timed(action)[0] for _ in range(runs))
+
+
+# ---- data ----
+
+def make_huge(path):
+    lines = HUGE_BYTES // len(LINE_FORMAT.format(0))
+    if os.path.exists(path) and os.path.getsize(path) == lines * len(LINE_FORMAT.format(0)):
+        return lines
+    with open(path, "w") as out:
+        block = 40_000
+        for start in range(0, lines, block):
+            out.write("".join(LINE_FORMAT.format(i) for i in range(start + 1, min(start + block, lines) + 1)))
+    return lines
+
+
+def function_block(i, indent="    "):
+    return (f"def handler_{i}(request):\n"
+            f"{indent}value = compute_{i}(request.payload)\n"
+            f"{indent}if value is None:\n"
+            f"{indent}{indent}return error_{i}()\n"
+            f"{indent}return respond(value)\n\n")
+
+
+def make_edit_file(path):
+    text = "".join(function_block(i) for i in range(EDIT_LINES // 6))
+    with open(path, "w") as out:
+        out.write(text)
+    return text
+
+
+def make_patch_files(directory):
+    os.makedirs(directory, exist_ok=True)
+    for f in range(PATCH_FILES):
+        with open(os.path.join(directory, f"module_{f}.py"), "w") as out:
+            out.write("".join(f"value_{f}_{line} = {line}\n" for line in range(PATCH_FILE_LINES)))
+
+
+def patch_lines(f, hunk):
+    return PATCH_FILE_LINES * (hunk + 1) // (PATCH_HUNKS_PER_FILE + 1)
+
+
+def make_patch(directory, forward):
+    out = ["*** Begin Patch"]
+    for f in range(PATCH_FILES):
+        out.append(f"*** Update File: {os.path.join(directory, f'module_{f}.py')}")
+        for hunk in range(PATCH_HUNKS_PER_FILE):
+            line = patch_lines(f, hunk)
+            old, new = f"value_{f}_{line} = {line}", f"value_{f}_{line} = {line} * 2"
+            if not forward:
+                old, new = new, old
+            out.append("@@")
+            out += [f" value_{f}_{k} = {k}" for k in range(line - 3, line)]
+            out += [f"-{old}", f"+{new}"]
+            out += [f" value_{f}_{k} = {k}" for k in range(line + 1, line + 4)]
+    out.append("*** End Patch")
+    return "\n".join(out)
+
+
+def peer_patch_edits(f, forward):
+    edits = []
+    for hunk in range(PATCH_HUNKS_PER_FILE):
+        line = patch_lines(f, hunk)
+        old, new = f"value_{f}_{line} = {line}\n", f"value_{f}_{line} = {line} * 2\n"
+        edits.append({"oldText": old, "newText": new} if forward else {"oldText": new, "newText": old})
+    return edits
+
+
+# ---- queries ----
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--toold", required=True, help="the toold command (its --directory is the data folder)")
+    parser.add_argument("--peer", help="the peer server command, serving the data folder")
+    parser.add_argument("--data", required=True, help="the folder the data is generated in")
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+
+    data = os.path.realpath(args.data)
+    os.makedirs(data, exist_ok=True)
+    print("Generating the data (a 1 GiB file the first time takes a while)...", file=sys.stderr)
+    huge = os.path.join(data, "huge.txt")
+    total = make_huge(huge)
+    edit_path = os.path.join(data, "handlers.py")
+    patch_dir = os.path.join(data, "patch")
+
+    # Repeating one call is what a benchmark does; toold would ask about it as a doom loop.
+    with open(os.path.join(data, "toold.json"), "w") as config:
+        json.dump({"permission": {"doom_loop": "allow"}}, config)
+    toold = Toold(args.toold, data)
+    peer = Peer(args.peer, data) if args.peer else None
+    rows = []
+
+    # read-end: index built by the first call (cold), then served from it.
+    first_line = total - 1999
+    before = toold.status_kib("VmRSS")
+    toold.reset_peak()
+    cold_ms, text = timed(lambda: toold.call("read", {"filePath": huge, "offset": first_line, "limit": 2000}))
+    cold_extra_mib = (toold.status_kib("VmHWM") - before) / 1024
+    if f"\n{total}: line {total:09d}" not in text or "(End of file" not in text:
+        raise RuntimeError("toold's read-end window is not the last 2000 lines")
+    toold.reset_peak()
+    before = toold.status_kib("VmRSS")
+    toold_ms = median_ms(lambda: toold.call("read", {"filePath": huge, "offset": first_line, "limit": 2000}), args.runs)
+    warm_extra_mib = (toold.status_kib("VmHWM") - before) / 1024
+    peer_ms = None
+    if peer:
+        tail = peer.call("read_text_file", {"path": huge, "tail": 2000})
+        if tail.count("\n") < 1999 or f"line {total:09d}" not in tail:
+            raise RuntimeError("the peer's tail is not the last 2000 lines")
+        peer_ms = median_ms(lambda: peer.call("read_text_file", {"path": huge, "tail": 2000}), args.runs)
+    rows.append(("read: last 2000 lines of 1 GiB (index cached)", toold_ms, peer_ms, "server-filesystem `tail`", "≤ 20 ms"))
+    rows.append(("read: the same, first call (builds the line index)", cold_ms, None, "", ""))
+
+    # read-mid: the window after line 1,000,000.
+    text = toold.call("read", {"filePath": huge, "offset": 1_000_001, "limit": 2000})
+    if "\n1002000: line 001002000" not in text:
+        raise RuntimeError("toold's read-mid window is wrong")
+    toold_ms = median_ms(lambda: toold.call("read", {"filePath": huge, "offset": 1_000_001, "limit": 2000}), args.runs)
+    sed = ["sed", "-n", "1000001,1002000p;1002000q", huge]
+    if subprocess.run(sed, capture_output=True, text=True).stdout.count("\n") != 2000:
+        raise RuntimeError("sed's read-mid window is wrong")
+    sed_ms = median_ms(lambda: subprocess.run(sed, capture_output=True), args.runs)
+    rows.append(("read: 2000 lines after line 1,000,000", toold_ms, sed_ms, "`sed -n` (a process a query)", ""))
+
+    # edit: only the loosest step finds it. The block of handler 1500 has a middle line the
+    # model got slightly wrong (`payloads` for `payload`).
+    target = EDIT_LINES // 6 - 200
+    make_edit_file(edit_path)
+    anchor_find = (f"def handler_{target}(request):\n    value = compute_{target}(request.payloads)\n"
+                   f"    if value is None:\n        return error_{target}()\n    return respond(value)\n")
+    changed = anchor_find.replace("return respond(value)", "return respond(value, cached=True)")
+    changed = changed.replace("request.payloads", "request.payload")
+    back_find = changed.replace("request.payload)", "request.payloads)")
+    original = anchor_find.replace("request.payloads", "request.payload")
+    edits = [{"filePath": edit_path, "oldString": anchor_find, "newString": changed},
+             {"filePath": edit_path, "oldString": back_find, "newString": original}]
+    state = {"k": 0}
+
+    def toold_edit():
+        edit = edits[state["k"] % 2]
+        state["k"] += 1
+        text = toold.call("edit", edit)
+        if "Edit applied successfully" not in text:
+            raise RuntimeError(text)
+
+    toold_edit(), toold_edit()
+    toold_ms = median_ms(toold_edit, args.runs * 2)
+    peer_ms = None
+    if peer:
+        # The peer's loosest step compares lines trimmed: the find is indented by two more spaces.
+        shifted = lambda s: "".join("  " + line for line in s.splitlines(True))
+        peer_edits = [{"oldText": shifted(original), "newText": changed}, {"oldText": shifted(changed), "newText": original}]
+        state["k"] = 0
+
+        def peer_edit():
+            edit = peer_edits[state["k"] % 2]
+            state["k"] += 1
+            peer.call("edit_file", {"path": edit_path, "edits": [edit]})
+
+        peer_edit(), peer_edit()
+        peer_ms = median_ms(peer_edit, args.runs * 2)
+    rows.append(("edit: 10,000-line file, only the loosest step matches", toold_ms, peer_ms,
+                 "server-filesystem `edit_file`", "≤ 50 ms"))
+
+    # patch: 50 hunks over 10 files.
+    make_patch_files(patch_dir)
+    patches = [make_patch(patch_dir, True), make_patch(patch_dir, False)]
+    state["k"] = 0
+
+    def toold_patch():
+        patch = patches[state["k"] % 2]
+        state["k"] += 1
+        text = toold.call("apply_patch", {"patchText": patch})
+        if not text.startswith("Success."):
+            raise RuntimeError(text)
+
+    toold_patch(), toold_patch()
+    toold_ms = median_ms(toold_patch, args.runs * 2)
+    peer_ms = None
+    if peer:
+        state["k"] = 0
+
+        def peer_patch():
+            forward = state["k"] % 2 == 0
+            state["k"] += 1
+            for f in range(PATCH_FILES):
+                peer.call("edit_file", {"path": os.path.join(patch_dir, f"module_{f}.py"),
+                                        "edits": peer_patch_edits(f, forward)})
+
+        peer_patch(), peer_patch()
+        peer_ms = median_ms(peer_patch, args.runs * 2)
+    rows.append(("apply_patch: 50 hunks over 10 files", toold_ms, peer_ms, "server-filesystem `edit_file` × 10", "≤ 10 ms"))
+
+    print("| query | toold ms | peer ms | toold ÷ peer | peer | target |")
+    print("|---|---:|---:|---:|---|---|")
+    for name, ours, theirs, who, goal in rows:
+        ratio = f"{ours / theirs:.2f}" if theirs else ""
+        print(f"| {name} | {ours:.2f} | {'' if theirs is None else f'{theirs:.2f}'} | {ratio} | {who} | {goal} |")
+    print()
+    print(f"toold's extra resident memory for the read of the 1 GiB file: {cold_extra_mib:.1f} MiB on the first call "
+          f"(target ≤ 16 MiB), {warm_extra_mib:.1f} MiB once the index is cached.")
+    toold.close()
+    if peer:
+        peer.close()
+
+
+if __name__ == "__main__":
+    main()
