@@ -186,13 +186,7 @@ void run(const std::shared_ptr<PatchCall>& call) {
 } // namespace
 
 core::Tool makeApplyPatchTool(std::shared_ptr<FileTools> files) {
-  core::Tool tool;
-  tool.description = kDescription;
-  tool.inputSchema = inputSchema();
-  tool.permission = "edit";
-  tool.mutates = true;
-  tool.threading = core::ToolThreading::Workers;
-  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+  auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
     const auto text = input["patchText"].get<std::string>();
     if (text.find_first_not_of(" \t\r\n") == std::string::npos) return done(failure("patchText is required"));
     auto parsed = parsePatch(text);
@@ -207,7 +201,7 @@ core::Tool makeApplyPatchTool(std::shared_ptr<FileTools> files) {
     call->patch = std::move(std::get<ParsedPatch>(parsed));
     run(call);
   };
-  return tool;
+  return workerTool(kDescription, inputSchema(), "edit", true, std::move(execute));
 }
 
 } // namespace toold::builtins

@@ -1,6 +1,7 @@
 #include "builtins/edit.h"
 
 #include "builtins/edit/edit_call.h"
+#include "builtins/tool_support.h"
 
 namespace toold::builtins {
 
@@ -34,20 +35,13 @@ json inputSchema() {
 } // namespace
 
 core::Tool makeEditTool(std::shared_ptr<FileTools> files) {
-  core::Tool tool;
-  tool.description = kDescription;
-  tool.inputSchema = inputSchema();
-  tool.permission = "edit";
-  tool.mutates = true;
-  tool.threading = core::ToolThreading::Workers;
-  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+  auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
     const auto filePath = input["filePath"].get<std::string>();
-    if (filePath.empty()) return done(core::ToolFailure{"filePath is required", std::nullopt});
     std::vector<TextEdit> edits{TextEdit{input["oldString"].get<std::string>(), input["newString"].get<std::string>(),
                                          input.value("replaceAll", false)}};
     runEditCall(files, context, filePath, std::move(edits), done);
   };
-  return tool;
+  return workerTool(kDescription, inputSchema(), "edit", true, std::move(execute));
 }
 
 } // namespace toold::builtins

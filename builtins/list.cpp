@@ -122,12 +122,7 @@ void listResolved(const core::ResolvedPath& root, const std::vector<std::string>
 } // namespace
 
 core::Tool makeListTool() {
-  core::Tool tool;
-  tool.description = kDescription;
-  tool.inputSchema = inputSchema();
-  tool.permission = "list";
-  tool.threading = core::ToolThreading::Workers;
-  tool.execute = [](json input, core::ToolContext context, core::ToolDone done) {
+  auto execute = [](json input, core::ToolContext context, core::ToolDone done) {
     const std::string path = input.value("path", std::string("."));
     std::vector<std::string> ignore;
     if (input.contains("ignore"))
@@ -146,7 +141,7 @@ core::Tool makeListTool() {
                               });
                         });
   };
-  return tool;
+  return workerTool(kDescription, inputSchema(), "list", false, std::move(execute));
 }
 
 } // namespace toold::builtins

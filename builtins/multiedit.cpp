@@ -1,6 +1,7 @@
 #include "builtins/multiedit.h"
 
 #include "builtins/edit/edit_call.h"
+#include "builtins/tool_support.h"
 
 namespace toold::builtins {
 
@@ -40,22 +41,15 @@ json inputSchema() {
 } // namespace
 
 core::Tool makeMultiEditTool(std::shared_ptr<FileTools> files) {
-  core::Tool tool;
-  tool.description = kDescription;
-  tool.inputSchema = inputSchema();
-  tool.permission = "edit";
-  tool.mutates = true;
-  tool.threading = core::ToolThreading::Workers;
-  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+  auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
     const auto filePath = input["filePath"].get<std::string>();
-    if (filePath.empty()) return done(core::ToolFailure{"filePath is required", std::nullopt});
     std::vector<TextEdit> edits;
     for (const auto& edit : input["edits"])
       edits.push_back(TextEdit{edit["oldString"].get<std::string>(), edit["newString"].get<std::string>(),
                                edit.value("replaceAll", false)});
     runEditCall(files, context, filePath, std::move(edits), done);
   };
-  return tool;
+  return workerTool(kDescription, inputSchema(), "edit", true, std::move(execute));
 }
 
 } // namespace toold::builtins

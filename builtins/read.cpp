@@ -182,12 +182,7 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
 } // namespace
 
 core::Tool makeReadTool(std::shared_ptr<FileTools> files) {
-  core::Tool tool;
-  tool.description = kDescription;
-  tool.inputSchema = inputSchema();
-  tool.permission = "read";
-  tool.threading = core::ToolThreading::Workers;
-  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+  auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
     const auto path = input["filePath"].get<std::string>();
     const std::uint64_t offset = input.value("offset", std::uint64_t{1});
     const std::uint64_t limit = input.value("limit", kDefaultLimit);
@@ -208,7 +203,7 @@ core::Tool makeReadTool(std::shared_ptr<FileTools> files) {
       readResolved(files, context, resolved, offset, limit, done);
     });
   };
-  return tool;
+  return workerTool(kDescription, inputSchema(), "read", false, std::move(execute));
 }
 
 } // namespace toold::builtins

@@ -91,6 +91,18 @@ std::string boundedDiff(std::string_view diff, std::size_t maxBytes) {
   return result;
 }
 
+core::Tool workerTool(std::string description, core::json inputSchema, std::string permission, bool mutates,
+                      core::ToolExecute execute) {
+  core::Tool tool;
+  tool.description = std::move(description);
+  tool.inputSchema = std::move(inputSchema);
+  tool.permission = std::move(permission);
+  tool.mutates = mutates;
+  tool.threading = core::ToolThreading::Workers;
+  tool.execute = std::move(execute);
+  return tool;
+}
+
 core::ToolCompletion failure(std::string message) { return core::ToolFailure{std::move(message), std::nullopt}; }
 
 } // namespace toold::builtins

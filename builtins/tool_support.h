@@ -45,6 +45,10 @@ bool unchangedSince(const std::filesystem::path& path, const std::optional<std::
 /// large change does not push the whole metadata object over the pipeline's limit.
 std::string boundedDiff(std::string_view diff, std::size_t maxBytes = 8 * 1024);
 
+/// A built-in tool that runs on the worker pool (file I/O blocks), guarded by `permission`.
+core::Tool workerTool(std::string description, core::json inputSchema, std::string permission, bool mutates,
+                      core::ToolExecute execute);
+
 /// A ToolFailure with `message`.
 core::ToolCompletion failure(std::string message);
 

@@ -30,13 +30,7 @@ json inputSchema() {
 } // namespace
 
 core::Tool makeWriteTool(std::shared_ptr<FileTools> files) {
-  core::Tool tool;
-  tool.description = kDescription;
-  tool.inputSchema = inputSchema();
-  tool.permission = "edit";
-  tool.mutates = true;
-  tool.threading = core::ToolThreading::Workers;
-  tool.execute = [files](json input, core::ToolContext context, core::ToolDone done) {
+  auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
     auto content = std::make_shared<std::string>(input["content"].get<std::string>());
     resolveWithBoundary(context, input["filePath"].get<std::string>(), core::PathKind::File, done,
                         [=](core::ResolvedPath path) {
@@ -52,7 +46,7 @@ core::Tool makeWriteTool(std::shared_ptr<FileTools> files) {
                           changeSingleFile(files, context, std::move(path), StampRule::Required, plan, finish, done);
                         });
   };
-  return tool;
+  return workerTool(kDescription, inputSchema(), "edit", true, std::move(execute));
 }
 
 } // namespace toold::builtins

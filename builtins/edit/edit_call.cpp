@@ -23,6 +23,7 @@ std::string notFound(const core::ResolvedPath& path) {
 
 void runEditCall(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const std::string& filePath,
                  std::vector<TextEdit> edits, const core::ToolDone& done) {
+  if (filePath.empty()) return done(failure("filePath is required"));
   const bool several = edits.size() > 1;
   for (std::size_t i = 0; i < edits.size(); ++i) {
     const std::string which = several ? "Edit " + std::to_string(i + 1) + " of " + std::to_string(edits.size()) + ": " : "";
