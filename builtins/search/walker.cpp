@@ -1,0 +1,351 @@
+// The parallel walker: a shared last-in-first-out stack of folders, a count of folders pushed but
+// not yet finished, and N threads that pop a folder, read it with readdir, judge and visit its
+// entries, and push the subfolders to enter. A thread with nothing to pop waits while others are
+// still reading (they may push more); when the count reaches zero, or on Quit, all of them leave.
+//
+// Paths are kept as std::string in the hot loop; a std::filesystem::path is built once per kept
+// entry (for the ignore judgement and the visitor). The entry's type comes from d_type, so a
+// plain walk costs no stat per entry; fstatat (relative to the open folder) is used only when
+// d_type is unknown, or, with followLinks, to see what a link points to (and one fstat per folder
+// for its identity, to detect loops).
+#include "builtins/search/walker.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <condition_variable>
+#include <cstring>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <system_error>
+#include <thread>
+#include <utility>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace toold::builtins {
+
+std::string_view WalkEntry::name() const {
+  std::string_view view(relative);
+  const auto slash = view.rfind('/');
+  return slash == std::string_view::npos ? view : view.substr(slash + 1);
+}
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// One folder on the chain from the root down to a folder being read, by identity: used with
+/// followLinks to tell a link to one of its own ancestors (a loop) from a link elsewhere.
+struct Ancestor {
+  dev_t device = 0;
+  ino_t inode = 0;
+  std::shared_ptr<const Ancestor> parent;
+};
+
+bool isAncestor(const Ancestor* chain, dev_t device, ino_t inode) {
+  for (; chain != nullptr; chain = chain->parent.get())
+    if (chain->device == device && chain->inode == inode) return true;
+  return false;
+}
+
+/// A folder to read.
+struct Work {
+  std::string path;      ///< absolute, no trailing '/' (except the root "/")
+  std::string relative;  ///< '/'-separated, relative to the root; empty for the root
+  int depth = 0;         ///< the depth of this folder's entries: 0 for the root's
+  bool isRoot = false;
+  /// The root's own stack, or for any other folder its parent's (entered when the folder is read,
+  /// on the reading thread, so .gitignore files are read in parallel and only for folders entered).
+  std::shared_ptr<const IgnoreStack> ignores;
+  std::shared_ptr<const Ancestor> ancestors; ///< with followLinks: the parent's chain
+};
+
+enum class Kind { Directory, File, Symlink, Other, Gone };
+
+Kind kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return Kind::Directory;
+  if (S_ISREG(mode)) return Kind::File;
+  if (S_ISLNK(mode)) return Kind::Symlink;
+  return Kind::Other;
+}
+
+/// Closes a DIR* on every way out.
+struct DirCloser {
+  void operator()(DIR* dir) const { ::closedir(dir); }
+};
+using DirHandle = std::unique_ptr<DIR, DirCloser>;
+
+std::string errorText(const std::string& path, int error) { return path + ": " + std::strerror(error); }
+
+class ParallelWalk {
+public:
+  ParallelWalk(const WalkOptions& options, const WalkVisitorFactory& visitors,
+               const core::CancellationToken& cancellation)
+      : options_(options), visitors_(visitors), cancellation_(cancellation) {
+    skipNames_ = options.skipFolderNames;
+    skipNames_.emplace_back(".git");
+  }
+
+  WalkResult run(Work root) {
+    stack_.push_back(std::move(root));
+    pending_ = 1;
+    const std::size_t threadCount = std::max<std::size_t>(options_.threads, 1);
+    errors_.resize(threadCount);
+
+    std::vector<std::thread> threads;
+    threads.reserve(threadCount - 1);
+    for (std::size_t index = 1; index < threadCount; ++index) {
+      try {
+        threads.emplace_back([this, index] { worker(index); });
+      } catch (const std::system_error&) {
+        break; // no more threads to be had: walk with those there are
+      }
+    }
+    worker(0); // the calling thread walks too
+    for (auto& thread : threads) thread.join();
+
+    if (failure_) std::rethrow_exception(failure_);
+    WalkResult result;
+    result.cancelled = cancelled_.load();
+    result.quit = visitorQuit_.load() || result.cancelled;
+    for (auto& errors : errors_)
+      for (auto& error : errors) result.errors.push_back(std::move(error));
+    std::sort(result.errors.begin(), result.errors.end());
+    return result;
+  }
+
+private:
+  /// Sets the quit flag and wakes every waiting thread.
+  void stopAll() {
+    quit_.store(true, std::memory_order_release);
+    { std::lock_guard lock(mutex_); }
+    wakeUp_.notify_all();
+  }
+
+  bool stopping() const { return quit_.load(std::memory_order_relaxed); }
+
+  bool checkCancelled() {
+    if (!cancellation_.isCancelled()) return false;
+    cancelled_.store(true);
+    stopAll();
+    return true;
+  }
+
+  void push(Work work) {
+    {
+      std::lock_guard lock(mutex_);
+      stack_.push_back(std::move(work));
+      ++pending_;
+    }
+    wakeUp_.notify_one();
+  }
+
+  void worker(std::size_t index) {
+    try {
+      auto visit = visitors_();
+      std::vector<std::string>& errors = errors_[index];
+      for (;;) {
+        Work work;
+        {
+          std::unique_lock lock(mutex_);
+          wakeUp_.wait(lock, [this] { return stopping() || !stack_.empty() || pending_ == 0; });
+          if (stopping() || stack_.empty()) return;
+          work = std::move(stack_.back());
+          stack_.pop_back();
+        }
+        if (checkCancelled()) return;
+        readFolder(work, visit, errors);
+        bool done = false;
+        {
+          std::lock_guard lock(mutex_);
+          done = --pending_ == 0;
+        }
+        if (done) wakeUp_.notify_all();
+      }
+    } catch (...) {
+      {
+        std::lock_guard lock(mutex_);
+        if (!failure_) failure_ = std::current_exception();
+      }
+      stopAll();
+    }
+  }
+
+  /// Opens the folder; not through a link unless links are followed (or it is the root), so a
+  /// folder replaced by a link since it was listed is not entered behind the walk's back.
+  DIR* openFolder(const Work& work) const {
+    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    if (!options_.followLinks && !work.isRoot) flags |= O_NOFOLLOW;
+    const int fd = ::open(work.path.c_str(), flags);
+    if (fd < 0) return nullptr;
+    DIR* dir = ::fdopendir(fd);
+    if (dir == nullptr) {
+      const int error = errno;
+      ::close(fd);
+      errno = error;
+    }
+    return dir;
+  }
+
+  void readFolder(Work& work, std::function<WalkDecision(const WalkEntry&)>& visit,
+                  std::vector<std::string>& errors) {
+    DirHandle dir(openFolder(work));
+    if (!dir) {
+      errors.push_back(errorText(work.path, errno));
+      return;
+    }
+    const int dirFd = ::dirfd(dir.get());
+
+    std::shared_ptr<const IgnoreStack> ignores;
+    if (options_.respectIgnores && work.ignores)
+      ignores = work.isRoot ? std::move(work.ignores) : work.ignores->enter(fs::path(work.path));
+
+    std::shared_ptr<const Ancestor> ancestors;
+    if (options_.followLinks) {
+      struct stat self {};
+      if (::fstat(dirFd, &self) == 0)
+        ancestors = std::make_shared<const Ancestor>(Ancestor{self.st_dev, self.st_ino, std::move(work.ancestors)});
+      else
+        ancestors = std::move(work.ancestors);
+    }
+
+    // Each entry's path and relative path: the folder's, a '/', then the name.
+    std::string path = work.path;
+    if (path.empty() || path.back() != '/') path.push_back('/');
+    const std::size_t pathBase = path.size();
+    std::string relative = work.relative;
+    if (!relative.empty()) relative.push_back('/');
+    const std::size_t relativeBase = relative.size();
+
+    const bool mayDescend = options_.maxDepth < 0 || work.depth < options_.maxDepth;
+    WalkEntry entry;
+    entry.depth = work.depth;
+    std::size_t count = 0;
+
+    for (;;) {
+      if (stopping()) return;
+      if ((++count & 255U) == 0 && checkCancelled()) return;
+      errno = 0;
+      const dirent* item = ::readdir(dir.get());
+      if (item == nullptr) {
+        if (errno != 0) errors.push_back(errorText(work.path, errno));
+        return;
+      }
+      const char* name = item->d_name;
+      if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0'))) continue;
+
+      path.resize(pathBase);
+      path.append(name);
+      const Kind kind = classify(dirFd, *item, path, errors);
+      if (kind == Kind::Gone) continue;
+      bool isDirectory = kind == Kind::Directory;
+      bool isFile = kind == Kind::File;
+      const bool isSymlink = kind == Kind::Symlink;
+
+      dev_t targetDevice = 0;
+      ino_t targetInode = 0;
+      if (isSymlink && options_.followLinks) {
+        struct stat target {};
+        if (::fstatat(dirFd, name, &target, 0) == 0) { // else dangling: reported as a link only
+          isDirectory = S_ISDIR(target.st_mode);
+          isFile = S_ISREG(target.st_mode);
+          targetDevice = target.st_dev;
+          targetInode = target.st_ino;
+        }
+      }
+      if (isDirectory && std::find(skipNames_.begin(), skipNames_.end(), name) != skipNames_.end()) continue;
+
+      entry.path = path;
+      if (ignores && ignores->match(entry.path, isDirectory) == IgnoreMatch::Ignore) continue;
+
+      relative.resize(relativeBase);
+      relative.append(name);
+      entry.relative = relative;
+      entry.isDirectory = isDirectory;
+      entry.isFile = isFile;
+      entry.isSymlink = isSymlink;
+
+      if (stopping()) return;
+      const WalkDecision decision = visit(entry);
+      if (decision == WalkDecision::Quit) {
+        visitorQuit_.store(true);
+        stopAll();
+        return;
+      }
+      if (!isDirectory || decision == WalkDecision::Skip || !mayDescend) continue;
+      if (isSymlink && isAncestor(ancestors.get(), targetDevice, targetInode)) {
+        errors.push_back(path + ": a symbolic link loop");
+        continue;
+      }
+      push(Work{path, relative, work.depth + 1, false, ignores, ancestors});
+    }
+  }
+
+  /// The entry's own type (not its target's): from d_type, else from an lstat. Gone when the
+  /// entry vanished since the folder was listed (or cannot be looked at: reported).
+  static Kind classify(int dirFd, const dirent& item, const std::string& path, std::vector<std::string>& errors) {
+#ifdef _DIRENT_HAVE_D_TYPE
+    switch (item.d_type) {
+    case DT_DIR: return Kind::Directory;
+    case DT_REG: return Kind::File;
+    case DT_LNK: return Kind::Symlink;
+    case DT_UNKNOWN: break;
+    default: return Kind::Other;
+    }
+#endif
+    struct stat status {};
+    if (::fstatat(dirFd, item.d_name, &status, AT_SYMLINK_NOFOLLOW) == 0) return kindOf(status.st_mode);
+    if (errno != ENOENT) errors.push_back(errorText(path, errno));
+    return Kind::Gone;
+  }
+
+  const WalkOptions& options_;
+  const WalkVisitorFactory& visitors_;
+  const core::CancellationToken& cancellation_;
+  std::vector<std::string> skipNames_;
+
+  std::mutex mutex_;
+  std::condition_variable wakeUp_;
+  std::vector<Work> stack_;    ///< guarded by mutex_
+  std::size_t pending_ = 0;    ///< folders pushed and not yet finished; guarded by mutex_
+  std::exception_ptr failure_; ///< the first exception a thread met; guarded by mutex_
+  std::atomic<bool> quit_{false};
+  std::atomic<bool> visitorQuit_{false};
+  std::atomic<bool> cancelled_{false};
+  std::vector<std::vector<std::string>> errors_; ///< one list per thread
+};
+
+} // namespace
+
+WalkResult walkTree(const fs::path& root, const WalkOptions& options, const WalkVisitorFactory& visitors,
+                    const core::CancellationToken& cancellation) {
+  if (cancellation.isCancelled()) {
+    WalkResult result;
+    result.cancelled = result.quit = true;
+    return result;
+  }
+
+  // The root, absolute and without "." or ".." components or a trailing '/', so that every
+  // entry's path is the root joined with its relative path, as the ignore rules expect.
+  std::error_code error;
+  fs::path absolute = fs::absolute(root, error);
+  if (error) absolute = root;
+  std::string rootPath = absolute.lexically_normal().string();
+  while (rootPath.size() > 1 && rootPath.back() == '/') rootPath.pop_back();
+
+  Work work;
+  work.path = rootPath;
+  work.isRoot = true;
+  if (options.respectIgnores) work.ignores = IgnoreStack::forRoot(fs::path(rootPath), options.ignore);
+
+  ParallelWalk walk(options, visitors, cancellation);
+  return walk.run(std::move(work));
+}
+
+} // namespace toold::builtins
