@@ -2,6 +2,8 @@
 
 #include "builtins/apply_patch.h"
 #include "builtins/edit.h"
+#include "builtins/glob.h"
+#include "builtins/grep.h"
 #include "builtins/list.h"
 #include "builtins/multiedit.h"
 #include "builtins/read.h"
@@ -19,6 +21,8 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("edit", makeEditTool(files));
   list.emplace_back("multiedit", makeMultiEditTool(files));
   list.emplace_back("apply_patch", makeApplyPatchTool(files));
+  list.emplace_back("glob", makeGlobTool());
+  list.emplace_back("grep", makeGrepTool());
   tools.registerTools(kBuiltinScope, std::move(list));
 }
 

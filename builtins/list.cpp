@@ -1,11 +1,11 @@
 #include "builtins/list.h"
 
+#include "builtins/search/search_paths.h"
 #include "builtins/tool_support.h"
-#include "core/wildcard.h"
 
 #include <algorithm>
-#include <deque>
 #include <map>
+#include <mutex>
 #include <set>
 
 namespace toold::builtins {
@@ -16,6 +16,7 @@ namespace fs = std::filesystem;
 using core::json;
 
 constexpr std::size_t kMaxFiles = 100;
+constexpr std::size_t kMaxCollected = 10000; ///< files gathered before the nearest 100 are chosen
 
 // opencode's default ignores: folders of dependencies, build output, tooling state and caches.
 const std::set<std::string, std::less<>> kIgnoredFolders = {
@@ -27,7 +28,7 @@ const char* kDescription = R"(Lists the files under a directory as a tree.
 
 Usage:
 - path is the absolute path (or a path relative to the workspace) of the directory; it defaults to the workspace.
-- Folders such as node_modules, .git, dist, build, target and vendor are skipped; add glob patterns to ignore more (e.g. "*.log", "docs/**").
+- Files ignored by .gitignore or .ignore are skipped, and so are folders such as node_modules, .git, dist, build, target and vendor; add glob patterns to ignore more (e.g. "*.log", "docs/**", "fixtures/").
 - Shows at most 100 files, nearest first. Prefer the glob and grep tools when you know what you are looking for.)";
 
 json inputSchema() {
@@ -46,18 +47,6 @@ struct Folder {
   std::vector<std::string> files;
 };
 
-bool ignoredByPattern(const std::vector<std::string>& patterns, const std::string& relative, const std::string& name,
-                      bool isFolder) {
-  for (const auto& raw : patterns) {
-    std::string pattern = raw;
-    while (pattern.size() > 1 && pattern.back() == '/') pattern.pop_back();
-    if (core::wildcardMatch(pattern, relative) || core::wildcardMatch(pattern, name)) return true;
-    if (isFolder && (core::wildcardMatch(pattern, relative + "/") || core::wildcardMatch(pattern, relative + "/*")))
-      return true;
-  }
-  return false;
-}
-
 void render(const Folder& folder, int depth, std::string& out) {
   const std::string indent(static_cast<std::size_t>(depth) * 2, ' ');
   for (const auto& [name, child] : folder.folders) {
@@ -67,44 +56,51 @@ void render(const Folder& folder, int depth, std::string& out) {
   for (const auto& file : folder.files) out += indent + file + "\n";
 }
 
-// Breadth first, each folder's entries sorted, so that the files nearest the root are the ones
-// shown when the listing is cut.
-void listResolved(const core::ResolvedPath& root, const std::vector<std::string>& ignore,
+// The model's ignore patterns, gitignore-style: "*.log" by name anywhere, "docs/**" by path, a
+// trailing '/' for folders only.
+struct IgnorePattern {
+  PathFilter filter;
+  bool foldersOnly;
+};
+
+bool ignoredByModel(const std::vector<IgnorePattern>& patterns, const WalkEntry& entry) {
+  for (const auto& pattern : patterns)
+    if ((!pattern.foldersOnly || entry.isDirectory) && pattern.filter.matches(entry)) return true;
+  return false;
+}
+
+// The walk is parallel and depth first, so it collects (up to a bound) and then keeps the files
+// nearest the root: when the listing is cut, the top of the tree is what the model sees.
+void listResolved(const core::ResolvedPath& root, const std::filesystem::path& workspace,
+                  const std::vector<IgnorePattern>& ignore,
                   const core::CancellationToken& cancellation, const core::ToolDone& done) {
+  std::mutex mutex;
+  std::vector<std::pair<int, std::string>> files; // (depth, relative path)
+  WalkOptions options = searchWalkOptions(workspace);
+  options.skipFolderNames.assign(kIgnoredFolders.begin(), kIgnoredFolders.end());
+  auto walk = walkTree(
+      root.canonical, options,
+      [&] {
+        return [&](const WalkEntry& entry) {
+          if (ignoredByModel(ignore, entry)) return WalkDecision::Skip;
+          if (entry.isDirectory) return WalkDecision::Continue;
+          std::lock_guard lock(mutex);
+          files.emplace_back(entry.depth, entry.relative);
+          return files.size() >= kMaxCollected ? WalkDecision::Quit : WalkDecision::Continue;
+        };
+      },
+      cancellation);
+  if (walk.cancelled) return done(failure("The listing was cancelled."));
+  std::sort(files.begin(), files.end());
+  const bool truncated = files.size() > kMaxFiles;
+  if (truncated) files.resize(kMaxFiles);
   Folder tree;
-  std::size_t count = 0;
-  bool truncated = false;
-  std::deque<std::pair<fs::path, std::string>> queue{{root.canonical, ""}};
-  while (!queue.empty() && !truncated) {
-    if (cancellation.isCancelled()) return done(failure("The listing was cancelled."));
-    auto [folder, relative] = queue.front();
-    queue.pop_front();
-    std::vector<std::pair<std::string, bool>> entries;
-    std::error_code ec;
-    for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
-      std::error_code typeError;
-      const bool isFolder = it->is_directory(typeError) && !it->is_symlink(typeError);
-      entries.emplace_back(it->path().filename().string(), isFolder);
-    }
-    std::sort(entries.begin(), entries.end());
-    for (const auto& [name, isFolder] : entries) {
-      const std::string path = relative.empty() ? name : relative + "/" + name;
-      if (isFolder && kIgnoredFolders.contains(name)) continue;
-      if (ignoredByPattern(ignore, path, name, isFolder)) continue;
-      if (isFolder) {
-        queue.emplace_back(folder / name, path);
-        continue;
-      }
-      if (count == kMaxFiles) {
-        truncated = true;
-        break;
-      }
-      ++count;
-      Folder* node = &tree;
-      for (std::size_t start = 0, slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1)
-        node = &node->folders[path.substr(start, slash - start)];
-      node->files.push_back(name);
-    }
+  for (const auto& [depth, path] : files) {
+    Folder* node = &tree;
+    std::size_t start = 0;
+    for (std::size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1)
+      node = &node->folders[path.substr(start, slash - start)];
+    node->files.push_back(path.substr(start));
   }
   std::string text = root.given.lexically_normal().string();
   if (!text.ends_with('/')) text += "/";
@@ -113,10 +109,11 @@ void listResolved(const core::ResolvedPath& root, const std::vector<std::string>
   if (truncated)
     text += "\n(Showing the first " + std::to_string(kMaxFiles) +
             " files. Use a more specific path, ignore patterns, or the glob tool to see more.)";
-  else if (count == 0)
+  else if (files.empty())
     text += "\n(No files)";
+  if (!walk.errors.empty()) text += "\n(Some paths were inaccessible and skipped)";
   while (text.ends_with('\n')) text.pop_back();
-  done(core::ToolResult{std::nullopt, json(text), json{{"count", count}, {"truncated", truncated}}});
+  done(core::ToolResult{std::nullopt, json(text), json{{"count", files.size()}, {"truncated", truncated}}});
 }
 
 } // namespace
@@ -124,20 +121,29 @@ void listResolved(const core::ResolvedPath& root, const std::vector<std::string>
 core::Tool makeListTool() {
   auto execute = [](json input, core::ToolContext context, core::ToolDone done) {
     const std::string path = input.value("path", std::string("."));
-    std::vector<std::string> ignore;
+    std::vector<std::string> ignoreText;
     if (input.contains("ignore"))
-      for (const auto& pattern : input["ignore"]) ignore.push_back(pattern.get<std::string>());
+      for (const auto& pattern : input["ignore"]) ignoreText.push_back(pattern.get<std::string>());
     resolveWithBoundary(context, path.empty() ? "." : path, core::PathKind::Directory, done,
                         [=](core::ResolvedPath resolved) {
                           if (!resolved.exists) return done(failure("Directory not found: " + resolved.given.string()));
                           if (!resolved.isDirectory)
                             return done(failure(resolved.given.string() + " is not a directory; use the read tool for files."));
+                          std::vector<IgnorePattern> ignore;
+                          for (auto pattern : ignoreText) {
+                            const bool foldersOnly = pattern.size() > 1 && pattern.ends_with('/');
+                            if (foldersOnly) pattern.pop_back();
+                            auto filter = PathFilter::compile(pattern, resolved.canonical);
+                            if (auto* error = std::get_if<std::string>(&filter))
+                              return done(failure("Invalid ignore pattern \"" + pattern + "\": " + *error));
+                            ignore.push_back(IgnorePattern{std::get<PathFilter>(std::move(filter)), foldersOnly});
+                          }
                           const std::string resource = core::workspaceRelative(resolved, *context.location);
                           context.assertPermission(
                               core::PermissionAsk{"list", {resource}, {"*"}, json{{"path", resolved.given.string()}}},
                               [=](std::optional<core::ToolCompletion> refusal) {
                                 if (refusal) return done(std::move(*refusal));
-                                listResolved(resolved, ignore, context.cancellation, done);
+                                listResolved(resolved, context.location->directory, ignore, context.cancellation, done);
                               });
                         });
   };

@@ -36,7 +36,7 @@ Options:
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
-                         apply_patch): only the tools clients register
+                         apply_patch, glob, grep): only the tools clients register
   --test-methods         bind the $/test/ methods and test tools used by fixtures and benchmarks
   --help                 print this help and exit
   --version              print the version and exit

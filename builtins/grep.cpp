@@ -1,0 +1,217 @@
+#include "builtins/grep.h"
+
+#include "builtins/search/newest_first.h"
+#include "builtins/search/search_paths.h"
+#include "builtins/search/searcher.h"
+#include "builtins/tool_support.h"
+
+#include <atomic>
+
+namespace toold::builtins {
+
+namespace {
+
+using core::json;
+
+constexpr std::size_t kMaxMatches = 100;
+constexpr std::size_t kMaxLineChars = 2000;
+constexpr std::size_t kMaxOutputBytes = 50 * 1024;
+
+const char* kDescription = R"(Searches file contents with a regular expression.
+
+Usage:
+- pattern is a regular expression (PCRE2 syntax, like ripgrep's: "log.*Error", "function\s+\w+"). Escape special characters to search for them literally ("\(", "\.").
+- path is the folder (or a single file) to search; default: the workspace.
+- include filters the files by a glob ("*.js", "*.{ts,tsx}", "src/**/*.py").
+- Files ignored by .gitignore or .ignore are skipped (a file given as path is always searched), hidden files are included, binary files are not.
+- Returns the matching lines with their line numbers, grouped by file, the most recently modified files first; at most 100 lines.)";
+
+json inputSchema() {
+  return json{{"type", "object"},
+              {"properties",
+               {{"pattern", {{"type", "string"}, {"description", "The regex pattern to search for in file contents"}}},
+                {"path", {{"type", "string"}, {"description", "The directory to search in. Defaults to the workspace."}}},
+                {"include",
+                 {{"type", "string"}, {"description", "File pattern to include in the search (e.g. \"*.js\", \"*.{ts,tsx}\")"}}}}},
+              {"required", {"pattern"}},
+              {"additionalProperties", false}};
+}
+
+struct MatchedLine {
+  std::uint64_t number;
+  std::string text;
+};
+
+// What one file contributes: up to `room` lines, counted all.
+class FileLines final : public SearchSink {
+public:
+  FileLines(NewestFirst<std::vector<MatchedLine>>& newest, const std::filesystem::path& path)
+      : newest_(newest), path_(path) {}
+
+  bool wantsLines() override {
+    if (!mtime_) {
+      mtime_ = modificationTimeNs(path_);
+      room_ = newest_.room(*mtime_, path_.string());
+    }
+    return lines_.size() < room_;
+  }
+
+  bool matched(std::uint64_t lineNumber, std::string_view line) override {
+    if (wantsLines()) lines_.push_back(MatchedLine{lineNumber, cut(line)});
+    return true;
+  }
+
+  void finish() {
+    if (lines_.empty()) return;
+    const std::size_t weight = lines_.size(); // before the move below: argument order is unspecified
+    newest_.offer(*mtime_, path_.string(), weight, std::move(lines_));
+  }
+
+private:
+  static std::string cut(std::string_view line) {
+    if (line.size() <= kMaxLineChars) return std::string(line);
+    std::size_t end = kMaxLineChars;
+    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end; // a UTF-8 boundary
+    return std::string(line.substr(0, end)) + "...";
+  }
+
+  NewestFirst<std::vector<MatchedLine>>& newest_;
+  const std::filesystem::path& path_;
+  std::optional<std::int64_t> mtime_;
+  std::size_t room_ = 0;
+  std::vector<MatchedLine> lines_;
+};
+
+struct GrepTotals {
+  std::atomic<std::uint64_t> matches{0};
+  std::atomic<bool> inaccessible{false};
+};
+
+void searchOne(FileSearcher& searcher, const std::filesystem::path& path, NewestFirst<std::vector<MatchedLine>>& newest,
+               GrepTotals& totals, const core::CancellationToken& cancellation) {
+  FileLines sink(newest, path);
+  auto result = searcher.search(path, &sink, cancellation);
+  if (result.status == FileSearchResult::Status::Unreadable) totals.inaccessible = true;
+  totals.matches += result.matchedLines;
+  sink.finish();
+}
+
+std::string render(const std::vector<std::tuple<std::int64_t, std::string, std::vector<MatchedLine>>>& files,
+                   std::uint64_t total, bool inaccessible, std::size_t lineCap) {
+  std::size_t shown = 0;
+  for (const auto& file : files) shown += std::get<2>(file).size();
+  std::string text = "Found " + std::to_string(total) + " matches" +
+                     (total > shown ? " (showing first " + std::to_string(shown) + ")" : "");
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    text += (i ? "\n\n" : "\n") + std::get<1>(files[i]) + ":";
+    for (const auto& line : std::get<2>(files[i])) {
+      std::string_view shownText = line.text;
+      std::string cutText;
+      if (shownText.size() > lineCap) {
+        std::size_t end = lineCap;
+        while (end > 0 && (static_cast<unsigned char>(shownText[end]) & 0xC0) == 0x80) --end;
+        cutText = std::string(shownText.substr(0, end)) + "...";
+        shownText = cutText;
+      }
+      text += "\n  Line " + std::to_string(line.number) + ": ";
+      text += shownText;
+    }
+  }
+  if (total > shown)
+    text += "\n\n(Results truncated: showing " + std::to_string(shown) + " of " + std::to_string(total) + " matches (" +
+            std::to_string(total - shown) + " hidden). Consider using a more specific path or pattern.)";
+  if (inaccessible) text += "\n\n(Some paths were inaccessible and skipped)";
+  return text;
+}
+
+void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspace, const SearchPattern& pattern, const std::optional<PathFilter>& include,
+            const core::CancellationToken& cancellation, const core::ToolDone& done) {
+  NewestFirst<std::vector<MatchedLine>> newest(kMaxMatches);
+  GrepTotals totals;
+  if (!root.isDirectory) {
+    // A file named as the path is searched even if ignored, as ripgrep does.
+    FileSearcher searcher(pattern);
+    searchOne(searcher, root.canonical, newest, totals, cancellation);
+  } else {
+    auto walk = walkTree(
+        root.canonical, searchWalkOptions(workspace),
+        [&] {
+          auto searcher = std::make_shared<FileSearcher>(pattern);
+          return [&, searcher](const WalkEntry& entry) {
+            if (entry.isFile && (!include || include->matches(entry)))
+              searchOne(*searcher, entry.path, newest, totals, cancellation);
+            return WalkDecision::Continue;
+          };
+        },
+        cancellation);
+    if (walk.cancelled) return done(failure("The search was cancelled."));
+    if (!walk.errors.empty()) totals.inaccessible = true;
+  }
+  if (cancellation.isCancelled()) return done(failure("The search was cancelled."));
+  auto files = newest.take();
+  // The newest files' lines, 100 in all: the last file kept may have brought more than fit.
+  std::size_t kept = 0;
+  for (auto& file : files) {
+    auto& lines = std::get<2>(file);
+    lines.resize(std::min(lines.size(), kMaxMatches - kept));
+    kept += lines.size();
+  }
+  std::erase_if(files, [](const auto& file) { return std::get<2>(file).empty(); });
+  const std::uint64_t total = totals.matches;
+  if (total == 0) {
+    std::string text = "No files found";
+    if (totals.inaccessible) text += "\n\n(Some paths were inaccessible and skipped)";
+    return done(core::ToolResult{std::nullopt, json(text), json{{"matches", 0}, {"truncated", false}}});
+  }
+  // Lines of up to 2000 characters, 100 of them, could pass the output limit: cut them shorter
+  // rather than lose whole lines to the pipeline's bounding.
+  std::string text;
+  for (std::size_t cap = kMaxLineChars;; cap /= 2) {
+    text = render(files, total, totals.inaccessible, cap);
+    if (text.size() <= kMaxOutputBytes || cap < 100) break;
+  }
+  std::size_t shown = 0;
+  for (const auto& file : files) shown += std::get<2>(file).size();
+  done(core::ToolResult{std::nullopt, json(text), json{{"matches", total}, {"truncated", total > shown}}});
+}
+
+} // namespace
+
+core::Tool makeGrepTool() {
+  auto execute = [](json input, core::ToolContext context, core::ToolDone done) {
+    const auto patternText = input["pattern"].get<std::string>();
+    const std::string path = input.value("path", std::string());
+    const std::string includeText = input.value("include", std::string());
+    if (patternText.empty()) return done(failure("pattern is required"));
+    auto compiled = SearchPattern::compile(patternText);
+    if (auto* error = std::get_if<std::string>(&compiled))
+      return done(failure("Invalid regular expression \"" + patternText + "\": " + *error));
+    core::ResolvedPath root;
+    try {
+      root = core::resolveToolPath(path.empty() ? "." : path, *context.location);
+    } catch (const core::PathError& e) {
+      return done(failure(e.what()));
+    }
+    if (!root.exists) return done(failure("No such file or directory: " + root.given.string()));
+    std::optional<PathFilter> include;
+    if (!includeText.empty()) {
+      auto filter = PathFilter::compile(includeText, root.canonical);
+      if (auto* error = std::get_if<std::string>(&filter))
+        return done(failure("Invalid include pattern \"" + includeText + "\": " + *error));
+      include = std::get<PathFilter>(std::move(filter));
+    }
+    std::vector<core::PermissionAsk> asks;
+    if (auto external = core::externalDirectoryAsk(root, root.isDirectory ? core::PathKind::Directory : core::PathKind::File))
+      asks.push_back(std::move(*external));
+    asks.push_back(core::PermissionAsk{
+        "grep", {patternText}, {"*"}, json{{"pattern", patternText}, {"path", root.given.string()}, {"include", includeText}}});
+    assertEach(context, std::move(asks),
+               [=, pattern = std::get<SearchPattern>(std::move(compiled))](std::optional<core::ToolCompletion> refusal) {
+                 if (refusal) return done(std::move(*refusal));
+                 grepIn(root, context.location->directory, pattern, include, context.cancellation, done);
+               });
+  };
+  return workerTool(kDescription, inputSchema(), "grep", false, std::move(execute));
+}
+
+} // namespace toold::builtins
