@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Measures toold's grep and glob against ripgrep in one run. Driven by scripts/bench-search,
+which builds toold and passes the commands; this file generates the synthetic tree, sends the
+calls, checks that the counts agree and prints the table. A benchmark, not a test: slow numbers
+never fail it, disagreeing counts do.
+
+toold runs as a daemon (one per tree, already started, spoken to over JSON-RPC); rg runs as a
+process per query, as opencode runs it: `rg -nH --hidden --no-messages --field-match-separator=|
+--regexp PATTERN PATH`, its whole output read. Warm cache: each query runs once before it is
+timed; then the median of --runs.
+"""
+import argparse
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from files_bench import Toold  # noqa: E402  (the JSON-RPC client the file benchmark uses)
+
+SYNTHETIC_BYTES = 1 << 30
+SYNTHETIC_FILES = 8192
+WORDS = ("alpha beta gamma delta epsilon request response handler buffer socket stream parser token "
+         "value index vector matrix kernel thread mutex signal future promise widget layout render "
+         "cache store query record schema table column filter mapper reducer").split()
+
+
+def make_synthetic(root):
+    """1 GiB of text in SYNTHETIC_FILES files over 64 folders, in a git repository whose
+    .gitignore hides one folder in eight (ripgrep honours .gitignore only in a repository)."""
+    marker = os.path.join(root, ".complete")
+    if os.path.exists(marker):
+        return
+    os.makedirs(root, exist_ok=True)
+    subprocess.run(["git", "init", "-q", root], check=True)
+    with open(os.path.join(root, ".gitignore"), "w") as out:
+        out.write("".join(f"/dir{d:02d}/\n" for d in range(0, 64, 8)) + "*.tmp\n")
+    rng = random.Random(7)
+    per_file = SYNTHETIC_BYTES // SYNTHETIC_FILES
+    for f in range(SYNTHETIC_FILES):
+        folder = os.path.join(root, f"dir{f % 64:02d}")
+        os.makedirs(folder, exist_ok=True)
+        lines, size = [], 0
+        while size < per_file:
+            line = " ".join(rng.choice(WORDS) for _ in range(9)) + f" {rng.randrange(100000)}\n"
+            lines.append(line)
+            size += len(line)
+        with open(os.path.join(folder, f"file{f:05d}.txt"), "w") as out:
+            out.write("".join(lines))
+    open(marker, "w").close()
+
+
+def rg_count(root, pattern, extra=()):
+    output = subprocess.run(["rg", "-nH", "--hidden", "--no-messages", "--field-match-separator=|", *extra,
+                             "--regexp", pattern, root], capture_output=True).stdout
+    return output.count(b"\n")
+
+
+def rg_files(root, glob):
+    output = subprocess.run(["rg", "--files", "--hidden", "--glob=!.git/*", f"--glob={glob}"], cwd=root,
+                            capture_output=True).stdout
+    return output.count(b"\n")
+
+
+def timed(action):
+    start = time.perf_counter()
+    value = action()
+    return (time.perf_counter() - start) * 1000, value
+
+
+def median(action, runs):
+    action()  # warm
+    return statistics.median(timed(action)[0] for _ in range(runs))
+
+
+def toold_grep(toold, pattern):
+    def run():
+        text = toold.call("grep", {"pattern": pattern})
+        found = re.match(r"Found (\d+) matches", text)
+        return int(found.group(1)) if found else 0
+    return run
+
+
+def toold_glob(toold, pattern):
+    def run():
+        toold.calls += 1
+        result = toold.request("call", {"snapshot": toold.snapshots["claude-sonnet-4"], "sessionID": "bench",
+                                        "agent": "build", "messageID": "m", "callID": f"c{toold.calls}",
+                                        "name": "glob", "input": {"pattern": pattern}})
+        if result["status"] != "completed":
+            raise RuntimeError(result["error"]["message"])
+        return result["metadata"]["total"]
+    return run
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--toold", required=True, help="the toold binary")
+    parser.add_argument("--boost", required=True, help="the Boost headers folder")
+    parser.add_argument("--synthetic", required=True, help="where the synthetic 1 GiB tree is made")
+    parser.add_argument("--runs", type=int, default=10)
+    args = parser.parse_args()
+
+    print("Generating the synthetic tree (the first time takes a while)...", file=sys.stderr)
+    make_synthetic(args.synthetic)
+    trees = [("Boost headers", os.path.realpath(args.boost), ["shared_ptr", "(?i)allocator", "mutex|condition_variable|semaphore", "zq_no_such_identifier_zq"], "*.hpp"),
+             ("synthetic 1 GiB", os.path.realpath(args.synthetic), ["kernel thread", "(?i)MUTEX SIGNAL", "widget [0-9]+$|render 4242", "zq_no_such_word_zq"], "*.txt")]
+    kinds = ["literal", "case-insensitive literal", "regex alternation", "no match"]
+    rows = []
+    for name, root, patterns, glob in trees:
+        data = os.path.join(os.path.dirname(os.path.realpath(args.synthetic)), ".toold-data")
+        os.makedirs(data, exist_ok=True)
+        # Repeating one call is what a benchmark does; toold would ask about it as a doom loop.
+        config = os.path.join(data, "toold.json")
+        with open(config, "w") as out:
+            out.write('{"permission": {"doom_loop": "allow"}}')
+        toold = Toold(f"{args.toold} --directory {root} --data-dir {data} --config {config}", root)
+        for kind, pattern in zip(kinds, patterns):
+            rg_lines = rg_count(root, pattern)
+            ours = toold_grep(toold, pattern)()
+            if ours != rg_lines:
+                raise RuntimeError(f"{name}, {pattern!r}: toold found {ours} matching lines, rg {rg_lines}")
+            toold_ms = median(toold_grep(toold, pattern), args.runs)
+            rg_ms = median(lambda: rg_count(root, pattern), args.runs)
+            rows.append((name, f"grep {kind} `{pattern}`", rg_lines, toold_ms, rg_ms))
+        rg_listed = rg_files(root, glob)
+        ours = toold_glob(toold, glob)()
+        if ours != rg_listed:
+            raise RuntimeError(f"{name}, glob {glob}: toold listed {ours} files, rg {rg_listed}")
+        toold_ms = median(toold_glob(toold, glob), args.runs)
+        rg_ms = median(lambda: rg_files(root, glob), args.runs)
+        rows.append((name, f"glob `{glob}`", rg_listed, toold_ms, rg_ms))
+        toold.close()
+
+    print("| tree | query | lines or files | toold ms | rg ms | toold ÷ rg |")
+    print("|---|---|---:|---:|---:|---:|")
+    for tree, query, count, ours, theirs in rows:
+        print(f"| {tree} | {query} | {count:,} | {ours:.1f} | {theirs:.1f} | {ours / theirs:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
