@@ -37,6 +37,14 @@ json inputSchema() {
               {"additionalProperties", false}};
 }
 
+// `line` cut to at most `cap` bytes at a UTF-8 boundary, with "..." when something was cut.
+std::string cutLine(std::string_view line, std::size_t cap) {
+  if (line.size() <= cap) return std::string(line);
+  std::size_t end = cap;
+  while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end;
+  return std::string(line.substr(0, end)) + "...";
+}
+
 struct MatchedLine {
   std::uint64_t number;
   std::string text;
@@ -57,7 +65,7 @@ public:
   }
 
   bool matched(std::uint64_t lineNumber, std::string_view line) override {
-    if (wantsLines()) lines_.push_back(MatchedLine{lineNumber, cut(line)});
+    if (wantsLines()) lines_.push_back(MatchedLine{lineNumber, cutLine(line, kMaxLineChars)});
     return true;
   }
 
@@ -68,13 +76,6 @@ public:
   }
 
 private:
-  static std::string cut(std::string_view line) {
-    if (line.size() <= kMaxLineChars) return std::string(line);
-    std::size_t end = kMaxLineChars;
-    while (end > 0 && (static_cast<unsigned char>(line[end]) & 0xC0) == 0x80) --end; // a UTF-8 boundary
-    return std::string(line.substr(0, end)) + "...";
-  }
-
   NewestFirst<std::vector<MatchedLine>>& newest_;
   const std::filesystem::path& path_;
   std::optional<std::int64_t> mtime_;
@@ -105,16 +106,7 @@ std::string render(const std::vector<std::tuple<std::int64_t, std::string, std::
   for (std::size_t i = 0; i < files.size(); ++i) {
     text += (i ? "\n\n" : "\n") + std::get<1>(files[i]) + ":";
     for (const auto& line : std::get<2>(files[i])) {
-      std::string_view shownText = line.text;
-      std::string cutText;
-      if (shownText.size() > lineCap) {
-        std::size_t end = lineCap;
-        while (end > 0 && (static_cast<unsigned char>(shownText[end]) & 0xC0) == 0x80) --end;
-        cutText = std::string(shownText.substr(0, end)) + "...";
-        shownText = cutText;
-      }
-      text += "\n  Line " + std::to_string(line.number) + ": ";
-      text += shownText;
+      text += "\n  Line " + std::to_string(line.number) + ": " + cutLine(line.text, lineCap);
     }
   }
   if (total > shown)
