@@ -1,5 +1,6 @@
 #include "builtins/search/search_paths.h"
 
+#include <fcntl.h>
 #include <thread>
 
 namespace toold::builtins {
@@ -32,6 +33,14 @@ bool PathFilter::matches(const WalkEntry& entry) const { return matches(std::str
 std::int64_t modificationTimeNs(const std::filesystem::path& path) {
   struct stat status {};
   if (::stat(path.c_str(), &status) != 0) return 0;
+  return static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec;
+}
+
+std::int64_t modificationTimeNs(const WalkEntry& entry) {
+  struct stat status {};
+  // name() ends the entry's relative path, a std::string, so its data is NUL-terminated.
+  if (entry.folderFd < 0 || ::fstatat(entry.folderFd, entry.name().data(), &status, 0) != 0)
+    return modificationTimeNs(entry.path);
   return static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec;
 }
 

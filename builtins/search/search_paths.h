@@ -29,6 +29,8 @@ private:
 
 /// The modification time of `path` in nanoseconds (following links), 0 when it cannot be stat'ed.
 std::int64_t modificationTimeNs(const std::filesystem::path& path);
+/// The same for an entry being visited, through its open folder (no path lookup).
+std::int64_t modificationTimeNs(const WalkEntry& entry);
 
 /// The walk options every search uses: both cores, the ignore files honoured (outside a git
 /// repository, from `workspace` down), links not followed.

@@ -270,6 +270,7 @@ private:
       entry.isDirectory = isDirectory;
       entry.isFile = isFile;
       entry.isSymlink = isSymlink;
+      entry.folderFd = dirFd;
 
       if (stopping()) return;
       const WalkDecision decision = visit(entry);

@@ -52,6 +52,9 @@ struct WalkEntry {
   bool isFile = false;         ///< a regular file (or, with followLinks, a link to one)
   // A fifo, socket or device has all three false; so has a dangling link, apart from isSymlink.
   int depth = 0;               ///< 0 for the root's entries
+  /// The open folder that holds the entry, valid during the visit only: `fstatat(folderFd,
+  /// name())` costs no path lookup, which a glob that stats every match notices.
+  int folderFd = -1;
 };
 
 struct WalkResult {
