@@ -37,8 +37,10 @@
 #include <cerrno>
 #include <cstring>
 #include <new>
+#include <optional>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace toold::builtins {
@@ -116,16 +118,24 @@ struct MemoryReader {
     rest.remove_prefix(taken);
     return static_cast<long>(taken);
   }
+  bool atEnd() const { return rest.empty(); }
 };
 
+// A regular file's size is known, so its last bytes are recognised when they arrive: they are
+// searched as the last region at once, without another read to see the end, and without counting
+// the lines no later match will need.
 struct FileReader {
   int fd;
-  long read(char* into, std::size_t size) {
+  std::optional<std::uint64_t> size; ///< for a regular file
+  std::uint64_t consumed = 0;
+  long read(char* into, std::size_t wanted) {
     for (;;) {
-      const ssize_t got = ::read(fd, into, size);
+      const ssize_t got = ::read(fd, into, wanted);
+      if (got > 0) consumed += static_cast<std::uint64_t>(got);
       if (got >= 0 || errno != EINTR) return got;
     }
   }
+  bool atEnd() const { return size && consumed >= *size; }
 };
 
 } // namespace
@@ -166,6 +176,51 @@ int byteFrequency(unsigned char byte) {
   case ';': case '=': case '/': case '"': case '-': case ':': case '*': case '<': case '>': case '{': case '}': return 35;
   default: return byte >= '0' && byte <= '9' ? 30 : (byte >= 'A' && byte <= 'Z' ? 25 : 5);
   }
+}
+
+// GCC builds an AVX2 version and a baseline one, and an ifunc picks one at load time. Not under
+// ThreadSanitizer: its runtime is not set up yet when ifunc resolvers run, and toold would crash
+// before main.
+#if defined(__SANITIZE_THREAD__)
+#define TOOLD_AVX2_CLONES
+#else
+#define TOOLD_AVX2_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+
+// Where `literal` first occurs in subject[start, size), or npos. Its two rare bytes are tested
+// at 32 candidate positions per step (the baseline version does that in two 16-byte halves).
+TOOLD_AVX2_CLONES std::size_t
+findLiteral(const SearchPattern::Engine::RareByteLiteral& literal, const char* subject, std::size_t size,
+            std::size_t start) {
+  constexpr std::size_t kLanes = 32;
+  const std::size_t length = literal.text.size();
+  if (size < start || size - start < length) return std::string_view::npos;
+  using Bytes = char __attribute__((vector_size(kLanes)));
+  Bytes first, second;
+  for (std::size_t lane = 0; lane < kLanes; ++lane) {
+    first[lane] = literal.rare;
+    second[lane] = literal.rare2;
+  }
+  // Candidates start at `at`; the two rare bytes sit at at+offset and at+offset2.
+  std::size_t at = start;
+  const std::size_t lastStart = size - length;
+  while (at + kLanes <= lastStart + 1) {
+    Bytes a, b;
+    std::memcpy(&a, subject + at + literal.offset, kLanes);
+    std::memcpy(&b, subject + at + literal.offset2, kLanes);
+    const Bytes both = (a == first) & (b == second);
+    std::uint64_t words[kLanes / 8];
+    std::memcpy(words, &both, kLanes);
+    if ((words[0] | words[1] | words[2] | words[3]) != 0) {
+      for (std::size_t lane = 0; lane < kLanes; ++lane)
+        if (both[lane] != 0 && std::memcmp(subject + at + lane, literal.text.data(), length) == 0) return at + lane;
+    }
+    at += kLanes;
+  }
+  for (; at <= lastStart; ++at)
+    if (subject[at + literal.offset] == literal.rare && std::memcmp(subject + at, literal.text.data(), length) == 0)
+      return at;
+  return std::string_view::npos;
 }
 
 SearchPattern::Engine::RareByteLiteral rareByteLiteral(std::string_view text) {
@@ -300,39 +355,6 @@ struct FileSearcher::State {
   std::vector<std::size_t> nextHit;
   std::vector<std::size_t> searchedFrom;
 
-  static std::size_t findLiteral(const SearchPattern::Engine::RareByteLiteral& literal, const char* subject,
-                                 std::size_t size, std::size_t start) {
-    const std::size_t length = literal.text.size();
-    if (size < start || size - start < length) return std::string_view::npos;
-    using Bytes16 = char __attribute__((vector_size(16)));
-    Bytes16 first, second;
-    for (int lane = 0; lane < 16; ++lane) {
-      first[lane] = literal.rare;
-      second[lane] = literal.rare2;
-    }
-    // Candidates start at `at`; the two rare bytes sit at at+offset and at+offset2.
-    std::size_t at = start;
-    const std::size_t lastStart = size - length;
-    while (at + 16 <= lastStart + 1) {
-      Bytes16 a, b;
-      std::memcpy(&a, subject + at + literal.offset, 16);
-      std::memcpy(&b, subject + at + literal.offset2, 16);
-      const auto both = (a == first) & (b == second);
-      std::uint64_t halves[2];
-      std::memcpy(halves, &both, 16);
-      if ((halves[0] | halves[1]) != 0) {
-        for (int lane = 0; lane < 16; ++lane)
-          if (both[lane] != 0 && std::memcmp(subject + at + static_cast<std::size_t>(lane), literal.text.data(), length) == 0)
-            return at + static_cast<std::size_t>(lane);
-      }
-      at += 16;
-    }
-    for (; at <= lastStart; ++at)
-      if (subject[at + literal.offset] == literal.rare && std::memcmp(subject + at, literal.text.data(), length) == 0)
-        return at;
-    return std::string_view::npos;
-  }
-
   Outcome findLiterals(const char* subject, std::size_t size, std::size_t start) {
     const auto& literals = engine->literals;
     if (subject != cachedSubject || size != cachedSize) {
@@ -415,7 +437,7 @@ struct FileSearcher::State {
 
   /// Searches region[0, size): whole lines, each ending with "\n" but for a file's last one.
   /// False once the sink says to stop.
-  bool searchRegion(const char* region, std::size_t size) {
+  bool searchRegion(const char* region, std::size_t size, bool last = false) {
     cachedSubject = nullptr; // the buffer is reused: a new region at the same address is new text
     std::size_t pos = 0;
     std::size_t counted = 0; // newlines before it are in `newlines`
@@ -434,7 +456,7 @@ struct FileSearcher::State {
       }
       pos = lineEnd + 1;
     }
-    if (sink != nullptr) newlines += search::countNewlines(region + counted, region + size);
+    if (sink != nullptr && !last) newlines += search::countNewlines(region + counted, region + size);
     return true;
   }
 
@@ -524,6 +546,10 @@ struct FileSearcher::State {
         fresh = buffer.get();
         freshSize = filled;
       }
+      if (reader.atEnd()) { // all of the file is here: the rest is the last region
+        searchRegion(buffer.get(), filled, true);
+        return finish(FileSearchResult::Status::Searched);
+      }
       // The complete lines; the buffer before the fresh bytes holds no "\n".
       const void* lastNewline = ::memrchr(fresh, '\n', freshSize);
       if (lastNewline == nullptr) continue;
@@ -549,7 +575,9 @@ FileSearchResult FileSearcher::search(const std::filesystem::path& path, SearchS
     result.error = std::strerror(errno);
     return result;
   }
-  FileReader reader{fd};
+  FileReader reader{fd, std::nullopt};
+  struct stat status {};
+  if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) reader.size = static_cast<std::uint64_t>(status.st_size);
   FileSearchResult result = state_->searchAll(reader, sink, &cancellation);
   ::close(fd);
   return result;
