@@ -23,8 +23,8 @@ constexpr std::string_view kSavedSource = "saved approval";
 // collision is detected rather than sharing approvals between two workspaces.
 std::string directoryKey(const fs::path& directory) {
   std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (unsigned char c : directory.string()) {
-    hash ^= c;
+  for (char c : directory.string()) {
+    hash ^= static_cast<unsigned char>(c);
     hash *= 0x100000001b3ULL;
   }
   char text[17];

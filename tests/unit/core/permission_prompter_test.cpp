@@ -3,7 +3,6 @@
 #include <catch2/catch.hpp>
 
 using namespace toold::core;
-using json = nlohmann::json;
 
 namespace {
 

@@ -9,7 +9,6 @@
 #include <thread>
 
 using namespace toold::core;
-using json = nlohmann::json;
 namespace fs = std::filesystem;
 using Kind = PermissionVerdict::Kind;
 
