@@ -1,0 +1,138 @@
+// Private to the shell scanner: the lexer and recursive-descent parser behind scanShellCommand.
+// The lexer (shell_lexer.cpp) reads one token at a time, quotes and expansions included; a
+// command substitution inside a word is parsed in place by the same parser (so `)` inside a
+// `case` pattern or a quoted string does not end it). The grammar is in shell_scanner.cpp.
+#pragma once
+
+#include "builtins/shell/shell_scanner.h"
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace toold::builtins::shell_detail {
+
+/// Thrown to abandon a scan; the message becomes ShellScan::problem.
+struct ScanError {
+  std::string message;
+};
+
+/// How deep constructs may nest (lists, compound commands, quotes, expansions, sub-scans)
+/// before the line is Unparsed, so hostile input cannot exhaust the stack.
+inline constexpr int kMaxNesting = 64;
+
+enum class TokenKind { Word, Operator, Redirection, Newline, End };
+
+struct Token {
+  TokenKind kind = TokenKind::End;
+  std::size_t start = 0; ///< offset in the parser's source
+  std::size_t end = 0;   ///< one past the token's last character (line continuations excluded)
+  std::string op;        ///< Operator and Redirection: the operator as written ("&&", "2>", "<<-")
+  ShellWord word;        ///< Word: its unquoted text
+  std::string_view raw;  ///< the source slice [start, end)
+  std::vector<SimpleCommand> nested; ///< Word: commands of its substitutions
+};
+
+/// A word being read: its unquoted text and what its substitutions run.
+struct WordBuilder {
+  std::string text;
+  bool dynamic = false;
+  std::vector<SimpleCommand> nested;
+};
+
+class Parser {
+public:
+  /// `source` is a view into the caller's line starting at offset `base` (for problem offsets);
+  /// `nesting` is how deep the enclosing scans already are.
+  Parser(std::string_view source, std::size_t base, int nesting);
+
+  /// Scans the whole source as a shell program; throws ScanError.
+  std::vector<SimpleCommand> scanAll();
+
+  // --- lexer (shell_lexer.cpp) ---
+  const Token& peek();
+  Token take();
+
+  [[noreturn]] void fail(const std::string& what, std::size_t at) const;
+  [[noreturn]] static void failPlain(std::string message);
+
+  /// Enters one nesting level for the lifetime of the guard.
+  class Nest {
+  public:
+    Nest(Parser& parser, std::size_t at);
+    ~Nest();
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+
+  private:
+    Parser& parser_;
+  };
+
+private:
+  Token lex();
+  void skipBlanksAndComments();
+  void lexWord(Token& token);
+  void lexSingleQuote(WordBuilder& word);
+  void lexDoubleQuote(WordBuilder& word);
+  void lexAnsiC(WordBuilder& word);
+  void lexDollar(WordBuilder& word, bool inDouble);
+  void lexParameter(WordBuilder& word, bool inDouble);
+  void lexBacktick(WordBuilder& word, bool inDouble);
+  void lexCommandSubstitution(WordBuilder& word, std::size_t openAt);
+  void readHereDocuments();
+
+public:
+  /// At the first character after `((` / `$((`: skips to the matching `))`, listing the
+  /// substitutions inside into `word.nested`.
+  void skipArithmetic(WordBuilder& word, std::size_t openAt);
+
+  // --- grammar (shell_scanner.cpp) ---
+  /// Reads a list of pipelines up to End, `)`, `;;`/`;&`/`;;&` or a closing reserved word.
+  void parseList();
+
+private:
+  void parseAndOr();
+  void parsePipeline();
+  void parseCommand();
+  void parseSimpleCommand();
+  void parseConditional();
+  void parseIf();
+  void parseLoop();
+  void parseFor();
+  void parseCase();
+  void parseFunctionBody(std::size_t at);
+  void parseTrailingRedirections();
+  void takeRedirection(SimpleCommand& command, std::vector<SimpleCommand>& nested, std::size_t& first,
+                       std::size_t& last);
+  void checkSpecialCommand(const SimpleCommand& command,
+                           const std::vector<std::pair<std::size_t, std::size_t>>& wordSpans,
+                           std::vector<SimpleCommand>& inner);
+  void skipNewlines();
+  void expectWord(std::string_view reserved, std::size_t openAt, std::string_view opener);
+  [[noreturn]] void unexpected(const Token& token) const;
+  void emit(std::vector<SimpleCommand>&& commands);
+
+  struct PendingHereDocument {
+    std::string delimiter;
+    bool stripTabs = false;
+    bool expands = false; ///< unquoted delimiter: the body's $(…) and `…` run
+  };
+
+  std::string_view src_;
+  std::size_t base_;
+  int nesting_;
+  std::size_t pos_ = 0;
+  std::optional<Token> ahead_;
+  std::vector<PendingHereDocument> hereDocuments_;
+  std::vector<SimpleCommand> hereDocumentCommands_; ///< substitutions of bodies read, not yet listed
+  std::vector<SimpleCommand>* out_ = nullptr;
+  std::vector<SimpleCommand> result_;
+};
+
+/// True for a reserved word written plainly (not quoted, no escapes).
+bool isWord(const Token& token, std::string_view text);
+
+} // namespace toold::builtins::shell_detail
