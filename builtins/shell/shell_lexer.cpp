@@ -186,15 +186,7 @@ void Parser::lexWord(Token& token) {
         word.text += c;
         ++pos_;
       }
-    } else if (c == '\'') {
-      lexSingleQuote(word);
-    } else if (c == '"') {
-      lexDoubleQuote(word);
-    } else if (c == '$') {
-      lexDollar(word, false);
-    } else if (c == '`') {
-      lexBacktick(word, false);
-    } else {
+    } else if (!lexQuoteOrExpansion(word, c, false)) {
       if (c == '*' || c == '?') word.dynamic = true;
       if (c == '[') openBracket = true;
       if (c == ']' && openBracket) word.dynamic = true;
@@ -209,6 +201,19 @@ void Parser::lexWord(Token& token) {
   token.raw = src_.substr(token.start, token.end - token.start);
   token.word = ShellWord{std::move(word.text), word.dynamic};
   token.nested = std::move(word.nested);
+}
+
+bool Parser::lexQuoteOrExpansion(WordBuilder& word, char c, bool inDouble) {
+  switch (c) {
+  case '\'':
+    if (inDouble) return false; // a literal quote inside "…"
+    lexSingleQuote(word);
+    return true;
+  case '"': lexDoubleQuote(word); return true;
+  case '$': lexDollar(word, inDouble); return true;
+  case '`': lexBacktick(word, inDouble); return true;
+  default: return false;
+  }
 }
 
 void Parser::lexSingleQuote(WordBuilder& word) {
@@ -348,15 +353,7 @@ void Parser::lexParameter(WordBuilder& word, bool inDouble) {
       ++pos_;
     } else if (c == '\\') {
       pos_ += pos_ + 1 < n ? 2 : 1;
-    } else if (c == '\'' && !inDouble) {
-      lexSingleQuote(word);
-    } else if (c == '"') {
-      lexDoubleQuote(word);
-    } else if (c == '$') {
-      lexDollar(word, inDouble);
-    } else if (c == '`') {
-      lexBacktick(word, inDouble);
-    } else {
+    } else if (!lexQuoteOrExpansion(word, c, inDouble)) {
       ++pos_;
     }
   }
@@ -384,15 +381,7 @@ void Parser::skipArithmetic(WordBuilder& word, std::size_t openAt) {
       }
     } else if (c == '\\') {
       pos_ += pos_ + 1 < n ? 2 : 1;
-    } else if (c == '\'') {
-      lexSingleQuote(word);
-    } else if (c == '"') {
-      lexDoubleQuote(word);
-    } else if (c == '$') {
-      lexDollar(word, false);
-    } else if (c == '`') {
-      lexBacktick(word, false);
-    } else {
+    } else if (!lexQuoteOrExpansion(word, c, false)) {
       ++pos_;
     }
   }

@@ -75,6 +75,9 @@ private:
   Token lex();
   void skipBlanksAndComments();
   void lexWord(Token& token);
+  /// Lexes the quote or expansion that starts with `c` at the cursor into `word`; false when `c`
+  /// starts none (a `'` inside double quotes is a plain character).
+  bool lexQuoteOrExpansion(WordBuilder& word, char c, bool inDouble);
   void lexSingleQuote(WordBuilder& word);
   void lexDoubleQuote(WordBuilder& word);
   void lexAnsiC(WordBuilder& word);
