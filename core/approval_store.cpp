@@ -55,7 +55,7 @@ void ApprovalStore::load() {
     Ruleset loaded;
     for (const auto& rule : document.at("rules"))
       loaded.push_back({rule.at("action").get<std::string>(), rule.at("resource").get<std::string>(),
-                        PermissionEffect::Allow, std::string(kSavedSource)});
+                        PermissionEffect::Allow, std::string(kSavedSource), rule.value("literal", false)});
     rules_ = std::move(loaded);
     spdlog::info("{} saved approval(s) loaded from {}", rules_.size(), file_.string());
     return;
@@ -73,7 +73,7 @@ void ApprovalStore::load() {
 std::string ApprovalStore::add(const Ruleset& rules) {
   bool changed = false;
   for (const auto& rule : rules) {
-    PermissionRule saved{rule.action, rule.resource, PermissionEffect::Allow, std::string(kSavedSource)};
+    PermissionRule saved{rule.action, rule.resource, PermissionEffect::Allow, std::string(kSavedSource), rule.literal};
     if (std::find(rules_.begin(), rules_.end(), saved) != rules_.end()) continue;
     rules_.push_back(std::move(saved));
     changed = true;
@@ -92,7 +92,11 @@ ApprovalStore::Removal ApprovalStore::remove(const std::string& action, const st
 
 std::string ApprovalStore::save() const {
   json document{{"directory", directory_.string()}, {"rules", json::array()}};
-  for (const auto& rule : rules_) document["rules"].push_back({{"action", rule.action}, {"resource", rule.resource}});
+  for (const auto& rule : rules_) {
+    json entry{{"action", rule.action}, {"resource", rule.resource}};
+    if (rule.literal) entry["literal"] = true;
+    document["rules"].push_back(std::move(entry));
+  }
   std::error_code ec;
   fs::create_directories(file_.parent_path(), ec);
   if (ec) return "cannot create " + file_.parent_path().string() + ": " + ec.message();

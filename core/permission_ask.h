@@ -18,6 +18,11 @@ struct PermissionAsk {
   std::vector<std::string> save;
   /// Shown to the person who decides; never to the model.
   nlohmann::json metadata = nlohmann::json::object();
+  /// Fail-closed asks (a shell line toold could not read): an allow rule grants them only when
+  /// its resource is `*` or a literal rule with exactly the resource's text, never through a
+  /// pattern such as `git *`; deny and ask rules apply as usual. Its `save` patterns are saved as
+  /// literal rules.
+  bool literalOnly = false;
 };
 
 } // namespace toold::core

@@ -16,13 +16,19 @@ const std::vector<std::string>& resourcesOf(const PermissionAsk& ask) {
 
 } // namespace
 
+bool ruleResourceMatches(const PermissionRule& rule, std::string_view resource) {
+  return rule.literal ? rule.resource == resource : wildcardMatch(rule.resource, resource);
+}
+
 RuleMatch lastMatchingRule(std::string_view action, std::string_view resource,
-                           std::span<const Ruleset* const> layers) {
+                           std::span<const Ruleset* const> layers, bool literalOnly) {
   for (auto layer = layers.rbegin(); layer != layers.rend(); ++layer) {
     if (*layer == nullptr) continue;
-    for (auto rule = (*layer)->rbegin(); rule != (*layer)->rend(); ++rule)
-      if (wildcardMatch(rule->action, action) && wildcardMatch(rule->resource, resource))
-        return RuleMatch{rule->effect, &*rule};
+    for (auto rule = (*layer)->rbegin(); rule != (*layer)->rend(); ++rule) {
+      if (!wildcardMatch(rule->action, action) || !ruleResourceMatches(*rule, resource)) continue;
+      if (literalOnly && rule->effect == PermissionEffect::Allow && !rule->literal && rule->resource != "*") continue;
+      return RuleMatch{rule->effect, &*rule};
+    }
   }
   return RuleMatch{};
 }
@@ -30,14 +36,14 @@ RuleMatch lastMatchingRule(std::string_view action, std::string_view resource,
 AskJudgement judgeAsk(const PermissionAsk& ask, std::span<const Ruleset* const> configured, const Ruleset& saved) {
   const auto& resources = resourcesOf(ask);
   for (const auto& resource : resources) {
-    auto match = lastMatchingRule(ask.action, resource, configured);
+    auto match = lastMatchingRule(ask.action, resource, configured, ask.literalOnly);
     if (match.effect == PermissionEffect::Deny) return AskJudgement{PermissionEffect::Deny, resource, match.rule};
   }
   std::vector<const Ruleset*> all(configured.begin(), configured.end());
   all.push_back(&saved);
   std::optional<AskJudgement> firstAsk;
   for (const auto& resource : resources) {
-    auto match = lastMatchingRule(ask.action, resource, all);
+    auto match = lastMatchingRule(ask.action, resource, all, ask.literalOnly);
     if (match.effect == PermissionEffect::Deny) return AskJudgement{PermissionEffect::Deny, resource, match.rule};
     if (match.effect == PermissionEffect::Ask && !firstAsk)
       firstAsk = AskJudgement{PermissionEffect::Ask, resource, match.rule};

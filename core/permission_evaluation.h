@@ -18,9 +18,13 @@ struct RuleMatch {
   const PermissionRule* rule = nullptr;
 };
 
-/// The last matching rule over `layers`, taken in order as one ruleset.
+/// The last matching rule over `layers`, taken in order as one ruleset. With `literalOnly`, allow
+/// rules other than `*` and literal ones are passed over (see PermissionAsk::literalOnly).
 RuleMatch lastMatchingRule(std::string_view action, std::string_view resource,
-                           std::span<const Ruleset* const> layers);
+                           std::span<const Ruleset* const> layers, bool literalOnly = false);
+
+/// Whether `rule`'s resource covers `resource`: exact text for a literal rule, else a wildcard.
+bool ruleResourceMatches(const PermissionRule& rule, std::string_view resource);
 
 /// The decision for a whole ask, and the resource and rule that decided it.
 struct AskJudgement {

@@ -22,6 +22,10 @@ struct PermissionRule {
   /// Where the rule came from, for the messages that name it: "defaults", "toold.json:4",
   /// "snapshot", "saved approval".
   std::string source;
+  /// The resource is compared as exact text, not as a pattern: an "always" answer to a literal
+  /// ask (a shell line toold could not read) saves the line itself, and a `*` or `?` in it must
+  /// not turn it into a pattern that allows other lines.
+  bool literal = false;
 
   bool operator==(const PermissionRule&) const = default;
 };

@@ -177,7 +177,7 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
 
   static json requestJson(const Pending& entry) {
     const auto& ask = entry.ask;
-    return json{{"id", entry.id},
+    json request{{"id", entry.id},
                 {"sessionID", entry.caller.sessionID},
                 {"agent", entry.caller.agent},
                 {"action", ask.action},
@@ -185,6 +185,9 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
                 {"save", ask.save},
                 {"metadata", ask.metadata.is_object() ? ask.metadata : json::object()},
                 {"source", {{"type", "tool"}, {"messageID", entry.caller.messageID}, {"callID", entry.caller.callID}}}};
+    // Only on fail-closed asks, whose "always" saves the exact text (see PermissionAsk::literalOnly).
+    if (ask.literalOnly) request["literal"] = true;
+    return request;
   }
 
   // One timer per waiting ask, on the strand (Asio timers are not thread-safe): it wakes for the
@@ -261,7 +264,7 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
       if (it == pending.end()) return;
       Ruleset saved;
       for (const auto& pattern : it->second->ask.save)
-        saved.push_back({it->second->ask.action, pattern, PermissionEffect::Allow, {}});
+        saved.push_back({it->second->ask.action, pattern, PermissionEffect::Allow, {}, it->second->ask.literalOnly});
       if (auto error = approvals.add(saved); !error.empty())
         spdlog::error("permission {}: the approval applies until toold exits but could not be saved: {}", id, error);
       for (const auto& [otherId, other] : pending)

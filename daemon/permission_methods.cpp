@@ -19,8 +19,11 @@ void bindPermissionMethods(Server& server, core::PermissionService& permissions)
   methods.request("permission/approvals", [&permissions](json&& params, const RequestContext&, Reply reply) {
     protocol::ParamsReader reader(params, "", /*nullIsEmpty=*/true);
     json rules = json::array();
-    for (const auto& rule : permissions.savedApprovals())
-      rules.push_back(json{{"action", rule.action}, {"resource", rule.resource}});
+    for (const auto& rule : permissions.savedApprovals()) {
+      json entry{{"action", rule.action}, {"resource", rule.resource}};
+      if (rule.literal) entry["literal"] = true;
+      rules.push_back(std::move(entry));
+    }
     reply(json{{"rules", std::move(rules)}});
   });
 

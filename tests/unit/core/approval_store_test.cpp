@@ -97,3 +97,17 @@ TEST_CASE("approval store: a removed rule is gone from the file too", "[approval
   REQUIRE(again.rules().size() == 1);
   CHECK(again.rules()[0].action == "read");
 }
+
+TEST_CASE("approval store: a literal rule stays literal across a restart", "[approval_store]") {
+  TempDir data;
+  {
+    ApprovalStore store(data.path(), "/work/a");
+    CHECK(store.add({{"bash", "echo 'x *", PermissionEffect::Allow, "", /*literal=*/true},
+                     {"bash", "echo *", PermissionEffect::Allow, ""}})
+              .empty());
+  }
+  ApprovalStore again(data.path(), "/work/a");
+  REQUIRE(again.rules().size() == 2);
+  CHECK(again.rules()[0] == PermissionRule{"bash", "echo 'x *", PermissionEffect::Allow, "saved approval", true});
+  CHECK_FALSE(again.rules()[1].literal);
+}

@@ -133,3 +133,34 @@ TEST_CASE("permission defaults: secrets and external directories ask, templates 
   CHECK(effectOf(defaults, "doom_loop", "read") == ask);
   CHECK(effectOf(defaults, "bash", "rm -rf /") == allow);
 }
+
+TEST_CASE("permission judgement: a literal-only ask is allowed only by * or its exact saved text",
+          "[permission_evaluation]") {
+  const std::string line = "git status '";
+  const Ruleset config{{"*", "*", allow, "d"}, {"bash", "*", ask, "c"}, {"bash", "git *", allow, "c"}};
+  const std::array<const Ruleset*, 1> configured{&config};
+  auto literalAsk = PermissionAsk{"bash", {line}, {line}, {}, /*literalOnly=*/true};
+  // The prefix rule that allows `git status` does not allow the line toold could not read...
+  CHECK(judgeAsk(PermissionAsk{"bash", {"git status"}, {}, {}}, configured, Ruleset{}).effect == allow);
+  CHECK(judgeAsk(literalAsk, configured, Ruleset{}).effect == ask);
+  // ...an allow-everything rule does...
+  const Ruleset everything{{"bash", "*", allow, "c"}};
+  const std::array<const Ruleset*, 1> allowAll{&everything};
+  CHECK(judgeAsk(literalAsk, allowAll, Ruleset{}).effect == allow);
+  // ...and so does an "always" saved for exactly this line, as a literal rule.
+  const Ruleset saved{{"bash", line, allow, "saved approval", /*literal=*/true}};
+  CHECK(judgeAsk(literalAsk, configured, saved).effect == allow);
+  CHECK(judgeAsk(PermissionAsk{"bash", {line + " x"}, {}, {}, true}, configured, saved).effect == ask);
+  // Deny rules apply to it as to any ask.
+  const Ruleset denyGit{{"bash", "*", allow, "c"}, {"bash", "git *", deny, "c"}};
+  const std::array<const Ruleset*, 1> denying{&denyGit};
+  CHECK(judgeAsk(literalAsk, denying, Ruleset{}).effect == PermissionEffect::Deny);
+}
+
+TEST_CASE("permission evaluation: a literal rule is exact text, its wildcards are plain characters",
+          "[permission_evaluation]") {
+  const Ruleset rules{{"bash", "rm *", allow, "saved approval", /*literal=*/true}};
+  CHECK(effectOf(rules, "bash", "rm *") == allow);
+  CHECK(effectOf(rules, "bash", "rm -rf /") == ask);
+  CHECK(effectOf(rules, "bash", "rm") == ask);
+}
