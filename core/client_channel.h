@@ -1,4 +1,4 @@
-// The way back to the client, as core sees it: send a request and get its answer. The daemon implements it over stdio; core never learns how frames travel.
+// The way back to the client, as core sees it: send a request and get its answer, or a notification. The daemon implements it over stdio; core never learns how frames travel.
 #pragma once
 
 #include "core/cancellation.h"
@@ -27,6 +27,8 @@ public:
   /// when toold exits first. Cancelling `cancellation` tells the client (`$/cancelRequest`).
   virtual void request(std::string method, json params, CancellationToken cancellation,
                        std::function<void(ClientReply)> onReply) = 0;
+  /// Sends a notification to the client (no answer): `shell/exited` when a background job ends.
+  virtual void notify(std::string method, json params) = 0;
   /// The capabilities the client declared in `initialize` (an object; empty before it).
   virtual json capabilities() const = 0;
 };

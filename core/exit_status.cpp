@@ -11,13 +11,17 @@ ExitStatus ExitStatus::fromWaitStatus(int waitStatus) {
   return exited(WEXITSTATUS(waitStatus));
 }
 
+std::string signalName(int signal) {
+  // sigabbrev_np rather than strsignal: "SIGKILL" is what people search for, and it is
+  // thread-safe and untranslated.
+  const char* name = ::sigabbrev_np(signal);
+  return name != nullptr ? std::string("SIG") + name : "signal " + std::to_string(signal);
+}
+
 std::string ExitStatus::describe() const {
   if (signal) {
-    // sigabbrev_np rather than strsignal: "SIGKILL" is what people search for, and it is
-    // thread-safe and untranslated.
-    const char* name = ::sigabbrev_np(*signal);
     std::string text = "killed by signal " + std::to_string(*signal);
-    if (name != nullptr) text += std::string(" (SIG") + name + ")";
+    if (::sigabbrev_np(*signal) != nullptr) text += " (" + signalName(*signal) + ")";
     return text;
   }
   if (code) return "exit code " + std::to_string(*code);

@@ -25,4 +25,7 @@ struct ExitStatus {
   friend bool operator==(const ExitStatus&, const ExitStatus&) = default;
 };
 
+/// "SIGKILL" for 9; "signal 77" for a number without a name.
+std::string signalName(int signal);
+
 } // namespace toold::core

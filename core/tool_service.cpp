@@ -53,6 +53,7 @@ struct ToolService::Impl {
 
   std::mutex listenerMutex;
   std::function<void()> toolsChanged;
+  std::vector<std::function<void(const std::string&)>> sessionEndListeners;
 
   Impl(asio::io_context& ioContext, ToolServiceOptions opts, std::shared_ptr<ClientChannel> channel)
       : io(ioContext), options(std::move(opts)), location(std::make_shared<Location>(options.location)),
@@ -168,6 +169,27 @@ void ToolService::call(std::shared_ptr<const Snapshot> snapshot, protocol::CallP
 }
 
 ToolHooks& ToolService::hooks() { return impl_->hooks; }
+
+boost::asio::io_context& ToolService::io() { return impl_->io; }
+
+ProcessRunner& ToolService::processes() { return impl_->processes; }
+
+std::shared_ptr<ClientChannel> ToolService::client() { return impl_->client; }
+
+void ToolService::endSession(const std::string& sessionID) {
+  std::vector<std::function<void(const std::string&)>> listeners;
+  {
+    std::lock_guard lock(impl_->listenerMutex);
+    listeners = impl_->sessionEndListeners;
+  }
+  spdlog::info("session {} ended", sessionID);
+  for (const auto& listener : listeners) listener(sessionID);
+}
+
+void ToolService::addSessionEndListener(std::function<void(const std::string& sessionID)> listener) {
+  std::lock_guard lock(impl_->listenerMutex);
+  impl_->sessionEndListeners.push_back(std::move(listener));
+}
 
 PermissionService& ToolService::permissions() { return impl_->permissions; }
 

@@ -62,6 +62,18 @@ public:
 
   ToolHooks& hooks();
   PermissionService& permissions();
+  /// The loop everything runs on (timers of built-in tools).
+  boost::asio::io_context& io();
+  /// The runner of every child process toold starts: command tools, the shell tool's commands.
+  ProcessRunner& processes();
+  /// The way back to the client, for tools that notify it outside a call (`shell/exited`).
+  std::shared_ptr<ClientChannel> client();
+
+  /// Ends a session: every listener is told (the shell tool kills the session's background
+  /// jobs). The session may be used again later; it then starts afresh.
+  void endSession(const std::string& sessionID);
+  /// Adds a listener for endSession; listeners run on the caller's thread, in the order added.
+  void addSessionEndListener(std::function<void(const std::string& sessionID)> listener);
   /// Called after every change of the effective tool set (for notifications/tools/list_changed).
   void setToolsChangedListener(std::function<void()> listener);
 

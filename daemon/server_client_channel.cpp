@@ -50,6 +50,8 @@ void ServerClientChannel::request(std::string method, json params, core::Cancell
   });
 }
 
+void ServerClientChannel::notify(std::string method, core::json params) { server_.notify(method, std::move(params)); }
+
 core::json ServerClientChannel::capabilities() const { return server_.clientCapabilities(); }
 
 } // namespace toold::daemon

@@ -15,6 +15,7 @@ public:
 
   void request(std::string method, core::json params, core::CancellationToken cancellation,
                std::function<void(core::ClientReply)> onReply) override;
+  void notify(std::string method, core::json params) override;
   core::json capabilities() const override;
 
 private:

@@ -99,6 +99,13 @@ void bindToolMethods(Server& server, core::ToolService& tools) {
     reply(json{{"released", tools.release(reader.requireString("snapshot"))}});
   });
 
+  // The runner's session is over: toold stops what the session left running (background jobs).
+  methods.request("session/end", [&tools](json&& params, const RequestContext&, Reply reply) {
+    protocol::ParamsReader reader(params, "");
+    tools.endSession(reader.requireString("sessionID"));
+    reply(json::object());
+  });
+
   methods.request("call", [&server, &tools](json&& params, const RequestContext& context, Reply reply) {
     auto call = protocol::parseCallParams(std::move(params));
     auto snapshot = tools.findSnapshot(call.snapshot);
