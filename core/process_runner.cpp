@@ -118,7 +118,7 @@ private:
           // After finish, what a read brought in is dropped: onExit has been called.
           if (self->finished_) return;
           if (size > 0) self->onOutput_(output.stream, std::string_view(output.buffer.data(), size));
-          if (error) {
+          if (error || !self->readMore(output)) {
             // End of file, or an error that reading again would only repeat.
             output.pipe.reset();
             self->finishIfDrained();
@@ -126,6 +126,24 @@ private:
           }
           if (output.pipe) self->read(output);
         });
+  }
+
+  /// Reads on while the pipe has more, up to a bound: a chatty child fills its pipe faster than
+  /// one completion per read could empty it, and each completion is a trip through the loop. The
+  /// bound keeps one child from holding the strand. False at the end of the output.
+  bool readMore(Output& output) {
+    constexpr int kReadsPerWakeup = 16;
+    for (int i = 0; i < kReadsPerWakeup && !finished_; ++i) {
+      const ssize_t got = ::read(output.pipe->native_handle(), output.buffer.data(), output.buffer.size());
+      if (got > 0) {
+        onOutput_(output.stream, std::string_view(output.buffer.data(), static_cast<std::size_t>(got)));
+        continue;
+      }
+      if (got == 0) return false;
+      if (errno == EINTR) continue;
+      return errno == EAGAIN || errno == EWOULDBLOCK;
+    }
+    return true;
   }
 
   /// Writes what the pipe takes now, then waits for room; closes stdin when all is written or the

@@ -37,6 +37,8 @@ struct SpawnFailure {
   int error;
 };
 
+constexpr int kOutputPipeBytes = 1 << 20;
+
 struct PipeEnds {
   UniqueFd read;
   UniqueFd write;
@@ -184,6 +186,9 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
       if (!childStdin) throw SpawnFailure{"open /dev/null", errno};
     }
     PipeEnds out = makePipe();
+    // A larger pipe lets a chatty child write more before it blocks: fewer wake-ups per byte read.
+    // Best effort: the system's limit (pipe-max-size) may refuse it, and 64 KiB still works.
+    ::fcntl(out.read.get(), F_SETPIPE_SZ, kOutputPipeBytes);
     result.stdoutPipe = std::move(out.read);
     PipeEnds err;
     if (!spec.mergeOutput) {

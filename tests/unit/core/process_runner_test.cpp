@@ -1,12 +1,14 @@
 // The process runner against the classic traps: exit codes against signals, stdin, the two output
 // streams, large output, timeouts and cancellation reaching the whole group, grandchildren that
-// hold the pipes, spawn failures, an ignored SIGCHLD, and killing everything at exit.
+// hold the pipes, spawn failures, an ignored SIGCHLD, a waitpid(-1) elsewhere, and killing
+// everything at exit.
 #include "core/process_runner.h"
 
 #include <catch2/catch.hpp>
 
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +25,7 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 
 using toold::core::CancellationSource;
 using toold::core::CancellationToken;
@@ -466,6 +469,28 @@ TEST_CASE("an ignored SIGCHLD does not lose the exit status", "[process]") {
   ::sigaction(SIGCHLD, nullptr, &now);
   CHECK(now.sa_handler == SIG_DFL);
   CHECK_FALSE(toold::core::resetChildSignalDisposition());
+}
+
+TEST_CASE("a waitpid(-1) elsewhere that takes the status does not hang the run", "[process]") {
+  Loop loop;
+  ProcessRunner runner(loop.io);
+  // Another part of the process (a library, a careless signal handler) reaps any child. The
+  // runner learns of the exit through its pidfd all the same, and says the status was taken. The
+  // loop is held until the other wait has taken it, so that it always wins the race.
+  auto run = start(runner, shell("sleep 0.2; exit 7"));
+  std::promise<void> stolen;
+  boost::asio::post(loop.io, [taken = stolen.get_future()]() mutable { taken.wait_for(5s); });
+  std::thread stealer([&stolen] {
+    const auto deadline = Clock::now() + 5s;
+    int status = 0;
+    while (::waitpid(-1, &status, 0) < 0 && Clock::now() < deadline)
+      std::this_thread::sleep_for(5ms); // not spawned yet (ECHILD), or interrupted
+    stolen.set_value();
+  });
+  const auto outcome = run->wait(10s);
+  stealer.join();
+  CHECK_FALSE(outcome.status);
+  CHECK(outcome.describe() == "exit status unknown (reaped outside toold)");
 }
 
 TEST_CASE("killAll kills and reaps every child, and their outcomes follow", "[process]") {
