@@ -48,10 +48,10 @@ struct Step {
     Signal,  ///< `signal TERM|INT|HUP|KILL`: sent to toold (pipe mode only)
     Restart, ///< `restart`: toold must exit cleanly; a new one starts on the same directories (pipe mode only)
     Put,     ///< `put PATH "bytes"`: a file is (re)written now, as another program would (pipe mode only)
-    Check,   ///< `check PATH "bytes"` | `check PATH absent` | `check PATH mode 0644`: the file is so now
+    Check,   ///< `check PATH "bytes"` | `absent` | `mode 0644` | `pid-gone` | `pid-alive`: the file is so now
   };
   /// What a Check step asserts.
-  enum class CheckWhat { Bytes, Absent, Mode };
+  enum class CheckWhat { Bytes, Absent, Mode, ProcessGone, ProcessAlive };
   Kind kind = Kind::Send;
   int line = 0;
   json message;      ///< Send
@@ -110,6 +110,9 @@ struct Fixture {
   std::vector<ScratchFile> files;
   std::vector<ScratchSymlink> symlinks;
   std::vector<StderrExpectation> stderrExpectations;
+  /// `%skip METHOD`: notifications of these methods are read and dropped, never matched (live
+  /// output whose count depends on timing).
+  std::vector<std::string> skippedNotifications;
   std::vector<Step> steps;
   /// True when a send uses a value captured from toold: only a pipe can wait for it.
   bool sendsUseCaptures = false;

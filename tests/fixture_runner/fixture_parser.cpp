@@ -144,6 +144,9 @@ private:
       fileDirective(line, words);
     } else if (name == "%symlink") {
       symlinkDirective(line, rest);
+    } else if (name == "%skip") {
+      if (words.size() != 1) fail(line, "%skip takes one method name: %skip tool/progress");
+      fixture_.skippedNotifications.emplace_back(words[0]);
     } else if (name == "%stderr") {
       if (rest.empty()) fail(line, "%stderr needs a regular expression");
       try {
@@ -154,7 +157,7 @@ private:
       fixture_.stderrExpectations.push_back({std::string(rest), line});
     } else {
       fail(line, "unknown directive '" + std::string(name) +
-                     "' (known: %args, %env, %framing, %modes, %exit, %timeout, %file, %symlink, %stderr)");
+                     "' (known: %args, %env, %framing, %modes, %exit, %timeout, %file, %symlink, %skip, %stderr)");
     }
   }
 
@@ -285,8 +288,9 @@ private:
   void fileStep(int line, std::string_view content, const std::vector<std::string_view>& words) {
     const bool put = words[0] == "put";
     const std::string usage = put ? "put takes a path and a quoted string: put src/a.txt \"one\\r\\n\""
-                                  : "check takes a path and a quoted string, 'absent', or 'mode' and octal bits: "
-                                    "check a.txt \"x\\n\", check a.txt absent, check a.txt mode 0644";
+                                  : "check takes a path and a quoted string, 'absent', 'mode' and octal bits, "
+                                    "'pid-gone' or 'pid-alive': check a.txt \"x\\n\", check a.txt absent, "
+                                    "check a.txt mode 0644, check server.pid pid-gone";
     if (words.size() < 3) fail(line, usage);
     auto [area, path] = scratchPath(line, std::string(words[0]), words[1]);
     Step step = makeStep(put ? Step::Kind::Put : Step::Kind::Check, line);
@@ -295,6 +299,8 @@ private:
     const std::string_view rest = trim(content.substr(content.find(words[1]) + words[1].size()));
     if (!put && rest == "absent") {
       step.check = Step::CheckWhat::Absent;
+    } else if (!put && (rest == "pid-gone" || rest == "pid-alive")) {
+      step.check = rest == "pid-gone" ? Step::CheckWhat::ProcessGone : Step::CheckWhat::ProcessAlive;
     } else if (!put && words[2] == "mode") {
       unsigned mode = 0;
       auto [end, ec] = words.size() == 4 ? std::from_chars(words[3].data(), words[3].data() + words[3].size(), mode, 8)

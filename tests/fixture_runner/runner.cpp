@@ -14,6 +14,8 @@
 #include "scratch_dir.h"
 #include "unordered_group.h"
 
+#include <algorithm>
+#include <cerrno>
 #include <csignal>
 #include <cstdlib>
 #include <cstdio>
@@ -271,6 +273,8 @@ private:
       return;
     }
     if (!exists) failAt(step.line, path.string() + " does not exist");
+    if (step.check == Step::CheckWhat::ProcessGone || step.check == Step::CheckWhat::ProcessAlive)
+      return checkProcess(step, path);
     if (step.check == Step::CheckWhat::Mode) {
       const auto mode = static_cast<unsigned>(std::filesystem::status(path, error).permissions()) & 07777u;
       if (mode != step.mode) {
@@ -286,10 +290,50 @@ private:
       failAt(step.line, path.string() + " holds\n  " + encodeRawString(bytes) + "\nexpected\n  " + encodeRawString(step.bytes));
   }
 
+  /// `check PATH pid-gone|pid-alive`: the process whose id the file holds. A zombie counts as gone
+  /// (whoever inherited it may not reap it at once). Gone may take a moment after a kill, so it is
+  /// waited for, up to %timeout; alive is checked once.
+  void checkProcess(const Step& step, const std::filesystem::path& path) const {
+    std::ifstream in(path);
+    long pid = 0;
+    if (!(in >> pid) || pid <= 1) failAt(step.line, path.string() + " does not hold a process id");
+    const auto running = [pid] {
+      if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
+      std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+      std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+      const auto close = text.rfind(')');
+      return !(close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z');
+    };
+    const auto id = std::to_string(pid);
+    if (step.check == Step::CheckWhat::ProcessAlive) {
+      if (!running()) failAt(step.line, "process " + id + " (from " + path.string() + ") is not running");
+      return;
+    }
+    const auto deadline = Clock::now() + fixture_.timeout;
+    while (running()) {
+      if (Clock::now() > deadline) failAt(step.line, "process " + id + " (from " + path.string() + ") is still running");
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  /// A notification the fixture's %skip lines drop.
+  bool skipped(const Received& received) const {
+    const auto& message = received.message;
+    if (!received.garbage.empty() || !message.is_object() || message.contains("id")) return false;
+    const auto method = message.find("method");
+    if (method == message.end() || !method->is_string()) return false;
+    const auto& skips = fixture_.skippedNotifications;
+    return std::find(skips.begin(), skips.end(), method->get<std::string>()) != skips.end();
+  }
+
   /// The next message, or a failure of `step` naming what arrived instead.
   nlohmann::json receive(const Step& step, const std::vector<nlohmann::json>& groupSoFar) {
     Received received;
-    const auto status = output_->next(received, Clock::now() + fixture_.timeout);
+    auto status = output_->next(received, Clock::now() + fixture_.timeout);
+    while (status == DaemonOutput::Status::Received && skipped(received)) {
+      trace("< (skipped) " + received.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+      status = output_->next(received, Clock::now() + fixture_.timeout);
+    }
     if (status == DaemonOutput::Status::Received) {
       received_.push_back(received);
       if (!received.garbage.empty()) failAt(step.line, "toold wrote " + received.garbage, step.patterns);
@@ -381,6 +425,7 @@ private:
         failAt(line, "toold did not exit within " + durationText(fixture_.timeout) + " after " + ending +
                          "; killed (" + how.describe() + ")");
       }
+      if (skipped(received)) continue;
       trace("< " + received.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       received_.push_back(received);
       extra.push_back(std::move(received));

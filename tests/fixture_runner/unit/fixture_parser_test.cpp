@@ -190,7 +190,7 @@ TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
         "is this one)");
   CHECK(errorOf("> \n") == "t.fixture:1: expected JSON after the '>' or '<'");
   CHECK(errorOf("%nope x\n") == "t.fixture:1: unknown directive '%nope' (known: %args, %env, %framing, %modes, "
-                                "%exit, %timeout, %file, %symlink, %stderr)");
+                                "%exit, %timeout, %file, %symlink, %skip, %stderr)");
   CHECK(errorOf("> 1\n%args x\n") == "t.fixture:2: directives ('%...') must come before the conversation (the first "
                                      "'>', '<', 'wait' or 'close')");
   CHECK(errorOf("%framing json\n") == "t.fixture:1: %framing takes one of: ndjson, lsp");
