@@ -1,0 +1,69 @@
+// The full output of one command, spooled to a file in the tool-output folder, so that memory
+// stays bounded whatever a command prints and the model can read everything it was shown only the
+// head and tail of. A foreground command's output is kept in memory until it passes
+// `memoryBytes`: most commands print little, and they then leave no file behind unless their
+// output had to be cut. The file holds the raw bytes, escape codes and all.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace toold::builtins {
+
+class OutputLog {
+public:
+  /// `folder` is created (0700) when the file is; the file is `tool_<id>` (0600), so the
+  /// tool-output folder's clean-up by age removes it like any other kept output.
+  OutputLog(std::filesystem::path folder, std::size_t memoryBytes);
+  ~OutputLog();
+  OutputLog(const OutputLog&) = delete;
+  OutputLog& operator=(const OutputLog&) = delete;
+
+  /// Appends raw output. A write error is kept (see error()) and what follows is still counted,
+  /// never thrown: the command goes on, and its result says the log is incomplete.
+  void append(std::string_view raw);
+
+  /// Makes sure the output is in the file: creates it and writes what memory held. Returns its
+  /// path, or nullopt when it cannot be written (see error()).
+  std::optional<std::filesystem::path> persist();
+
+  /// The file's path once it exists.
+  const std::optional<std::filesystem::path>& path() const { return path_; }
+  std::uint64_t size() const { return size_; }
+  /// The first failure to create or write the file ("cannot write …: No space left on device").
+  const std::string& error() const { return error_; }
+
+  /// Removes the file, if any (a background job evicted from its session's list).
+  void remove();
+
+private:
+  bool open();
+  void writeAll(std::string_view bytes);
+
+  std::filesystem::path folder_;
+  std::size_t memoryBytes_;
+  std::string memory_;
+  std::optional<std::filesystem::path> path_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  std::string error_;
+};
+
+/// What a log file holds from `offset` on: at most `maxBytes` and `maxLines` lines, ending after
+/// the last '\n' in them when there is one and more follows (so a reader sees whole lines), else
+/// cut at a UTF-8 character boundary.
+struct LogSlice {
+  std::string bytes;
+  std::uint64_t offset = 0;
+  std::uint64_t nextOffset = 0;
+  std::uint64_t fileSize = 0;
+};
+/// Throws std::runtime_error with the system's reason when the file cannot be read.
+LogSlice readLogSlice(const std::filesystem::path& path, std::uint64_t offset, std::size_t maxBytes,
+                      std::size_t maxLines);
+
+} // namespace toold::builtins
