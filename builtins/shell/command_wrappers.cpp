@@ -1,0 +1,157 @@
+#include "builtins/shell/command_wrappers.h"
+
+#include <array>
+#include <string_view>
+
+namespace toold::builtins {
+
+namespace {
+
+/// How one wrapper reads its options before the command it runs.
+struct Wrapper {
+  std::string_view name;
+  std::string_view flags;          ///< short options without an argument
+  std::string_view valued;         ///< short options taking an argument (attached or the next word)
+  std::string_view runsNothing;    ///< short options after which nothing is run (`command -v`)
+  std::array<std::string_view, 8> longFlags{};  ///< long options without an argument
+  std::array<std::string_view, 10> longValued{}; ///< long options taking one (`--user=x` or `--user x`)
+  bool assignments = false;        ///< NAME=VALUE words come before the command (env)
+  int positionals = 0;             ///< words that are not the command (timeout's duration)
+};
+
+constexpr std::array<Wrapper, 12> kWrappers{{
+    {"command", "p", "", "vV"},
+    {"builtin", "", "", ""},
+    {"exec", "cl", "a", ""},
+    {"nohup", "", "", ""},
+    {"time", "pavq", "fo", "", {"--append", "--verbose", "--quiet", "--portability"}, {"--format", "--output"}},
+    {"nice", "", "n", "", {}, {"--adjustment"}},
+    {"env", "i0v", "uC", "S", {"--ignore-environment", "--null", "--debug"}, {"--unset", "--chdir"}, true},
+    {"sudo", "AbEHiKknPSs", "ughpCDrtTU", "elvV", {"--askpass", "--background", "--preserve-env", "--set-home", "--login", "--non-interactive", "--shell", "--stdin"}, {"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user"}},
+    {"doas", "ns", "u", "C"},
+    {"timeout", "v", "ks", "", {"--preserve-status", "--foreground", "--verbose"}, {"--kill-after", "--signal"}, false, 1},
+    {"stdbuf", "", "ioe", "", {}, {"--input", "--output", "--error"}},
+    {"xargs", "0rtpxo", "InPdaELs", "", {"--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit", "--open-tty"}, {"--replace", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--eof", "--max-lines", "--max-chars"}},
+}};
+
+const Wrapper* findWrapper(std::string_view name) {
+  for (const auto& wrapper : kWrappers)
+    if (wrapper.name == name) return &wrapper;
+  return nullptr;
+}
+
+bool contains(std::string_view letters, char letter) { return letters.find(letter) != std::string_view::npos; }
+
+template <std::size_t N>
+bool listed(const std::array<std::string_view, N>& names, std::string_view name) {
+  for (auto known : names)
+    if (!known.empty() && known == name) return true;
+  return false;
+}
+
+bool isAssignment(std::string_view word) {
+  const auto equals = word.find('=');
+  if (equals == 0 || equals == std::string_view::npos) return false;
+  for (std::size_t i = 0; i < equals; ++i) {
+    const char c = word[i];
+    const bool ok = c == '_' || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (i > 0 && c >= '0' && c <= '9');
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/// The index of the command `wrapper` at words[start] runs; nullopt as for wrappedCommandIndex.
+std::optional<std::size_t> commandAfter(const Wrapper& wrapper, const std::vector<ShellWord>& words,
+                                        std::size_t start) {
+  std::size_t i = start + 1;
+  int positionals = wrapper.positionals;
+  // `nice -5 cmd`, an old form of -n 5.
+  const auto isNiceNumber = [&](std::string_view word) {
+    return wrapper.name == "nice" && word.size() > 1 && word[1] >= '0' && word[1] <= '9';
+  };
+  while (i < words.size()) {
+    const ShellWord& word = words[i];
+    std::string_view text = word.text;
+    if (word.dynamic) {
+      // An option we cannot read could take the next word as its value; a dynamic word where the
+      // command goes is returned, and the caller fails closed on it.
+      if (text.starts_with("-")) return std::nullopt;
+      if (positionals == 0 && !wrapper.assignments) return i;
+      return std::nullopt;
+    }
+    if (text == "--") {
+      ++i;
+      break;
+    }
+    if (wrapper.assignments && isAssignment(text)) {
+      ++i;
+      continue;
+    }
+    if (wrapper.name == "env" && text == "-") {
+      ++i;
+      continue;
+    }
+    if (text.size() > 1 && text[0] == '-' && !isNiceNumber(text)) {
+      if (text.starts_with("--")) {
+        const auto equals = text.find('=');
+        const auto name = text.substr(0, equals);
+        if (listed(wrapper.longFlags, name) && equals == std::string_view::npos) {
+          ++i;
+          continue;
+        }
+        if (listed(wrapper.longValued, name)) {
+          i += equals == std::string_view::npos ? 2 : 1;
+          continue;
+        }
+        return std::nullopt; // an option toold does not know
+      }
+      bool valueInNextWord = false;
+      for (std::size_t k = 1; k < text.size(); ++k) {
+        const char letter = text[k];
+        if (contains(wrapper.runsNothing, letter)) return std::nullopt;
+        if (contains(wrapper.flags, letter)) continue;
+        if (contains(wrapper.valued, letter)) {
+          valueInNextWord = k + 1 == text.size(); // else the rest of the word is the value
+          break;
+        }
+        return std::nullopt;
+      }
+      i += valueInNextWord ? 2 : 1;
+      continue;
+    }
+    if (isNiceNumber(text)) {
+      ++i;
+      continue;
+    }
+    if (positionals > 0) {
+      --positionals;
+      ++i;
+      continue;
+    }
+    break;
+  }
+  if (i >= words.size()) return std::nullopt; // runs nothing (or xargs' default echo)
+  return i;
+}
+
+} // namespace
+
+std::optional<std::size_t> wrappedCommandIndex(const std::vector<ShellWord>& words) {
+  std::optional<std::size_t> found;
+  std::size_t at = 0;
+  // Bounded by the word count: each step moves at least one word on.
+  while (at < words.size() && !words[at].dynamic) {
+    // By base name: `/usr/bin/sudo rm` is sudo too.
+    std::string_view name = words[at].text;
+    if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+    const Wrapper* wrapper = findWrapper(name);
+    if (wrapper == nullptr) break;
+    auto next = commandAfter(*wrapper, words, at);
+    if (!next) break; // what was looked through so far stands
+    found = next;
+    at = *next;
+  }
+  return found;
+}
+
+} // namespace toold::builtins

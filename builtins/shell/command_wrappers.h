@@ -1,0 +1,22 @@
+// Commands that run another command: `sudo rm -rf /`, `env FOO=1 git push`, `timeout 5 make`,
+// `xargs rm`. A rule denying `rm *` must hold for `sudo rm …` too, and the external-path check must
+// see rm's arguments, so the permission scan looks through these wrappers to the command they run.
+#pragma once
+
+#include "builtins/shell/shell_scanner.h"
+
+#include <cstddef>
+#include <optional>
+#include <vector>
+
+namespace toold::builtins {
+
+/// The index in `words` of the command that words[0] runs, when words[0] is a wrapper toold knows
+/// (command, builtin, exec, nohup, time, nice, env, sudo, doas, timeout, stdbuf, xargs) and its
+/// options are ones it can read; wrappers inside wrappers are looked through too (`sudo env X=1 rm`
+/// gives the index of `rm`). nullopt when words[0] is not a wrapper, when it runs nothing
+/// (`command -v git`, a bare `sudo -v`), or when an option it does not know could change where the
+/// command starts (then the caller keeps to the words as written).
+std::optional<std::size_t> wrappedCommandIndex(const std::vector<ShellWord>& words);
+
+} // namespace toold::builtins
