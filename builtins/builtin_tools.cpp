@@ -1,6 +1,10 @@
 #include "builtins/builtin_tools.h"
 
 #include "builtins/apply_patch.h"
+#include "builtins/bash.h"
+#include "builtins/bash_jobs.h"
+#include "builtins/bash_kill.h"
+#include "builtins/bash_output.h"
 #include "builtins/edit.h"
 #include "builtins/glob.h"
 #include "builtins/grep.h"
@@ -23,6 +27,13 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("apply_patch", makeApplyPatchTool(files));
   list.emplace_back("glob", makeGlobTool());
   list.emplace_back("grep", makeGrepTool());
+  auto jobs = std::make_shared<ShellJobs>(tools.io(), tools.processes(), tools.client());
+  auto shell = std::make_shared<ShellTools>(ShellTools{tools.io(), tools.processes(), jobs, defaultShell()});
+  list.emplace_back("bash", makeBashTool(shell));
+  list.emplace_back("bash_output", makeBashOutputTool(shell));
+  list.emplace_back("bash_kill", makeBashKillTool(shell));
+  list.emplace_back("bash_jobs", makeBashJobsTool(shell));
+  tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
   tools.registerTools(kBuiltinScope, std::move(list));
 }
 

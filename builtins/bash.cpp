@@ -1,0 +1,185 @@
+#include "builtins/bash.h"
+
+#include "builtins/shell/shell_permissions.h"
+#include "builtins/shell/shell_run.h"
+#include "builtins/tool_support.h"
+#include "core/output_store.h"
+#include "core/workspace_paths.h"
+
+
+namespace toold::builtins {
+
+namespace {
+
+using core::json;
+
+constexpr std::int64_t kDefaultTimeoutMs = 120000;
+constexpr std::int64_t kMaxTimeoutMs = 7LL * 24 * 3600 * 1000; // a week: longer is "none" in all but name
+
+std::string description(const ShellProgram& shell) {
+  return R"(Runs a command with )" + shell.name + R"( (`)" + shell.path + R"( -c <command>`) and returns its output and exit code.
+
+Usage:
+- The command runs in the workspace directory unless workdir is given; use workdir instead of `cd <dir> && …`.
+- Chain dependent commands with `&&`; run independent ones in separate calls.
+- stdin is /dev/null and there is no terminal: commands that wait for input, an editor or a pager get end-of-file at once. Pass non-interactive flags (`git commit -m`, `npm init -y`, `apt-get -y`).
+- timeout is in milliseconds (default 120000; 0 means none). On timeout the whole process group is stopped and the output so far is returned.
+- stdout and stderr are merged. Long output keeps its start and its end (up to 2000 lines / 50 KiB in all); the full output is saved to a file whose path is given, to read or grep.
+- Set background: true for servers, watchers and long builds: the call returns at once with a shell ID, you are told when the job exits, bash_output shows its output, bash_kill stops it. Don't start servers with `&` in the foreground: they are stopped when the command ends. Don't poll with sleep.
+- A non-zero exit code is reported, not treated as an error.
+- Prefer the dedicated tools over shell equivalents: read (not cat/head/tail), grep (not grep/rg), glob (not find/ls), edit/write (not sed/echo >).)";
+}
+
+json inputSchema() {
+  return json{
+      {"type", "object"},
+      {"properties",
+       {{"command", {{"type", "string"}, {"description", "The command to run"}}},
+        {"timeout",
+         {{"type", "integer"},
+          {"minimum", 0},
+          {"maximum", kMaxTimeoutMs},
+          {"description", "Milliseconds before the command is stopped (default 120000; 0: no timeout)"}}},
+        {"workdir",
+         {{"type", "string"},
+          {"description", "The directory to run the command in (default: the workspace). Use this instead of cd."}}},
+        {"description",
+         {{"type", "string"},
+          {"description", "What the command does, in 5-10 words (e.g. \"Lists files in the current directory\")"}}},
+        {"background",
+         {{"type", "boolean"},
+          {"description", "Run as a background job and return at once with its shell ID (servers, watchers, long builds)"}}}}},
+      {"required", {"command"}},
+      {"additionalProperties", false}};
+}
+
+/// The second text item: how the command ended, in words.
+std::string endNotice(const ShellRunResult& result, std::int64_t timeoutMs) {
+  const auto& outcome = result.outcome;
+  if (outcome.timedOut)
+    return "Command timed out after " + std::to_string(timeoutMs) +
+           " ms and was stopped (SIGTERM to its process group, then SIGKILL). The output above is what it printed "
+           "until then. Retry with a larger timeout, or with background: true, if it is expected to take longer.";
+  if (outcome.cancelled) return "Command was cancelled; its process group was stopped.";
+  if (!outcome.status) return "Command ended; its exit status is unknown.";
+  if (outcome.status->signal) return "Command was " + outcome.status->describe() + ".";
+  return "Command exited with code " + std::to_string(*outcome.status->code) + ".";
+}
+
+core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t timeoutMs, json metadata) {
+  if (!result.outcome.spawnError.empty()) return failure("Unable to run the command: " + result.outcome.spawnError);
+  std::string text = result.text.text.empty() ? "(no output)" : result.text.text;
+  // A note follows the output after one blank line.
+  const auto blankLine = [&text] { return text.ends_with('\n') ? "\n" : "\n\n"; };
+  if (result.text.truncated && result.logPath)
+    text += blankLine() + ("[Output truncated: the start and the end of " + std::to_string(result.outputLines) +
+                           " lines (" + humanSize(result.outputBytes) + ") are shown. The full output is in " +
+                           result.logPath->string() +
+                           "; read it with an offset, or grep it, rather than running the command again.]");
+  if (!result.logError.empty()) text += blankLine() + ("[The full output could not be kept: " + result.logError + "]");
+
+  const auto& status = result.outcome.status;
+  metadata["exit"] = status && status->code ? json(*status->code) : json();
+  metadata["signal"] = status && status->signal ? json(core::signalName(*status->signal)) : json();
+  metadata["timedOut"] = result.outcome.timedOut;
+  metadata["cancelled"] = result.outcome.cancelled;
+  metadata["truncated"] = result.text.truncated;
+  metadata["logPath"] = result.logPath ? json(result.logPath->string()) : json();
+  metadata["outputBytes"] = result.outputBytes;
+  metadata["outputLines"] = result.outputLines;
+  metadata["durationMs"] = result.elapsed.count();
+  json content = json::array({json{{"type", "text"}, {"text", std::move(text)}},
+                              json{{"type", "text"}, {"text", endNotice(result, timeoutMs)}}});
+  return core::ToolResult{std::nullopt, std::move(content), std::move(metadata)};
+}
+
+core::ToolCompletion backgroundResult(const JobView& job, json metadata) {
+  const std::string log = job.logPath ? job.logPath->string() : std::string("(no log: ") + job.error + ")";
+  std::string text = "Command started in the background (shell ID: " + job.id + ").\nOutput is streaming to: " + log +
+                     "\nYou will be told when it exits. Follow it with bash_output {\"shellId\": \"" + job.id +
+                     "\"} and stop it with bash_kill; do not poll with sleep, carry on with other work.";
+  metadata["shellId"] = job.id;
+  metadata["background"] = true;
+  metadata["logPath"] = job.logPath ? json(job.logPath->string()) : json();
+  metadata["truncated"] = false;
+  return core::ToolResult{std::nullopt, json(std::move(text)), std::move(metadata)};
+}
+
+core::ProcessSpec processSpec(const ShellTools& shell, const std::string& command, const std::filesystem::path& cwd,
+                              std::int64_t timeoutMs, const core::ToolContext& context) {
+  core::ProcessSpec spec;
+  spec.argv = {shell.shell.path, "-c", command};
+  spec.cwd = cwd;
+  spec.extraEnv = nonInteractiveEnvironment();
+  for (auto extra : {"TOOLD_SESSION_ID=" + context.sessionID, "TOOLD_CALL_ID=" + context.callID})
+    spec.extraEnv.push_back(std::move(extra));
+  spec.mergeOutput = true;
+  spec.timeout = std::chrono::milliseconds(timeoutMs);
+  return spec;
+}
+
+void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, const std::filesystem::path& cwd,
+         const json& input, const core::ToolContext& context, const core::ToolDone& done) {
+  const bool background = input.value("background", false);
+  const std::int64_t timeoutMs = input.contains("timeout") ? input["timeout"].get<std::int64_t>()
+                                 : background                ? 0
+                                                             : kDefaultTimeoutMs;
+  const std::string description = input.value("description", "");
+  json metadata{{"description", description}, {"shell", shell->shell.name}, {"workdir", cwd.string()}};
+
+  ShellRunOptions options;
+  options.spec = processSpec(*shell, command, cwd, timeoutMs, context);
+  options.logFolder = core::OutputStore(context.location->dataDir).folder();
+  if (background) {
+    options.memoryBytes = 0;
+    auto started = shell->jobs->start(ShellJobs::Request{context.sessionID, command, description, std::move(options)});
+    if (auto* refusal = std::get_if<std::string>(&started)) return done(failure(std::move(*refusal)));
+    const auto& job = std::get<JobView>(started);
+    if (job.state == JobState::Failed) return done(failure("Unable to run the command: " + job.error));
+    return done(backgroundResult(job, std::move(metadata)));
+  }
+  options.progress = context.progress;
+  ShellRun::start(shell->io, shell->runner, std::move(options), context.cancellation,
+                  [done, timeoutMs, metadata = std::move(metadata)](ShellRunResult result) mutable {
+                    done(foregroundResult(result, timeoutMs, std::move(metadata)));
+                  });
+}
+
+} // namespace
+
+core::Tool makeBashTool(std::shared_ptr<ShellTools> shell) {
+  core::Tool tool;
+  tool.description = description(shell->shell);
+  tool.inputSchema = inputSchema();
+  tool.permission = "bash";
+  tool.mutates = true;
+  tool.threading = core::ToolThreading::Inline; // it only starts a child and waits for its exit
+  tool.execute = [shell](json input, core::ToolContext context, core::ToolDone done) {
+    const std::string command = input.value("command", "");
+    if (command.find_first_not_of(" \t\r\n") == std::string::npos)
+      return done(failure("command is empty: give the shell command to run."));
+    if (input.contains("timeout") && input["timeout"].get<std::int64_t>() < 0)
+      return done(failure("Invalid timeout value: " + input["timeout"].dump() +
+                          ". Timeout must be a positive number of milliseconds, or 0 for none."));
+    core::ResolvedPath workdir;
+    try {
+      workdir = core::resolveToolPath(input.value("workdir", "."), *context.location);
+    } catch (const core::PathError& e) {
+      return done(failure(e.what()));
+    }
+    if (!workdir.exists) return done(failure("Working directory does not exist: " + workdir.given.string()));
+    if (!workdir.isDirectory) return done(failure("Working directory is not a directory: " + workdir.given.string()));
+
+    auto asks = shellPermissionAsks(command, workdir.canonical, *context.location);
+    for (auto& ask : asks)
+      if (input.contains("description")) ask.metadata["description"] = input["description"];
+    assertEach(context, std::move(asks),
+               [shell, command, cwd = workdir.canonical, input, context, done](std::optional<core::ToolCompletion> refusal) {
+                 if (refusal) return done(std::move(*refusal));
+                 run(shell, command, cwd, input, context, done);
+               });
+  };
+  return tool;
+}
+
+} // namespace toold::builtins

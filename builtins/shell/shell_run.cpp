@@ -1,0 +1,190 @@
+#include "builtins/shell/shell_run.h"
+
+#include "builtins/shell/output_log.h"
+#include "builtins/shell/progress_throttle.h"
+
+#include <sys/stat.h>
+
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+
+#include <cerrno>
+#include <cstring>
+#include <atomic>
+#include <mutex>
+#include <vector>
+
+namespace toold::builtins {
+
+namespace asio = boost::asio;
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+/// `log` and `digest` are touched only on the runner's strand (output and exit arrive there), so
+/// the write to the log takes no lock; what other threads read of them (bash_jobs, bash_output)
+/// is mirrored in `bytes` and `path`. The throttle is shared with the progress timer (any loop
+/// thread) under `progressMutex`. `progress` is only called, never changed.
+struct ShellRun::State {
+  State(asio::io_context& io, ShellRunOptions options)
+      : log(options.logFolder, options.memoryBytes), progressTimer(io), progress(std::move(options.progress)),
+        started(Clock::now()) {
+    if (options.memoryBytes == 0) log.persist(); // read while it runs: the file exists from the start
+    publishPath();
+  }
+
+  /// On the strand, once the log's file exists.
+  void publishPath() {
+    if (pathPublished || !log.path()) return;
+    std::lock_guard lock(pathMutex);
+    path = log.path();
+    pathPublished = true;
+  }
+
+  OutputLog log;
+  OutputDigest digest;
+  bool pathPublished = false;
+  std::atomic<std::uint64_t> bytes{0};
+  mutable std::mutex pathMutex;
+  std::optional<fs::path> path;
+
+  std::mutex progressMutex;
+  ProgressThrottle throttle;
+  asio::steady_timer progressTimer;
+  bool timerArmed = false;
+  bool ended = false;
+  const std::function<void(nlohmann::json)> progress;
+  const Clock::time_point started;
+};
+
+namespace {
+
+/// The update's text without the control characters a terminal would not show (NUL and the
+/// like; tab, newline, carriage return, backspace and escape stay for the client's terminal view):
+/// JSON would spell each one as a six-byte escape, at a printf each.
+std::string shownControls(std::string_view text) {
+  const auto hidden = [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return (byte < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\b' && c != '\x1b') || byte == 0x7F;
+  };
+  std::string shown;
+  shown.reserve(text.size());
+  for (char c : text)
+    if (!hidden(c)) shown += c;
+  return shown;
+}
+
+nlohmann::json progressJson(const ProgressUpdate& update) {
+  nlohmann::json json{{"output", shownControls(update.text)}, {"offset", update.offset}};
+  if (update.skipped > 0) json["skipped"] = update.skipped;
+  return json;
+}
+
+/// Why `cwd` cannot be a working directory, or nothing: checked right before the spawn, since it
+/// may have gone while a permission was being asked.
+std::string workdirProblem(const fs::path& cwd) {
+  struct stat info {};
+  if (::stat(cwd.c_str(), &info) != 0) {
+    if (errno == ENOENT) return "Working directory does not exist: " + cwd.string();
+    return "Working directory cannot be used: " + cwd.string() + ": " + std::strerror(errno);
+  }
+  if (!S_ISDIR(info.st_mode)) return "Working directory is not a directory: " + cwd.string();
+  return {};
+}
+
+} // namespace
+
+ShellRun::ShellRun(asio::io_context& io, ShellRunOptions options)
+    : state_(std::make_shared<State>(io, std::move(options))) {}
+
+std::shared_ptr<ShellRun> ShellRun::start(asio::io_context& io, core::ProcessRunner& runner, ShellRunOptions options,
+                                          core::CancellationToken cancellation,
+                                          std::function<void(ShellRunResult)> done) {
+  auto spec = std::move(options.spec);
+  auto run = std::make_shared<ShellRun>(io, std::move(options));
+  if (auto problem = workdirProblem(spec.cwd); !problem.empty()) {
+    ShellRunResult result;
+    result.outcome.spawnError = std::move(problem);
+    done(std::move(result));
+    return run;
+  }
+  if (spec.stdinData) spec.stdinData.reset(); // stdin is /dev/null: nobody can answer a prompt
+  runner.start(
+      std::move(spec), std::move(cancellation), [run](core::OutputStream, std::string_view bytes) { run->onOutput(bytes); },
+      [run, done = std::move(done)](core::ProcessOutcome outcome) { run->onExit(std::move(outcome), done); });
+  return run;
+}
+
+std::uint64_t ShellRun::outputBytes() const { return state_->bytes.load(std::memory_order_relaxed); }
+
+std::optional<fs::path> ShellRun::logPath() const {
+  std::lock_guard lock(state_->pathMutex);
+  return state_->path;
+}
+
+void ShellRun::onOutput(std::string_view bytes) {
+  state_->log.append(bytes);
+  state_->digest.append(bytes);
+  state_->bytes.store(state_->log.size(), std::memory_order_relaxed);
+  state_->publishPath();
+  if (!state_->progress) return;
+  std::vector<ProgressUpdate> due;
+  {
+    std::lock_guard lock(state_->progressMutex);
+    const auto now = Clock::now();
+    if (auto update = state_->throttle.add(bytes, now)) due.push_back(std::move(*update));
+    while (auto update = state_->throttle.flush(now)) due.push_back(std::move(*update));
+    if (!state_->timerArmed && state_->throttle.deadline()) armProgressTimer();
+  }
+  for (const auto& update : due) state_->progress(progressJson(update));
+}
+
+/// Requires progressMutex. Fires at the throttle's deadline, so output that trickles in is shown within
+/// 100 ms even when nothing more arrives.
+void ShellRun::armProgressTimer() {
+  const auto deadline = state_->throttle.deadline();
+  if (!deadline) return;
+  state_->timerArmed = true;
+  state_->progressTimer.expires_at(*deadline);
+  state_->progressTimer.async_wait([weak = std::weak_ptr<State>(state_), self = weak_from_this()](
+                                       const boost::system::error_code& error) {
+    auto state = weak.lock();
+    if (!state || error) return;
+    std::vector<ProgressUpdate> due;
+    {
+      std::lock_guard lock(state->progressMutex);
+      state->timerArmed = false;
+      if (state->ended) return;
+      while (auto update = state->throttle.flush(Clock::now())) due.push_back(std::move(*update));
+      if (auto run = self.lock(); run && state->throttle.deadline()) run->armProgressTimer();
+    }
+    for (const auto& update : due) state->progress(progressJson(update));
+  });
+}
+
+void ShellRun::onExit(core::ProcessOutcome outcome, const std::function<void(ShellRunResult)>& done) {
+  ShellRunResult result;
+  std::optional<ProgressUpdate> last;
+  {
+    std::lock_guard lock(state_->progressMutex);
+    state_->ended = true;
+    state_->progressTimer.cancel();
+    if (state_->progress) last = state_->throttle.drain();
+  }
+  result.text = state_->digest.render();
+  // The whole output must stay readable when the model is shown only part of it, and when the
+  // call was interrupted (its answer went out before the output ended).
+  if (result.text.truncated || outcome.cancelled || outcome.timedOut || state_->log.path()) {
+    result.logPath = state_->log.persist();
+  }
+  result.logError = state_->log.error();
+  result.outputBytes = state_->log.size();
+  result.outputLines = state_->digest.totalLines();
+  result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - state_->started);
+  state_->publishPath();
+  if (last) state_->progress(progressJson(*last));
+  if (!result.logError.empty()) spdlog::warn("shell output log: {}", result.logError);
+  result.outcome = std::move(outcome);
+  done(std::move(result));
+}
+
+} // namespace toold::builtins

@@ -1,0 +1,71 @@
+// One shell command from spawn to result, on core's process runner: its output spooled to a log
+// (OutputLog), digested for the model (OutputDigest) and streamed to the client as throttled
+// progress (ProgressThrottle), with the process runner's guarantees (a new session and process
+// group, stdin from /dev/null, the call completing at the shell's exit plus a bounded drain, the
+// group terminated on timeout or cancellation). Foreground calls and background jobs both run as
+// one of these.
+#pragma once
+
+#include "builtins/shell/output_digest.h"
+#include "core/cancellation.h"
+#include "core/process_runner.h"
+
+#include <boost/asio/io_context.hpp>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace toold::builtins {
+
+struct ShellRunOptions {
+  core::ProcessSpec spec;              ///< argv, cwd, environment and timeout, ready to start
+  std::filesystem::path logFolder;     ///< the tool-output folder
+  /// Output kept in memory before the log file is created; 0 creates it at once (background
+  /// jobs, whose log is read while they run).
+  std::size_t memoryBytes = 64 * 1024;
+  /// Live output for the client; empty for none (background jobs).
+  std::function<void(nlohmann::json update)> progress;
+};
+
+struct ShellRunResult {
+  core::ProcessOutcome outcome;
+  OutputDigest::Rendered text;           ///< the model's view of the output
+  std::optional<std::filesystem::path> logPath; ///< the full output's file, when there is one
+  std::string logError;                  ///< non-empty: the log could not be written whole
+  std::uint64_t outputBytes = 0;
+  std::uint64_t outputLines = 0;
+  std::chrono::milliseconds elapsed{0};
+};
+
+class ShellRun : public std::enable_shared_from_this<ShellRun> {
+public:
+  /// Starts the command; `done` runs once, on the runner's strand, when it has ended (or could not
+  /// start: see outcome.spawnError). The working directory is checked right before the spawn.
+  static std::shared_ptr<ShellRun> start(boost::asio::io_context& io, core::ProcessRunner& runner,
+                                         ShellRunOptions options, core::CancellationToken cancellation,
+                                         std::function<void(ShellRunResult)> done);
+
+  ShellRun(boost::asio::io_context& io, ShellRunOptions options);
+  ShellRun(const ShellRun&) = delete;
+  ShellRun& operator=(const ShellRun&) = delete;
+
+  /// While it runs: bytes so far and the log's path (once the file exists). Thread-safe.
+  std::uint64_t outputBytes() const;
+  std::optional<std::filesystem::path> logPath() const;
+
+private:
+  struct State;
+  void onOutput(std::string_view bytes);
+  void onExit(core::ProcessOutcome outcome, const std::function<void(ShellRunResult)>& done);
+  void armProgressTimer();
+
+  std::shared_ptr<State> state_;
+};
+
+} // namespace toold::builtins
