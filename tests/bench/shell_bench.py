@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Measures toold's shell tool, running as a daemon spoken to over JSON-RPC on stdio, against the
+same work done without toold in the same run. Driven by scripts/bench-shell, which builds toold
+and passes its command; this file sends the calls, checks the answers and prints the table. A
+benchmark, not a test: slow numbers never fail it, a wrong answer does.
+
+Queries:
+  true       the round trip of `bash {"command": "true"}` through `call` (median of --runs after
+             a warm-up), against this script starting `<shell> -c true` itself with
+             subprocess and waiting for it: the spawn every shell tool pays
+  stream     a command printing --gib GiB (`head -c N /dev/zero`) through `bash`: toold reads it,
+             spools it to its log and digests it for the model; against this script reading the
+             same command's pipe and spooling it to a file on the same disk, 64 KiB at a time, as
+             any tool that keeps the full output must. Throughput in MB/s (median of
+             --stream-runs), and toold's peak resident memory during the stream.
+"""
+import argparse
+import json
+import os
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+
+class Toold:
+    """toold on stdio (newline-delimited JSON), with one snapshot for session "bench"."""
+
+    def __init__(self, command):
+        self.process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL)
+        self.next_id = 0
+        self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
+        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self.snapshot = self.request("snapshot", {"sessionID": "bench", "agent": "build"})["snapshot"]
+
+    def _send(self, message):
+        self.process.stdin.write((json.dumps(message) + "\n").encode())
+        self.process.stdin.flush()
+
+    def request(self, method, params):
+        self.next_id += 1
+        ident = self.next_id
+        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        while True:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"toold closed its output (waiting for {method})")
+            message = json.loads(line)
+            if message.get("id") == ident and "method" not in message:
+                if "error" in message:
+                    raise RuntimeError(f"{method}: {message['error']}")
+                return message["result"]
+
+    def bash(self, command, timeout=0):
+        outcome = self.request("call", {"snapshot": self.snapshot, "sessionID": "bench", "agent": "build",
+                                        "messageID": "m", "callID": f"c{self.next_id}", "name": "bash",
+                                        "input": {"command": command, "timeout": timeout}})
+        if outcome.get("status") != "completed":
+            raise RuntimeError(f"bash {command!r}: {outcome}")
+        return outcome
+
+    def status_kib(self, field):
+        with open(f"/proc/{self.process.pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+        return 0
+
+    def reset_peak(self):
+        # Writing 5 to clear_refs resets the peak resident size (VmHWM) to the current one.
+        with open(f"/proc/{self.process.pid}/clear_refs", "w") as clear:
+            clear.write("5")
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def median_ms(samples):
+    return statistics.median(samples) * 1000
+
+
+def time_true(toold, shell, runs):
+    toold.bash("true")
+    ours = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        outcome = toold.bash("true")
+        ours.append(time.perf_counter() - start)
+        if outcome["metadata"]["exit"] != 0:
+            raise RuntimeError(f"true: {outcome}")
+    subprocess.run([shell, "-c", "true"], check=True)
+    peer = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([shell, "-c", "true"], stdin=subprocess.DEVNULL, check=True)
+        peer.append(time.perf_counter() - start)
+    return median_ms(ours), median_ms(peer)
+
+
+def time_stream(toold, shell, size, runs):
+    command = f"head -c {size} /dev/zero"
+    ours, peaks = [], []
+    for _ in range(runs):
+        toold.reset_peak()
+        start = time.perf_counter()
+        outcome = toold.bash(command)
+        ours.append(time.perf_counter() - start)
+        peaks.append(toold.status_kib("VmHWM"))
+        metadata = outcome["metadata"]
+        if metadata["outputBytes"] != size or not metadata["truncated"]:
+            raise RuntimeError(f"stream: {metadata}")
+        # The log is checked once, then removed so that the runs do not fill the disk.
+        log = metadata["logPath"]
+        folder = os.path.dirname(log)
+        if os.path.getsize(log) != size:
+            raise RuntimeError(f"stream: the log {log} holds {os.path.getsize(log)} bytes, not {size}")
+        os.remove(log)
+    peer = []
+    spool = os.path.join(folder, "peer-spool")  # the disk toold spools to
+    for _ in range(runs):
+        start = time.perf_counter()
+        child = subprocess.Popen([shell, "-c", command], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE)
+        total = 0
+        with open(spool, "wb", buffering=0) as out:
+            while True:
+                chunk = child.stdout.read1(1 << 16)
+                if not chunk:
+                    break
+                out.write(chunk)
+                total += len(chunk)
+        child.wait()
+        peer.append(time.perf_counter() - start)
+        os.remove(spool)
+        if total != size:
+            raise RuntimeError(f"stream peer read {total} bytes, not {size}")
+    mb = size / 1e6
+    return mb / statistics.median(ours), mb / statistics.median(peer), max(peaks) / 1024
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--toold", required=True, help="toold's command, without --directory/--data-dir")
+    parser.add_argument("--runs", type=int, default=200)
+    parser.add_argument("--stream-runs", type=int, default=3)
+    parser.add_argument("--gib", type=float, default=1.0)
+    args = parser.parse_args()
+
+    scratch = tempfile.mkdtemp(prefix="toold-bench-shell-")
+    try:
+        workspace = os.path.join(scratch, "workspace")
+        data = os.path.join(scratch, "data")
+        os.makedirs(workspace)
+        # Repeating one call is what a benchmark does; toold would ask about it as a doom loop.
+        config = os.path.join(scratch, "toold.json")
+        with open(config, "w") as out:
+            out.write('{"permission": {"doom_loop": "allow"}}')
+        toold = Toold(f"{args.toold} --directory {shlex.quote(workspace)} --data-dir {shlex.quote(data)} "
+                      f"--config {shlex.quote(config)}")
+        shell = toold.bash("echo $0")["content"][0]["text"].strip()
+        size = int(args.gib * (1 << 30))
+
+        true_ours, true_peer = time_true(toold, shell, args.runs)
+        stream_ours, stream_peer, peak_mib = time_stream(toold, shell, size, args.stream_runs)
+        toold.close()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+    # Ratios are of times, as in the other benchmarks: below 1.0 toold is faster.
+    print(f"| query | toold | without toold | toold ÷ without (time) | target |")
+    print(f"| --- | ---: | ---: | ---: | --- |")
+    print(f"| `true` round trip through `call` (median of {args.runs}) | {true_ours:.2f} ms | "
+          f"{true_peer:.2f} ms (`{shell} -c true` spawned) | {true_ours / true_peer:.2f} | ≤ 3 ms |")
+    print(f"| streaming {args.gib:g} GiB of output (median of {args.stream_runs}) | {stream_ours:.0f} MB/s | "
+          f"{stream_peer:.0f} MB/s (the pipe spooled to a file) | {stream_peer / stream_ours:.2f} | ≥ 500 MB/s |")
+    print()
+    print(f"toold's peak resident memory while streaming: {peak_mib:.1f} MiB (target ≤ 64 MiB)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
