@@ -12,38 +12,6 @@ constexpr std::string_view kReplacement = "\xEF\xBF\xBD"; // U+FFFD
 
 bool isContinuation(char byte) { return (static_cast<unsigned char>(byte) & 0xC0) == 0x80; }
 
-/// How many bytes at the start of `bytes` (not empty) can begin one well-formed UTF-8 character:
-/// the whole character, or the prefix of one that more bytes could complete; 0 when the first
-/// byte cannot begin one. The second-byte ranges exclude overlongs, surrogates and > U+10FFFF.
-std::size_t wellFormedPrefix(std::string_view bytes) {
-  const auto lead = static_cast<unsigned char>(bytes[0]);
-  if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  unsigned char low = 0x80;
-  unsigned char high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;
-    if (lead == 0xED) high = 0x9F;
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;
-    if (lead == 0xF4) high = 0x8F;
-  } else {
-    return 0;
-  }
-  std::size_t count = 1;
-  while (count < length && count < bytes.size()) {
-    const auto byte = static_cast<unsigned char>(bytes[count]);
-    const bool fits = count == 1 ? byte >= low && byte <= high : isContinuation(bytes[count]);
-    if (!fits) break;
-    ++count;
-  }
-  return count;
-}
-
 /// `raw` as valid UTF-8: each maximal ill-formed part becomes one U+FFFD, as Unicode recommends.
 /// Unless `final`, a character the end of `raw` leaves incomplete is held back: `held` is then
 /// its length in bytes (else 0) and it is not in the result.
@@ -59,7 +27,7 @@ std::string toValidUtf8(std::string_view raw, bool final, std::size_t& held) {
     }
     text.append(raw.substr(0, bad));
     raw.remove_prefix(bad);
-    const std::size_t prefix = wellFormedPrefix(raw);
+    const std::size_t prefix = utf8CharacterPrefix(raw);
     if (!final && prefix == raw.size()) {
       held = raw.size();
       break;

@@ -20,33 +20,12 @@ unsigned char byteAt(std::string_view bytes, std::size_t i) { return static_cast
 
 bool isContinuation(unsigned char byte) { return (byte & 0xC0u) == 0x80u; }
 
-// The length of the well-formed UTF-8 sequence starting at `i` (Unicode Table 3-7), or 0 when
-// the bytes there are not one.
+// The length of the well-formed UTF-8 sequence starting at `i`, or 0 when the bytes there are
+// not one (ASCII is handled by the caller).
 std::size_t sequenceLength(std::string_view bytes, std::size_t i) {
   const unsigned char lead = byteAt(bytes, i);
-  std::size_t length = 0;
-  unsigned char secondMin = 0x80;
-  unsigned char secondMax = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) secondMin = 0xA0;  // overlong below U+0800
-    if (lead == 0xED) secondMax = 0x9F;  // surrogates U+D800–DFFF
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) secondMin = 0x90;  // overlong below U+10000
-    if (lead == 0xF4) secondMax = 0x8F;  // above U+10FFFF
-  } else {
-    return 0;  // ASCII is handled by the caller; 80–C1 and F5–FF never start a character
-  }
-  if (bytes.size() - i < length) return 0;
-  const unsigned char second = byteAt(bytes, i + 1);
-  if (second < secondMin || second > secondMax) return 0;
-  for (std::size_t k = 2; k < length; ++k) {
-    if (!isContinuation(byteAt(bytes, i + k))) return 0;
-  }
-  return length;
+  const std::size_t expected = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+  return lead >= 0xC2 && utf8CharacterPrefix(bytes.substr(i)) == expected ? expected : 0;
 }
 
 // Appends `text` to `out` with every "\n" written as "\r\n" (an existing "\r\n" kept as is).
@@ -78,6 +57,36 @@ TextDecodeError wrongEncoding(std::string_view name) {
 }
 
 } // namespace
+
+std::size_t utf8CharacterPrefix(std::string_view bytes) {
+  if (bytes.empty()) return 0;
+  const unsigned char lead = byteAt(bytes, 0);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char secondMin = 0x80;
+  unsigned char secondMax = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) secondMin = 0xA0;  // overlong below U+0800
+    if (lead == 0xED) secondMax = 0x9F;  // surrogates U+D800–DFFF
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) secondMin = 0x90;  // overlong below U+10000
+    if (lead == 0xF4) secondMax = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;  // 80–C1 and F5–FF never start a character
+  }
+  std::size_t count = 1;
+  while (count < length && count < bytes.size()) {
+    const unsigned char byte = byteAt(bytes, count);
+    const bool fits = count == 1 ? byte >= secondMin && byte <= secondMax : isContinuation(byte);
+    if (!fits) break;
+    ++count;
+  }
+  return count;
+}
 
 std::size_t firstInvalidUtf8(std::string_view bytes) {
   const std::size_t size = bytes.size();

@@ -36,6 +36,11 @@ struct TextDecodeError {
   std::string message;
 };
 
+/// How many bytes at the start of `bytes` can begin one well-formed UTF-8 character (Unicode
+/// Table 3-7): the whole character, or the prefix of one that more bytes could complete; 0 when
+/// `bytes` is empty or its first byte cannot begin one.
+std::size_t utf8CharacterPrefix(std::string_view bytes);
+
 /// The offset of the first byte that is not part of well-formed UTF-8 (overlongs, surrogates and
 /// code points above U+10FFFF are ill-formed), or npos when all of `bytes` is valid. For a bad or
 /// truncated multi-byte sequence that is the offset of its lead byte.

@@ -15,7 +15,6 @@ Queries:
              --stream-runs), and toold's peak resident memory during the stream.
 """
 import argparse
-import json
 import os
 import shlex
 import shutil
@@ -25,35 +24,16 @@ import sys
 import tempfile
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from files_bench import Server  # noqa: E402  (the JSON-RPC client the file benchmark uses)
 
-class Toold:
-    """toold on stdio (newline-delimited JSON), with one snapshot for session "bench"."""
 
-    def __init__(self, command):
-        self.process = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                        stderr=subprocess.DEVNULL)
-        self.next_id = 0
-        self.request("initialize", {"protocolVersion": "2025-11-25", "capabilities": {}})
-        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+class Toold(Server):
+    """toold with one snapshot for session "bench"; bash() returns the whole outcome."""
+
+    def __init__(self, command, cwd):
+        super().__init__(command, cwd)
         self.snapshot = self.request("snapshot", {"sessionID": "bench", "agent": "build"})["snapshot"]
-
-    def _send(self, message):
-        self.process.stdin.write((json.dumps(message) + "\n").encode())
-        self.process.stdin.flush()
-
-    def request(self, method, params):
-        self.next_id += 1
-        ident = self.next_id
-        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
-        while True:
-            line = self.process.stdout.readline()
-            if not line:
-                raise RuntimeError(f"toold closed its output (waiting for {method})")
-            message = json.loads(line)
-            if message.get("id") == ident and "method" not in message:
-                if "error" in message:
-                    raise RuntimeError(f"{method}: {message['error']}")
-                return message["result"]
 
     def bash(self, command, timeout=0):
         outcome = self.request("call", {"snapshot": self.snapshot, "sessionID": "bench", "agent": "build",
@@ -62,22 +42,6 @@ class Toold:
         if outcome.get("status") != "completed":
             raise RuntimeError(f"bash {command!r}: {outcome}")
         return outcome
-
-    def status_kib(self, field):
-        with open(f"/proc/{self.process.pid}/status") as status:
-            for line in status:
-                if line.startswith(field + ":"):
-                    return int(line.split()[1])
-        return 0
-
-    def reset_peak(self):
-        # Writing 5 to clear_refs resets the peak resident size (VmHWM) to the current one.
-        with open(f"/proc/{self.process.pid}/clear_refs", "w") as clear:
-            clear.write("5")
-
-    def close(self):
-        self.process.stdin.close()
-        self.process.wait(timeout=30)
 
 
 def median_ms(samples):
@@ -160,7 +124,7 @@ def main():
         with open(config, "w") as out:
             out.write('{"permission": {"doom_loop": "allow"}}')
         toold = Toold(f"{args.toold} --directory {shlex.quote(workspace)} --data-dir {shlex.quote(data)} "
-                      f"--config {shlex.quote(config)}")
+                      f"--config {shlex.quote(config)}", workspace)
         shell = toold.bash("echo $0")["content"][0]["text"].strip()
         size = int(args.gib * (1 << 30))
 

@@ -246,12 +246,7 @@ TEST_CASE("digest: escape codes and redraws cleaned away can make large output f
 }
 
 TEST_CASE("digest: head, omission line, tail", "[digest]") {
-  DigestLimits limits;
-  limits.maxLines = 6;
-  limits.maxBytes = 1000;
-  limits.headLines = 2;
-  limits.headBytes = 100;
-  limits.tailWindowBytes = 1000;
+  DigestLimits limits{.maxLines = 6, .maxBytes = 1000, .headLines = 2, .headBytes = 100, .tailWindowBytes = 1000};
   const std::string raw = numberedLines(1, 20);
   for (const std::size_t chunk : {std::size_t{1}, std::size_t{5}, raw.size()}) {
     const OutputDigest::Rendered rendered = digestOf(raw, limits, chunk).render();
@@ -268,11 +263,7 @@ TEST_CASE("digest: head, omission line, tail", "[digest]") {
 }
 
 TEST_CASE("digest: the tail starts at a line in the ring after what was dropped", "[digest]") {
-  DigestLimits limits;
-  limits.maxLines = 100;
-  limits.maxBytes = 1000;
-  limits.headLines = 1;
-  limits.headBytes = 100;
+  DigestLimits limits{.maxLines = 100, .maxBytes = 1000, .headLines = 1, .headBytes = 100};
   limits.tailWindowBytes = 25; // starts with "97\n", the end of a line whose start was dropped
   const std::string raw = numberedLines(1, 100);
   const OutputDigest::Rendered rendered = digestOf(raw, limits, 3).render();
@@ -281,12 +272,7 @@ TEST_CASE("digest: the tail starts at a line in the ring after what was dropped"
 }
 
 TEST_CASE("digest: a first line larger than the head's share is cut", "[digest]") {
-  DigestLimits limits;
-  limits.maxLines = 10;
-  limits.maxBytes = 200;
-  limits.headLines = 3;
-  limits.headBytes = 20;
-  limits.tailWindowBytes = 1000;
+  DigestLimits limits{.maxLines = 10, .maxBytes = 200, .headLines = 3, .headBytes = 20, .tailWindowBytes = 1000};
   std::string raw = std::string(50, 'A') + "\n";
   for (int i = 1; i <= 30; ++i) raw += "l" + std::to_string(i) + "\n";
   std::string tail;
@@ -305,12 +291,7 @@ TEST_CASE("digest: a first line larger than the head's share is cut", "[digest]"
 }
 
 TEST_CASE("digest: a last line larger than what is left keeps its end", "[digest]") {
-  DigestLimits limits;
-  limits.maxLines = 10;
-  limits.maxBytes = 120;
-  limits.headLines = 2;
-  limits.headBytes = 20;
-  limits.tailWindowBytes = 10000;
+  DigestLimits limits{.maxLines = 10, .maxBytes = 120, .headLines = 2, .headBytes = 20, .tailWindowBytes = 10000};
   std::string euros;
   for (int i = 0; i < 100; ++i) euros += "\xe2\x82\xac";
   const std::string raw = "h1\nh2\nh3\n" + euros + "\n";
@@ -333,13 +314,12 @@ TEST_CASE("digest: output with no newline at all", "[digest]") {
   checkRendered(raw, limits, rendered);
 
   // A small window, and a line cut by the cleaner.
-  DigestLimits small;
-  small.maxBytes = 100;
-  small.maxLines = 10;
-  small.headBytes = 30;
-  small.headLines = 3;
-  small.tailWindowBytes = 200;
-  small.maxLineBytes = 50;
+  DigestLimits small{.maxLines = 10,
+                     .maxBytes = 100,
+                     .headLines = 3,
+                     .headBytes = 30,
+                     .tailWindowBytes = 200,
+                     .maxLineBytes = 50};
   const std::string xs(1000, 'x');
   const OutputDigest::Rendered cut = digestOf(xs, small, 64).render();
   CHECK(cut.text == omission(0, "800 B") + std::string(40, 'x') + " [" + kEllipsis + " 150 bytes cut]");
@@ -350,12 +330,7 @@ TEST_CASE("digest: sizes in the omission line", "[digest]") {
   // `count` lines of `length` bytes, one line of head and one of tail: the omitted part is
   // (count - 2) * length bytes.
   const auto omittedSize = [](std::size_t count, std::size_t length) {
-    DigestLimits limits;
-    limits.maxLines = 3;
-    limits.maxBytes = 1000;
-    limits.headLines = 1;
-    limits.headBytes = length;
-    limits.tailWindowBytes = 4096;
+    DigestLimits limits{.maxLines = 3, .maxBytes = 1000, .headLines = 1, .headBytes = length, .tailWindowBytes = 4096};
     const std::string line = std::string(length - 1, 'x') + "\n";
     OutputDigest digest(limits);
     std::string block;
@@ -385,12 +360,7 @@ TEST_CASE("digest: sizes in the omission line", "[digest]") {
 }
 
 TEST_CASE("digest: rendering changes nothing and follows what is appended", "[digest]") {
-  DigestLimits limits;
-  limits.maxLines = 8;
-  limits.maxBytes = 300;
-  limits.headLines = 3;
-  limits.headBytes = 60;
-  limits.tailWindowBytes = 120;
+  DigestLimits limits{.maxLines = 8, .maxBytes = 300, .headLines = 3, .headBytes = 60, .tailWindowBytes = 120};
   const std::string raw = numberedLines(1, 200);
   OutputDigest digest(limits);
   for (std::size_t at = 0; at < raw.size(); at += 37) {
@@ -432,13 +402,12 @@ TEST_CASE("digest: tiny limits are never exceeded", "[digest]") {
   std::mt19937 random(7);
   for (int round = 0; round < 200; ++round) {
     const std::string raw = randomOutput(random);
-    DigestLimits limits;
-    limits.maxBytes = std::uniform_int_distribution<std::size_t>(0, 80)(random);
-    limits.maxLines = std::uniform_int_distribution<std::size_t>(0, 4)(random);
-    limits.headBytes = std::uniform_int_distribution<std::size_t>(0, 100)(random);
-    limits.headLines = std::uniform_int_distribution<std::size_t>(0, 5)(random);
-    limits.tailWindowBytes = std::uniform_int_distribution<std::size_t>(0, 300)(random);
-    limits.maxLineBytes = std::uniform_int_distribution<std::size_t>(0, 100)(random);
+    DigestLimits limits{.maxLines = std::uniform_int_distribution<std::size_t>(0, 4)(random),
+                        .maxBytes = std::uniform_int_distribution<std::size_t>(0, 80)(random),
+                        .headLines = std::uniform_int_distribution<std::size_t>(0, 5)(random),
+                        .headBytes = std::uniform_int_distribution<std::size_t>(0, 100)(random),
+                        .tailWindowBytes = std::uniform_int_distribution<std::size_t>(0, 300)(random),
+                        .maxLineBytes = std::uniform_int_distribution<std::size_t>(0, 100)(random)};
     const OutputDigest::Rendered rendered = digestOf(raw, limits, 100).render();
     CHECK(rendered.text.size() <= limits.maxBytes);
     CHECK(linesIn(rendered.text) <= limits.maxLines);
