@@ -110,7 +110,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--toold", required=True, help="toold's command, without --directory/--data-dir")
     parser.add_argument("--runs", type=int, default=200)
-    parser.add_argument("--stream-runs", type=int, default=3)
+    parser.add_argument("--stream-runs", type=int, default=5)
     parser.add_argument("--gib", type=float, default=1.0)
     args = parser.parse_args()
 
