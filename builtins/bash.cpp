@@ -153,7 +153,9 @@ core::Tool makeBashTool(std::shared_ptr<ShellTools> shell) {
   tool.inputSchema = inputSchema();
   tool.permission = "bash";
   tool.mutates = true;
-  tool.threading = core::ToolThreading::Inline; // it only starts a child and waits for its exit
+  // On the workers: the scan resolves every path argument on disk (an lstat per component, which a
+  // network mount can make slow), and that must not hold the session's queue.
+  tool.threading = core::ToolThreading::Workers;
   tool.execute = [shell](json input, core::ToolContext context, core::ToolDone done) {
     const std::string command = input.value("command", "");
     if (command.find_first_not_of(" \t\r\n") == std::string::npos)
