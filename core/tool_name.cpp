@@ -10,6 +10,15 @@ bool isNameChar(char c) {
 
 std::string quoted(std::string_view s) { return "\"" + std::string(s) + "\""; }
 
+// Effective names hold ASCII only (normalizeToolName), so ASCII folding is exact.
+bool equalsIgnoringCase(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  auto lower = [](char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; };
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (lower(a[i]) != lower(b[i])) return false;
+  return true;
+}
+
 } // namespace
 
 std::string normalizeToolName(std::string_view authored) {
@@ -56,8 +65,10 @@ std::string effectiveToolName(std::string_view authored, std::string_view ns) {
   if (name.size() > kMaxToolNameLength)
     throw RegistrationError("Invalid tool name: " + quoted(name) + " is " + std::to_string(name.size()) +
                             " characters; the limit is " + std::to_string(kMaxToolNameLength));
-  if (name == kReservedToolName)
-    throw RegistrationError("Tool name \"execute\" is reserved for Code Mode");
+  // Calls find a tool by its name case-insensitively when no exact match exists (call repair), so
+  // `EXECUTE` would answer a model that calls `execute`: the reservation folds case too.
+  if (equalsIgnoringCase(name, kReservedToolName))
+    throw RegistrationError("Tool name " + quoted(name) + " is reserved for Code Mode (in any case)");
   return name;
 }
 

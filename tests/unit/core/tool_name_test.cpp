@@ -36,4 +36,7 @@ TEST_CASE("tool names: empty, over 64 characters and `execute` are refused", "[t
   CHECK_THROWS_WITH(effectiveToolName("b", std::string(63, 'a')), Catch::Contains("65 characters"));
   CHECK_THROWS_WITH(effectiveToolName("execute", ""), Catch::Contains("reserved for Code Mode"));
   CHECK(effectiveToolName("execute", "ns") == "ns_execute");
+  CHECK_THROWS_WITH(effectiveToolName("EXECUTE", ""), Catch::Contains("reserved for Code Mode"));
+  CHECK_THROWS_WITH(effectiveToolName("eXeCuTe", ""), Catch::Contains("reserved for Code Mode"));
+  CHECK(effectiveToolName("executes", "") == "executes");
 }
