@@ -82,6 +82,7 @@ struct Call : std::enable_shared_from_this<Call> {
 
   std::mutex progressMutex; // progress may come from any thread the tool uses
   std::optional<json> lastProgress;
+  std::vector<std::string> notices; // under progressMutex: verdicts arrive on any thread
   bool finished = false;
 
   Call(const CallPipeline::Services& s, std::shared_ptr<const Snapshot> snap, protocol::CallParams p, CallIo i,
@@ -156,6 +157,7 @@ struct Call : std::enable_shared_from_this<Call> {
                  tool->name);
     PermissionAsk ask{"doom_loop", {tool->name}, {tool->name}, json{{"tool", tool->name}, {"input", decodedInput}}};
     services.permissions.check(std::move(ask), permissionCaller(), [self = shared_from_this()](PermissionVerdict verdict) {
+      self->keepNotice(verdict);
       self->onQueue([verdict = std::move(verdict)](Call& c) {
         if (verdict.granted()) return c.execute();
         std::visit([&c](auto&& value) { c.settle(std::move(value)); }, verdict.refusal());
@@ -163,11 +165,18 @@ struct Call : std::enable_shared_from_this<Call> {
     });
   }
 
+  void keepNotice(const PermissionVerdict& verdict) {
+    if (verdict.notice.empty()) return;
+    std::lock_guard lock(progressMutex);
+    notices.push_back(verdict.notice);
+  }
+
   // The tool's permission assertion: the verdict comes back where the tool runs.
   std::function<void(PermissionAsk, PermissionContinuation)> permissionAssertion() {
     return [self = shared_from_this()](PermissionAsk ask, PermissionContinuation next) {
       self->services.permissions.check(
           std::move(ask), self->permissionCaller(), [self, next = std::move(next)](PermissionVerdict verdict) {
+            self->keepNotice(verdict);
             auto resume = [next, verdict = std::move(verdict)] {
               next(verdict.granted() ? std::nullopt : std::optional<ToolCompletion>(verdict.refusal()));
             };
@@ -365,6 +374,7 @@ struct Call : std::enable_shared_from_this<Call> {
       std::lock_guard lock(progressMutex);
       if (finished || interrupted()) return;
       finished = true; // progress after this point would arrive after the answer: dropped
+      if (auto* answered = std::get_if<ToolOutcome>(&value)) answered->notices = std::move(notices);
     }
     answer(std::move(value));
   }

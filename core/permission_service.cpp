@@ -50,9 +50,15 @@ std::string seconds(std::chrono::milliseconds duration) {
   return ms % 1000 == 0 ? std::to_string(ms / 1000) + " s" : std::to_string(ms) + " ms";
 }
 
-PermissionVerdict granted() { return {Kind::Granted, {}}; }
-PermissionVerdict failed(std::string message) { return {Kind::Failed, std::move(message)}; }
-PermissionVerdict declined(std::string message) { return {Kind::Declined, std::move(message)}; }
+std::string joinPatterns(const std::vector<std::string>& patterns) {
+  std::string text;
+  for (const auto& pattern : patterns) text += (text.empty() ? "\"" : ", \"") + pattern + "\"";
+  return text;
+}
+
+PermissionVerdict granted(std::string notice = {}) { return {Kind::Granted, {}, std::move(notice)}; }
+PermissionVerdict failed(std::string message) { return {Kind::Failed, std::move(message), {}}; }
+PermissionVerdict declined(std::string message) { return {Kind::Declined, std::move(message), {}}; }
 
 std::string notGranted(const PermissionAsk& ask, const std::string& why) {
   return "Permission required and not granted: " + describe(ask) + " needs approval, and " + why +
@@ -258,6 +264,7 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   // (of any session) that the new rules now allow.
   void approveAlways(const std::string& id) {
     std::vector<std::string> nowAllowed;
+    std::string notice;
     {
       std::lock_guard lock(mutex);
       auto it = pending.find(id);
@@ -265,15 +272,19 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
       Ruleset saved;
       for (const auto& pattern : it->second->ask.save)
         saved.push_back({it->second->ask.action, pattern, PermissionEffect::Allow, {}, it->second->ask.literalOnly});
-      if (auto error = approvals.add(saved); !error.empty())
+      if (auto error = approvals.add(saved); !error.empty()) {
         spdlog::error("permission {}: the approval applies until toold exits but could not be saved: {}", id, error);
+        // A full disk must not turn "always" into "until restart" behind the person's back.
+        notice = "The \"always\" approval of " + it->second->ask.action + " for " + joinPatterns(it->second->ask.save) +
+                 " was not saved (" + error + "); it applies only until toold exits.";
+      }
       for (const auto& [otherId, other] : pending)
         if (otherId != id &&
             judgeAsk(other->ask, layersFor(other->caller), approvals.rules()).effect == PermissionEffect::Allow)
           nowAllowed.push_back(otherId);
     }
-    settle(id, granted(), "allowed always");
-    for (const auto& other : nowAllowed) settle(other, granted(), "allowed by an approval given for " + id);
+    settle(id, granted(notice), "allowed always");
+    for (const auto& other : nowAllowed) settle(other, granted(notice), "allowed by an approval given for " + id);
   }
 
   // A reject fails this ask (with the person's feedback, or as a plain decline), and declines

@@ -52,6 +52,9 @@ struct PermissionVerdict {
   };
   Kind kind = Kind::Granted;
   std::string message;
+  /// For the client, not the model: something about the decision it should know (an "always"
+  /// approval that holds only until toold exits because it could not be saved).
+  std::string notice;
 
   bool granted() const { return kind == Kind::Granted; }
   /// How the call ends when not granted: a ToolFailure or a ToolDeclined.

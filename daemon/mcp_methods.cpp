@@ -74,13 +74,18 @@ std::optional<json> mcpDefinition(const json& definition) {
 }
 
 json callToolResult(const protocol::ToolOutcome& outcome) {
-  if (!outcome.completed())
-    return json{{"content", json::array({json{{"type", "text"}, {"text", outcome.errorMessage}}})}, {"isError", true}};
-  json content = json::array();
-  for (const auto& item : outcome.content) content.push_back(mcpContentItem(item));
-  json result{{"content", std::move(content)}, {"isError", false}};
-  // MCP's structuredContent is an object; any other output is in the text content already.
-  if (outcome.output && outcome.output->is_object()) result["structuredContent"] = *outcome.output;
+  json result;
+  if (!outcome.completed()) {
+    result = json{{"content", json::array({json{{"type", "text"}, {"text", outcome.errorMessage}}})}, {"isError", true}};
+  } else {
+    json content = json::array();
+    for (const auto& item : outcome.content) content.push_back(mcpContentItem(item));
+    result = json{{"content", std::move(content)}, {"isError", false}};
+    // MCP's structuredContent is an object; any other output is in the text content already.
+    if (outcome.output && outcome.output->is_object()) result["structuredContent"] = *outcome.output;
+  }
+  // For the host, not the model: MCP's _meta is where a result carries such side information.
+  if (!outcome.notices.empty()) result["_meta"] = json{{"toold/notices", outcome.notices}};
   return result;
 }
 

@@ -20,6 +20,7 @@ json outcomeToJson(ToolOutcome&& outcome) {
     j["error"] = json{{"type", std::move(outcome.errorType)}, {"message", std::move(outcome.errorMessage)}};
     if (outcome.partial) j["partial"] = std::move(*outcome.partial);
   }
+  if (!outcome.notices.empty()) j["notices"] = std::move(outcome.notices);
   return j;
 }
 
