@@ -1,0 +1,40 @@
+"""Runaway work inside tools: a regex whose cost per start position is huge, an edit whose result
+amplifies its input, and tool bodies that block every worker. Each must end (or be refused) with a
+clear answer while toold goes on serving."""
+from hostile import INITIALIZE, header, ping_after, send
+
+INITIALIZED = send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
+def snapshot(id_, session, name):
+    return send({"jsonrpc": "2.0", "id": id_, "method": "snapshot", "params": {"sessionID": session, "agent": "build"}}) + \
+        f'< {{"jsonrpc": "2.0", "id": {id_}, "result": {{"snapshot": "$capture:{name}"}}}}\n'
+
+
+def call(id_, snap, session, tool, input_):
+    return send({"jsonrpc": "2.0", "id": id_, "method": "call",
+                 "params": {"snapshot": "${" + snap + "}", "sessionID": session, "agent": "build",
+                            "messageID": "m", "callID": f"c{id_}", "name": tool, "input": input_}})
+
+
+def grep_bounded_repetition():
+    # 16 MB of letters on one line, after the "!" the regex requires (so the regex runs on the line):
+    # each start position scans 60,000 letters before failing for want of another "!", which
+    # PCRE2's JIT does not count against its match limit (hours of work).
+    letters = "!" + "a" * 16_000_000
+    return header("""
+grep with a bounded repetition over a 16 MB line is given up after its time budget (1 s plus 1 s
+per 16 MiB), the file is named in a note, and toold still answers.""", "%modes pipe", "%timeout 30",
+                  f"%file big.txt <<EOF\n{letters}\nEOF", "%file small.txt <<EOF\nword!\nEOF") + \
+        INITIALIZE + INITIALIZED + snapshot(1, "s", "snap") + \
+        call(2, "snap", "s", "grep", {"pattern": r"\p{L}{1,60000}!"}) + \
+        '< {"jsonrpc": "2.0", "id": 2, "result": {"status": "completed", "content": [{"type": "text",\n' \
+        '   "text": "$re:^Found 1 matches\\\\n.*small.txt:\\\\n  Line 1: word!\\\\n\\\\n\\\\(Skipped 1 file whose search ran ' \
+        'past its time limit \\\\(1 s, plus 1 s per 16 MiB of the file\\\\): .*/big.txt\\\\)$"}]}}\n' + \
+        ping_after()
+
+
+def cases():
+    return [
+        ("grep_bounded_repetition", grep_bounded_repetition()),
+    ]
