@@ -34,7 +34,23 @@ per 16 MiB), the file is named in a note, and toold still answers.""", "%modes p
         ping_after()
 
 
+def edit_replace_all_amplifies():
+    # 1 MiB of "a", each to become 1,000 "b": a 1 GB file if it were built.
+    text = "a" * (1 << 20)
+    return header("""
+edit with replaceAll that would make a file over 64 MiB is refused before the result is built,
+naming the limit; the file is unchanged and toold still answers.""", "%modes pipe", "%timeout 30",
+                  f"%file a.txt <<EOF\n{text}\nEOF") + \
+        INITIALIZE + INITIALIZED + snapshot(1, "s", "snap") + \
+        call(2, "snap", "s", "edit", {"filePath": "a.txt", "oldString": "a", "newString": "b" * 1000, "replaceAll": True}) + \
+        '< {"jsonrpc": "2.0", "id": 2, "result": {"status": "error", "error": {"message":\n' \
+        '   "$re:^The edit would make .*a.txt larger than 64 MiB \\\\(at least [0-9]+ bytes\\\\), the limit for an ' \
+        'edit\'s result; nothing was changed\\\\."}}}\n' + \
+        f'check a.txt "{text}\\n"\n' + ping_after()
+
+
 def cases():
     return [
         ("grep_bounded_repetition", grep_bounded_repetition()),
+        ("edit_replace_all_amplifies", edit_replace_all_amplifies()),
     ]
