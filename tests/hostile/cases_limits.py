@@ -49,8 +49,30 @@ naming the limit; the file is unchanged and toold still answers.""", "%modes pip
         f'check a.txt "{text}\\n"\n' + ping_after()
 
 
+def blocked_workers_read():
+    # Two bodies that hold their worker threads (test_sleep, as a read of a file that never answers
+    # would), in one session; a read in another session must still complete.
+    return header("""
+Both workers blocked by tool bodies of one session: the pool grows, and a read in another session
+completes; the blocked calls are then cancelled and toold still answers.""", "%modes pipe", "%args --test-methods",
+                  "%timeout 5", "%stderr worker pool: work waited over 100 ms with all 2 threads busy; added one",
+                  "%file notes.txt <<EOF\nhello\nEOF") + \
+        INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + \
+        call(3, "snapA", "a", "test_sleep", {"ms": 600000}) + \
+        call(4, "snapA", "a", "test_sleep", {"ms": 600000}) + \
+        "wait 100\n" + \
+        call(5, "snapB", "b", "read", {"filePath": "notes.txt"}) + \
+        '< {"jsonrpc": "2.0", "id": 5, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:1: hello"}]}}\n' + \
+        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}) + \
+        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 4}}) + \
+        '<* {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800}}\n' + \
+        '<* {"jsonrpc": "2.0", "id": 4, "error": {"code": -32800}}\n' + \
+        ping_after()
+
+
 def cases():
     return [
         ("grep_bounded_repetition", grep_bounded_repetition()),
         ("edit_replace_all_amplifies", edit_replace_all_amplifies()),
+        ("blocked_workers_read", blocked_workers_read()),
     ]
