@@ -1,11 +1,14 @@
 #include "builtins/grep.h"
 
 #include "builtins/search/newest_first.h"
+#include "builtins/search/search_budget.h"
 #include "builtins/search/search_paths.h"
 #include "builtins/search/searcher.h"
 #include "builtins/tool_support.h"
 
+#include <algorithm>
 #include <atomic>
+#include <mutex>
 
 namespace toold::builtins {
 
@@ -86,19 +89,41 @@ private:
 struct GrepTotals {
   std::atomic<std::uint64_t> matches{0};
   std::atomic<bool> inaccessible{false};
+  std::mutex mutex;
+  std::vector<std::string> overBudget; ///< files given up at their time budget
 };
+
+constexpr std::size_t kMaxNamedSkips = 10;
+
+// Names the files whose search ran past its time budget, so the model knows what was not searched.
+std::string overBudgetNote(std::vector<std::string> paths) {
+  if (paths.empty()) return {};
+  std::sort(paths.begin(), paths.end());
+  using search::SearchBudget;
+  std::string text = "\n\n(Skipped " + std::to_string(paths.size()) + (paths.size() == 1 ? " file" : " files") +
+                     " whose search ran past its time limit (" + std::to_string(SearchBudget::kBaseTime.count() / 1000) +
+                     " s, plus " + std::to_string(SearchBudget::kTimePerChunk.count() / 1000) + " s per " +
+                     std::to_string(SearchBudget::kChunkBytes >> 20) + " MiB of the file): ";
+  for (std::size_t i = 0; i < paths.size() && i < kMaxNamedSkips; ++i) text += (i ? ", " : "") + paths[i];
+  if (paths.size() > kMaxNamedSkips) text += " and " + std::to_string(paths.size() - kMaxNamedSkips) + " more";
+  return text + ")";
+}
 
 void searchOne(FileSearcher& searcher, const std::filesystem::path& path, NewestFirst<std::vector<MatchedLine>>& newest,
                GrepTotals& totals, const core::CancellationToken& cancellation) {
   FileLines sink(newest, path);
   auto result = searcher.search(path, &sink, cancellation);
   if (result.status == FileSearchResult::Status::Unreadable) totals.inaccessible = true;
+  if (result.status == FileSearchResult::Status::TimeLimit) {
+    std::lock_guard lock(totals.mutex);
+    totals.overBudget.push_back(path.string());
+  }
   totals.matches += result.matchedLines;
   sink.finish();
 }
 
 std::string render(const std::vector<std::tuple<std::int64_t, std::string, std::vector<MatchedLine>>>& files,
-                   std::uint64_t total, bool inaccessible, std::size_t lineCap) {
+                   std::uint64_t total, bool inaccessible, const std::string& skipped, std::size_t lineCap) {
   std::size_t shown = 0;
   for (const auto& file : files) shown += std::get<2>(file).size();
   std::string text = "Found " + std::to_string(total) + " matches" +
@@ -113,7 +138,7 @@ std::string render(const std::vector<std::tuple<std::int64_t, std::string, std::
     text += "\n\n(Results truncated: showing " + std::to_string(shown) + " of " + std::to_string(total) + " matches (" +
             std::to_string(total - shown) + " hidden). Consider using a more specific path or pattern.)";
   if (inaccessible) text += "\n\n(Some paths were inaccessible and skipped)";
-  return text;
+  return text + skipped;
 }
 
 void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspace, const SearchPattern& pattern, const std::optional<PathFilter>& include,
@@ -150,16 +175,18 @@ void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
   }
   std::erase_if(files, [](const auto& file) { return std::get<2>(file).empty(); });
   const std::uint64_t total = totals.matches;
+  const std::string skipped = overBudgetNote(std::move(totals.overBudget));
   if (total == 0) {
     std::string text = "No files found";
     if (totals.inaccessible) text += "\n\n(Some paths were inaccessible and skipped)";
+    text += skipped;
     return done(core::ToolResult{std::nullopt, json(text), json{{"matches", 0}, {"truncated", false}}});
   }
   // Lines of up to 2000 characters, 100 of them, could pass the output limit: cut them shorter
   // rather than lose whole lines to the pipeline's bounding.
   std::string text;
   for (std::size_t cap = kMaxLineChars;; cap /= 2) {
-    text = render(files, total, totals.inaccessible, cap);
+    text = render(files, total, totals.inaccessible, skipped, cap);
     if (text.size() <= kMaxOutputBytes || cap < 100) break;
   }
   std::size_t shown = 0;

@@ -4,6 +4,7 @@
 #include "core/command_tool.h"
 #include "core/output_store.h"
 #include "core/permission_guard.h"
+#include "core/pool_growth.h"
 #include "core/process_runner.h"
 #include "core/schema_cache.h"
 #include "core/session_table.h"
@@ -41,6 +42,8 @@ struct ToolService::Impl {
   SessionTable sessions;
   OutputStore outputs;
   asio::thread_pool workers;
+  // Adds threads to `workers` while blocked tool bodies hold all of them (pool_growth.h).
+  PoolGrowth workerGrowth;
   ProcessRunner processes;
   PermissionService permissions;
   CallPipeline pipeline;
@@ -58,7 +61,7 @@ struct ToolService::Impl {
   Impl(asio::io_context& ioContext, ToolServiceOptions opts, std::shared_ptr<ClientChannel> channel)
       : io(ioContext), options(std::move(opts)), location(std::make_shared<Location>(options.location)),
         client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(options.location.dataDir),
-        workers(options.workerThreads), processes(ioContext),
+        workers(options.workerThreads), workerGrowth(workers, options.workerThreads), processes(ioContext),
         permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
                     makeClientPermissionPrompter(client)),
         pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
@@ -205,6 +208,7 @@ void ToolService::shutdown() {
   impl_->cleanupTimer.cancel();
   impl_->processes.killAll();
   impl_->workers.stop();
+  impl_->workerGrowth.stop();
   impl_->workers.join();
 }
 

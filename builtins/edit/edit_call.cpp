@@ -2,6 +2,7 @@
 
 #include "builtins/files/file_sniff.h"
 #include "builtins/files/single_file_change.h"
+#include "builtins/tool_support.h"
 
 namespace toold::builtins {
 
@@ -42,6 +43,7 @@ void runEditCall(const std::shared_ptr<FileTools>& files, const core::ToolContex
       std::vector<TextEdit> rest = edits;
       if (creates) {
         start = keepTextStyle(current, rest.front().newString);
+        if (start.size() > kMaxEditableBytes) return failure(describeTooLarge(start.size(), kMaxEditableBytes, display));
         rest.erase(rest.begin());
       } else if (!current) {
         return failure(notFound(path));
@@ -49,7 +51,7 @@ void runEditCall(const std::shared_ptr<FileTools>& files, const core::ToolContex
         start = current->bytes;
       }
       if (rest.empty()) return PlannedContent{std::move(start), json{{"results", json::array()}}};
-      auto applied = applyTextEdits(start, rest, display);
+      auto applied = applyTextEdits(start, rest, display, kMaxEditableBytes);
       if (auto* error = std::get_if<std::string>(&applied)) return failure(*error);
       auto& result = std::get<AppliedEdits>(applied);
       json metadata{{"results", result.results}};

@@ -293,6 +293,18 @@ EditPlan decide(Decision decision, const EditRequest& request) {
   plan.outcome = EditPlan::Outcome::Applied;
   std::vector<std::string> shiftNotes;
   std::size_t taken = 0; // end of the last span taken: later spans must start at or after it
+  // What the replacements built so far hold, and what they replaced: the result is at least the
+  // one plus the text kept before the last span, so it passes the limit as soon as that does.
+  std::size_t replacementBytes = 0;
+  std::size_t replacedBytes = 0;
+  const auto tooLarge = [&](std::size_t resultBytes) {
+    EditPlan refused;
+    refused.outcome = EditPlan::Outcome::TooLarge;
+    refused.step = decision.step;
+    refused.resultBytes = resultBytes;
+    refused.maxResultBytes = request.maxResultBytes;
+    return refused;
+  };
   for (const Match& match : matches) {
     if (!plan.spans.empty() && match.span.begin < taken) continue;
     plan.spans.push_back(match.span);
@@ -308,8 +320,14 @@ EditPlan decide(Decision decision, const EditRequest& request) {
         shiftNotes.push_back(shiftNote);
     }
     if (match.dropFinalNewline && !replacement.empty() && replacement.back() == '\n') replacement.pop_back();
+    replacementBytes += replacement.size();
+    replacedBytes += match.span.end - match.span.begin;
+    const std::size_t atLeast = replacementBytes + (taken - replacedBytes);
+    if (atLeast > request.maxResultBytes) return tooLarge(atLeast);
     plan.replacements.push_back(std::move(replacement));
   }
+  const std::size_t resultBytes = request.text.size() - replacedBytes + replacementBytes;
+  if (resultBytes > request.maxResultBytes) return tooLarge(resultBytes);
   std::string& note = plan.note;
   note = std::move(decision.note);
   if (!shiftNotes.empty()) {
@@ -480,8 +498,18 @@ std::string describeFailure(const EditPlan& plan, std::string_view path) {
     out += ". Provide more surrounding context to make the match unique, or set replaceAll to change every one.";
     return out;
   }
+  case EditPlan::Outcome::TooLarge: return describeTooLarge(plan.resultBytes, plan.maxResultBytes, path);
   }
   return {};
+}
+
+std::string describeTooLarge(std::size_t resultBytes, std::size_t maxResultBytes, std::string_view path) {
+  constexpr std::size_t kMiB = std::size_t{1} << 20;
+  const std::string limit = maxResultBytes % kMiB == 0 ? std::to_string(maxResultBytes / kMiB) + " MiB"
+                                                       : std::to_string(maxResultBytes) + " bytes";
+  return "The edit would make " + std::string(path) + " larger than " + limit + " (at least " +
+         std::to_string(resultBytes) + " bytes), the limit for an edit's result; nothing was changed. Replace fewer "
+         "occurrences, or make changes this large with the shell.";
 }
 
 } // namespace toold::builtins

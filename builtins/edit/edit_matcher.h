@@ -52,6 +52,10 @@ struct EditRequest {
   std::string_view oldString; ///< LF; not empty
   std::string_view newString; ///< LF
   bool replaceAll = false;
+  /// The largest text the edit may leave (LF bytes): a plan that would pass it is TooLarge,
+  /// decided before its replacements add up to more than this, so that `replaceAll` cannot
+  /// amplify a small input into gigabytes.
+  std::size_t maxResultBytes = static_cast<std::size_t>(-1);
 };
 
 /// The closest block to a find that matched nowhere, for the error message.
@@ -63,10 +67,10 @@ struct ClosestBlock {
 };
 
 struct EditPlan {
-  enum class Outcome { Applied, NotFound, Ambiguous } outcome = Outcome::NotFound;
+  enum class Outcome { Applied, NotFound, Ambiguous, TooLarge } outcome = Outcome::NotFound;
   MatchStep step = MatchStep::Exact; ///< the deciding step (Applied or Ambiguous)
   /// Applied: the spans replaced (one, or every non-overlapping span with replaceAll).
-  /// Ambiguous: every span the deciding step found.
+  /// Ambiguous: every span the deciding step found. TooLarge: none.
   std::vector<MatchedSpan> spans;
   /// Applied: the replacement for each span, in order: `newString` verbatim (no `$&`, no
   /// unescaping), except that
@@ -84,13 +88,21 @@ struct EditPlan {
   /// NotFound: the most similar block (the find's line count, most non-blank lines equal once
   /// trimmed, first of equals), when at least one of the find's non-blank lines is equal there.
   std::optional<ClosestBlock> closest;
+  /// TooLarge: how large the text would be at least (counted until it passed the limit), and the
+  /// limit.
+  std::size_t resultBytes = 0;
+  std::size_t maxResultBytes = 0;
 };
 
 /// Plans the edit (see the file comment). Pure: no I/O. Never throws for any input.
 EditPlan planEdit(const EditRequest& request);
 
-/// The model-facing error for a NotFound or Ambiguous plan (for `path`), naming lines and the
-/// closest block; empty for Applied.
+/// The model-facing error for a NotFound, Ambiguous or TooLarge plan (for `path`), naming lines
+/// and the closest block, or the limit; empty for Applied.
 std::string describeFailure(const EditPlan& plan, std::string_view path);
+
+/// The model-facing error for an edit whose result (`resultBytes`, at least) would pass
+/// `maxResultBytes`.
+std::string describeTooLarge(std::size_t resultBytes, std::size_t maxResultBytes, std::string_view path);
 
 } // namespace toold::builtins

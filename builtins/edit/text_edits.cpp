@@ -5,7 +5,7 @@
 namespace toold::builtins {
 
 std::variant<AppliedEdits, std::string> applyTextEdits(const std::string& bytes, const std::vector<TextEdit>& edits,
-                                                       std::string_view displayPath) {
+                                                       std::string_view displayPath, std::size_t maxResultBytes) {
   AppliedEdits applied;
   applied.bytes = bytes;
   const bool several = edits.size() > 1;
@@ -18,12 +18,15 @@ std::variant<AppliedEdits, std::string> applyTextEdits(const std::string& bytes,
     const auto& text = std::get<DecodedText>(decoded);
     const std::string oldString = toLf(edits[i].oldString);
     const std::string newString = toLf(edits[i].newString);
-    auto plan = planEdit(EditRequest{text.text, oldString, newString, edits[i].replaceAll});
+    auto plan = planEdit(EditRequest{text.text, oldString, newString, edits[i].replaceAll, maxResultBytes});
     if (plan.outcome != EditPlan::Outcome::Applied) return which + describeFailure(plan, displayPath) + none;
     std::vector<TextReplacement> replacements;
     for (std::size_t k = 0; k < plan.spans.size(); ++k)
       replacements.push_back(TextReplacement{plan.spans[k].begin, plan.spans[k].end, plan.replacements[k]});
-    applied.bytes = spliceRaw(applied.bytes, text, replacements);
+    // The plan bounded the LF text; CRLF line ends can make the bytes written larger still.
+    std::string spliced = spliceRaw(applied.bytes, text, replacements);
+    if (spliced.size() > maxResultBytes) return which + describeTooLarge(spliced.size(), maxResultBytes, displayPath) + none;
+    applied.bytes = std::move(spliced);
     nlohmann::json result{{"match", std::string(matchStepName(plan.step))}, {"replacements", plan.spans.size()}};
     if (!plan.note.empty()) {
       result["note"] = plan.note;

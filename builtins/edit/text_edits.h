@@ -31,8 +31,10 @@ struct AppliedEdits {
 
 /// Applies `edits` to `bytes` (the file `displayPath`), all or nothing. An empty oldString is not
 /// handled here (the tools treat it as "create"). The error is for the model; with more than one
-/// edit it names the edit that failed and says that none was applied.
+/// edit it names the edit that failed and says that none was applied. No edit may leave more than
+/// `maxResultBytes`: the size is known before the result is built, so an amplifying replaceAll
+/// fails without taking the memory it asks for.
 std::variant<AppliedEdits, std::string> applyTextEdits(const std::string& bytes, const std::vector<TextEdit>& edits,
-                                                       std::string_view displayPath);
+                                                       std::string_view displayPath, std::size_t maxResultBytes);
 
 } // namespace toold::builtins

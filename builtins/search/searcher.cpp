@@ -18,6 +18,10 @@
 //     the interpreter tries). When a search of a block reaches one, the lines from where it
 //     started are searched one by one up to the next match; a line that reaches a limit on its
 //     own counts as not matched, and the search goes on with the next line.
+//   - Those limits hold per start position at best, so they do not bound a file's search: each
+//     call of the engine tries a bounded number of start positions (PCRE2's offset limit, hence
+//     PCRE2_USE_OFFSET_LIMIT), and the time it took is charged to the file's SearchBudget; once
+//     that is spent, or the call is cancelled, the search of the file stops.
 //
 // How a file is read: into one buffer of kBlockBytes (grown up to kMaxBufferBytes while a line
 // does not fit), a block after another. The complete lines of the buffer are searched in one
@@ -28,6 +32,7 @@
 
 #include "builtins/search/line_scan.h"
 #include "builtins/search/required_literal.h"
+#include "builtins/search/search_budget.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -54,10 +59,11 @@ constexpr std::uint32_t kMatchLimit = 10'000'000;
 constexpr std::uint32_t kHeapLimitKiB = 64 * 1024;
 constexpr std::size_t kJitStackBytes = 1024 * 1024;
 
-constexpr std::uint32_t kRegexOptions = PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_MULTILINE | PCRE2_UCP;
+constexpr std::uint32_t kRegexOptions =
+    PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_MULTILINE | PCRE2_UCP | PCRE2_USE_OFFSET_LIMIT;
 /// PCRE2_LITERAL allows no other options than these (MULTILINE and UCP mean nothing to a literal;
 /// caseless matching under UTF folds Unicode case with or without UCP).
-constexpr std::uint32_t kLiteralOptions = PCRE2_LITERAL | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF;
+constexpr std::uint32_t kLiteralOptions = PCRE2_LITERAL | PCRE2_UTF | PCRE2_MATCH_INVALID_UTF | PCRE2_USE_OFFSET_LIMIT;
 
 constexpr std::string_view kRegexSyntax = "\\^$.|?*+()[]{}";
 
@@ -311,7 +317,12 @@ struct FileSearcher::State {
   std::uint64_t longLineNumber = 0;
   std::string longLinePrefix; ///< what is reported of it
 
-  enum class Outcome { Match, NoMatch, Failed };
+  /// Stopped: the budget is spent or the search cancelled; nothing more is searched in this file.
+  enum class Outcome { Match, NoMatch, Failed, Stopped };
+
+  search::SearchBudget budget;
+  const core::CancellationToken* cancellation = nullptr;
+  std::optional<FileSearchResult::Status> stoppedAs; ///< TimeLimit or Cancelled, once stopped
 
   explicit State(std::shared_ptr<const SearchPattern::Engine> pattern) : engine(std::move(pattern)) {
     if (!data || !context) throw std::bad_alloc();
@@ -323,16 +334,30 @@ struct FileSearcher::State {
   std::size_t matchStart() const { return pcre2_get_ovector_pointer(data.get())[0]; }
   std::size_t matchEnd() const { return pcre2_get_ovector_pointer(data.get())[1]; }
 
-  /// Runs `code` over subject[start, size); on Match, matchStart() and matchEnd() say where.
+  /// Runs `code` over subject[start, size); on Match, matchStart() and matchEnd() say where. Calls
+  /// the engine as many times as the budget's share of start positions per call needs, and stops
+  /// between calls once the budget is spent or the search is cancelled.
   Outcome run(const Code& code, const char* subject, std::size_t size, std::size_t start, std::uint32_t options) {
     const auto* bytes = reinterpret_cast<PCRE2_SPTR>(subject);
-    int rc = code.jit ? pcre2_jit_match(code.code, bytes, size, start, options, data.get(), context.get())
-                      : pcre2_match(code.code, bytes, size, start, options, data.get(), context.get());
-    // The JIT stack is bounded; the interpreter keeps its backtracking on the (bounded) heap.
-    if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
-      rc = pcre2_match(code.code, bytes, size, start, options | PCRE2_NO_JIT, data.get(), context.get());
-    if (rc >= 0) return Outcome::Match; // 0: matched, with more groups than there is room for
-    return rc == PCRE2_ERROR_NOMATCH ? Outcome::NoMatch : Outcome::Failed;
+    for (;;) {
+      if (stoppedAs) return Outcome::Stopped;
+      // Matches may start at offsets up to the limit, and still run on to the subject's end.
+      const std::size_t startLimit = size - start > budget.startsPerCall() ? start + budget.startsPerCall() : size;
+      pcre2_set_offset_limit(context.get(), startLimit);
+      const auto began = search::SearchBudget::Clock::now();
+      int rc = code.jit ? pcre2_jit_match(code.code, bytes, size, start, options, data.get(), context.get())
+                        : pcre2_match(code.code, bytes, size, start, options, data.get(), context.get());
+      // The JIT stack is bounded; the interpreter keeps its backtracking on the (bounded) heap.
+      if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+        rc = pcre2_match(code.code, bytes, size, start, options | PCRE2_NO_JIT, data.get(), context.get());
+      if (!budget.spend(search::SearchBudget::Clock::now() - began)) stoppedAs = FileSearchResult::Status::TimeLimit;
+      else if (cancellation != nullptr && cancellation->isCancelled()) stoppedAs = FileSearchResult::Status::Cancelled;
+      if (rc >= 0) return Outcome::Match; // 0: matched, with more groups than there is room for
+      if (rc != PCRE2_ERROR_NOMATCH) return stoppedAs ? Outcome::Stopped : Outcome::Failed;
+      if (stoppedAs) return Outcome::Stopped;
+      if (startLimit == size) return Outcome::NoMatch;
+      start = startLimit; // tried once more: harmless, and a start offset is never skipped
+    }
   }
 
   /// The pattern over subject[start, size), through memmem where that is faster.
@@ -406,7 +431,7 @@ struct FileSearcher::State {
       Outcome outcome = Outcome::Failed; // a pattern that needs each line alone tries them all, below
       if (&first != &engine->regex) outcome = run(first, region, size, pos, 0);
       else if (!engine->linesAlone) outcome = find(region, size, pos, 0);
-      if (outcome == Outcome::NoMatch) return false;
+      if (outcome == Outcome::NoMatch || outcome == Outcome::Stopped) return false;
       if (outcome == Outcome::Failed) {
         // A limit, somewhere from `pos` on: line by line from there to the line that reached it,
         // which is skipped; then on in whole blocks. (Also the way of a pattern `linesAlone`.)
@@ -416,6 +441,7 @@ struct FileSearcher::State {
           const Outcome lineOutcome = matchLine(region + lineStart, region + lineEnd);
           pos = lineEnd + 1;
           if (lineOutcome == Outcome::Match) return true;
+          if (lineOutcome == Outcome::Stopped) return false;
           if (lineOutcome == Outcome::Failed || pos >= size) break;
         }
         continue;
@@ -430,6 +456,7 @@ struct FileSearcher::State {
       if (&first == &engine->regex && matchEnd() <= lineEnd) return true;
       const Outcome lineOutcome = matchLine(region + lineStart, region + lineEnd);
       if (lineOutcome == Outcome::Match) return true;
+      if (lineOutcome == Outcome::Stopped) return false;
       pos = lineEnd + 1;
     }
     return false;
@@ -485,24 +512,28 @@ struct FileSearcher::State {
   }
 
   template <typename Reader>
-  FileSearchResult searchAll(Reader& reader, SearchSink* lineSink, const core::CancellationToken* cancellation) {
+  FileSearchResult searchAll(Reader& reader, SearchSink* lineSink, const core::CancellationToken* cancelledBy) {
     sink = lineSink;
     matchedLines = 0;
     newlines = 0;
     inLongLine = false;
+    budget.restart();
+    cancellation = cancelledBy;
+    stoppedAs.reset();
     if (capacity != kBlockBytes) { // back to the usual size after a file of long lines
       buffer.reset(new char[kBlockBytes]);
       capacity = kBlockBytes;
     }
     FileSearchResult result;
     const auto finish = [&](FileSearchResult::Status status) {
-      result.status = status;
+      result.status = stoppedAs.value_or(status); // a search that stopped did not finish
       result.matchedLines = matchedLines;
       return result;
     };
     std::size_t filled = 0; // bytes in the buffer: none of them a "\n" when the loop starts again
     for (;;) {
       if (cancellation != nullptr && cancellation->isCancelled()) return finish(FileSearchResult::Status::Cancelled);
+      if (stoppedAs) return finish(*stoppedAs);
       if (filled == capacity) { // one line fills the buffer
         if (capacity < kMaxBufferBytes) {
           const std::size_t grown = std::min(capacity * 2, kMaxBufferBytes);
@@ -524,6 +555,7 @@ struct FileSearcher::State {
         return finish(FileSearchResult::Status::Unreadable);
       }
       std::size_t freshSize = static_cast<std::size_t>(got);
+      budget.read(freshSize);
       if (freshSize == 0) { // the end: the rest is the last line
         if (inLongLine) {
           searchWindow(buffer.get(), filled, false, true);
@@ -540,6 +572,7 @@ struct FileSearcher::State {
         if (newline == nullptr) continue;
         const std::size_t lineSize = static_cast<std::size_t>(static_cast<const char*>(newline) - buffer.get());
         searchWindow(buffer.get(), lineSize, false, true);
+        if (stoppedAs) return finish(*stoppedAs);
         if (!endLongLine()) return finish(FileSearchResult::Status::Searched);
         filled -= lineSize + 1;
         std::memmove(buffer.get(), buffer.get() + lineSize + 1, filled);

@@ -18,7 +18,10 @@
 //     matches a stray byte;
 //   - a pattern that backtracks without end gives up on a line after a bounded number of steps:
 //     that line counts as not matching and the search goes on (ripgrep's engine cannot
-//     backtrack, so it has no such case).
+//     backtrack, so it has no such case);
+//   - a file whose search keeps the engine busy past its time budget (search_budget.h: 1 s plus
+//     1 s per 16 MiB) is given up, whatever the pattern: the result says TimeLimit, and lines
+//     matched before are kept.
 #pragma once
 
 #include "core/cancellation.h"
@@ -70,9 +73,9 @@ public:
 };
 
 struct FileSearchResult {
-  enum class Status { Searched, Binary, Unreadable, Cancelled } status = Status::Searched;
-  /// Reported to the sink (or counted, see below); when Binary or Cancelled, those of the blocks
-  /// searched before it stopped. A sink that said to stop leaves the status Searched.
+  enum class Status { Searched, Binary, Unreadable, Cancelled, TimeLimit } status = Status::Searched;
+  /// Reported to the sink (or counted, see below); when Binary, Cancelled or TimeLimit, those
+  /// found before it stopped. A sink that said to stop leaves the status Searched.
   std::uint64_t matchedLines = 0;
   std::string error;              ///< Unreadable: the system's reason
 };
@@ -91,7 +94,8 @@ public:
   /// skips numbering and cutting lines out and is the fast way to total a common word. Reads in
   /// large blocks (memory stays bounded whatever the file size: a buffer of at most 16 MiB; a
   /// 10 MB line is searched whole and cut when reported, a longer one in overlapping windows),
-  /// checks `cancellation` between blocks. A file that cannot be opened or read is Unreadable,
+  /// checks `cancellation` between blocks and between calls of the engine, so a long line does not
+  /// delay it. A file that cannot be opened or read is Unreadable,
   /// with strerror's text; a FIFO is opened without waiting for a writer.
   FileSearchResult search(const std::filesystem::path& path, SearchSink* sink, const core::CancellationToken& cancellation);
 

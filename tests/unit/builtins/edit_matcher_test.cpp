@@ -556,3 +556,29 @@ TEST_CASE("edit matcher: plans of arbitrary inputs keep their invariants", "[edi
     }
   }
 }
+
+TEST_CASE("edit matcher: a replaceAll whose result would pass the limit is TooLarge, built no further", "[edit]") {
+  // 64 KiB of "a", each replaced by 1,000 "b": 64 MB if built.
+  const std::string text(64 * 1024, 'a');
+  const std::string newString(1000, 'b');
+  constexpr std::size_t limit = 1 << 20;
+  const EditPlan tooLarge = planEdit(EditRequest{text, "a", newString, true, limit});
+  CHECK(tooLarge.outcome == Outcome::TooLarge);
+  CHECK(tooLarge.replacements.empty());
+  CHECK(tooLarge.spans.empty());
+  CHECK(tooLarge.resultBytes > limit);
+  CHECK(tooLarge.resultBytes < limit + newString.size()); // stopped at the first replacement past it
+  CHECK(tooLarge.maxResultBytes == limit);
+  CHECK(describeFailure(tooLarge, "/w/a.txt") ==
+        "The edit would make /w/a.txt larger than 1 MiB (at least " + std::to_string(tooLarge.resultBytes) +
+            " bytes), the limit for an edit's result; nothing was changed. Replace fewer occurrences, or make changes "
+            "this large with the shell.");
+  // Exactly at the limit is allowed, and so is a shrinking edit of a text already over it.
+  const std::string exact(1024, 'a');
+  const EditPlan atLimit = planEdit(EditRequest{exact, "a", "bb", true, 2048});
+  CHECK(atLimit.outcome == Outcome::Applied);
+  CHECK(atLimit.replacements.size() == 1024);
+  CHECK(planEdit(EditRequest{exact, "a", "bb", true, 2047}).outcome == Outcome::TooLarge);
+  CHECK(planEdit(EditRequest{exact, "aa", "a", true, 100}).outcome == Outcome::TooLarge); // 512 bytes > 100
+  CHECK(planEdit(EditRequest{exact, "aa", "a", true, 512}).outcome == Outcome::Applied);
+}

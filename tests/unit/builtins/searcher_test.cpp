@@ -10,6 +10,7 @@
 #include <fstream>
 #include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 using toold::builtins::FileSearcher;
@@ -482,4 +483,46 @@ TEST_CASE("searcher: one searcher over files of the same size finds each file's 
     CHECK(first.lines == std::vector<std::string>{"2:kernel thread one"});
     CHECK(second.lines == std::vector<std::string>{"1:kernel thread one"});
   }
+}
+
+TEST_CASE("searcher: a file that keeps the engine past its time budget is given up, lines found before kept",
+          "[searcher]") {
+  // The line has the "!" the regex requires, so the regex runs on it: each start position scans up
+  // to 60,000 letters and the JIT counts none of it against the match limit (15 minutes for 2 MB).
+  const std::string text = "ok!\n!" + std::string(2'000'000, 'a') + "\nlater!\n";
+  const SearchPattern pattern = compiled("\\p{L}{1,60000}!");
+  FileSearcher searcher(pattern);
+  CollectingSink sink;
+  const auto started = std::chrono::steady_clock::now();
+  const FileSearchResult result = searcher.searchBytes(text, &sink);
+  const auto took = std::chrono::steady_clock::now() - started;
+  CHECK(result.status == Status::TimeLimit);
+  CHECK(sink.lines == Lines{"1:ok!"});
+  CHECK(result.matchedLines == 1);
+  // The budget: 1 s, and 1 s more per 16 MiB read.
+  CHECK(took >= std::chrono::milliseconds(900));
+  CHECK(took < std::chrono::seconds(5));
+  // The next file has a budget of its own.
+  CollectingSink next;
+  CHECK(searcher.searchBytes("yes!\n", &next).status == Status::Searched);
+  CHECK(next.lines == Lines{"1:yes!"});
+}
+
+TEST_CASE("searcher: cancellation is seen between calls of the engine, inside one long line", "[searcher]") {
+  toold::testing::TempDir dir("searcher");
+  const auto path = dir.path() / "letters.txt";
+  writeFile(path, "!" + std::string(2'000'000, 'a') + "\n");
+  const SearchPattern pattern = compiled("\\p{L}{1,60000}!");
+  FileSearcher searcher(pattern);
+  toold::core::CancellationSource source;
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    source.cancel();
+  });
+  const auto started = std::chrono::steady_clock::now();
+  const FileSearchResult result = searcher.search(path, nullptr, source.token());
+  const auto took = std::chrono::steady_clock::now() - started;
+  canceller.join();
+  CHECK(result.status == Status::Cancelled);
+  CHECK(took < std::chrono::milliseconds(600)); // well before the 1 s budget
 }

@@ -1,0 +1,78 @@
+"""Runaway work inside tools: a regex whose cost per start position is huge, an edit whose result
+amplifies its input, and tool bodies that block every worker. Each must end (or be refused) with a
+clear answer while toold goes on serving."""
+from hostile import INITIALIZE, header, ping_after, send
+
+INITIALIZED = send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+
+def snapshot(id_, session, name):
+    return send({"jsonrpc": "2.0", "id": id_, "method": "snapshot", "params": {"sessionID": session, "agent": "build"}}) + \
+        f'< {{"jsonrpc": "2.0", "id": {id_}, "result": {{"snapshot": "$capture:{name}"}}}}\n'
+
+
+def call(id_, snap, session, tool, input_):
+    return send({"jsonrpc": "2.0", "id": id_, "method": "call",
+                 "params": {"snapshot": "${" + snap + "}", "sessionID": session, "agent": "build",
+                            "messageID": "m", "callID": f"c{id_}", "name": tool, "input": input_}})
+
+
+def grep_bounded_repetition():
+    # 16 MB of letters on one line, after the "!" the regex requires (so the regex runs on the line):
+    # each start position scans 60,000 letters before failing for want of another "!", which
+    # PCRE2's JIT does not count against its match limit (hours of work).
+    letters = "!" + "a" * 16_000_000
+    return header("""
+grep with a bounded repetition over a 16 MB line is given up after its time budget (1 s plus 1 s
+per 16 MiB), the file is named in a note, and toold still answers.""", "%modes pipe", "%timeout 30",
+                  f"%file big.txt <<EOF\n{letters}\nEOF", "%file small.txt <<EOF\nword!\nEOF") + \
+        INITIALIZE + INITIALIZED + snapshot(1, "s", "snap") + \
+        call(2, "snap", "s", "grep", {"pattern": r"\p{L}{1,60000}!"}) + \
+        '< {"jsonrpc": "2.0", "id": 2, "result": {"status": "completed", "content": [{"type": "text",\n' \
+        '   "text": "$re:^Found 1 matches\\\\n.*small.txt:\\\\n  Line 1: word!\\\\n\\\\n\\\\(Skipped 1 file whose search ran ' \
+        'past its time limit \\\\(1 s, plus 1 s per 16 MiB of the file\\\\): .*/big.txt\\\\)$"}]}}\n' + \
+        ping_after()
+
+
+def edit_replace_all_amplifies():
+    # 1 MiB of "a", each to become 1,000 "b": a 1 GB file if it were built.
+    text = "a" * (1 << 20)
+    return header("""
+edit with replaceAll that would make a file over 64 MiB is refused before the result is built,
+naming the limit; the file is unchanged and toold still answers.""", "%modes pipe", "%timeout 30",
+                  f"%file a.txt <<EOF\n{text}\nEOF") + \
+        INITIALIZE + INITIALIZED + snapshot(1, "s", "snap") + \
+        call(2, "snap", "s", "edit", {"filePath": "a.txt", "oldString": "a", "newString": "b" * 1000, "replaceAll": True}) + \
+        '< {"jsonrpc": "2.0", "id": 2, "result": {"status": "error", "error": {"message":\n' \
+        '   "$re:^The edit would make .*a.txt larger than 64 MiB \\\\(at least [0-9]+ bytes\\\\), the limit for an ' \
+        'edit\'s result; nothing was changed\\\\."}}}\n' + \
+        f'check a.txt "{text}\\n"\n' + ping_after()
+
+
+def blocked_workers_read():
+    # Two bodies that hold their worker threads (test_sleep, as a read of a file that never answers
+    # would), in one session; a read in another session must still complete.
+    return header("""
+Both workers blocked by tool bodies of one session: the pool grows, and a read in another session
+completes; the blocked calls are then cancelled and toold still answers.""", "%modes pipe", "%args --test-methods",
+                  "%timeout 5", "%stderr worker pool: work waited over 100 ms with all 2 threads busy; added one",
+                  "%file notes.txt <<EOF\nhello\nEOF") + \
+        INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + \
+        call(3, "snapA", "a", "test_sleep", {"ms": 600000}) + \
+        call(4, "snapA", "a", "test_sleep", {"ms": 600000}) + \
+        "wait 100\n" + \
+        call(5, "snapB", "b", "read", {"filePath": "notes.txt"}) + \
+        '< {"jsonrpc": "2.0", "id": 5, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:1: hello"}]}}\n' + \
+        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}) + \
+        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 4}}) + \
+        '<* {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800}}\n' + \
+        '<* {"jsonrpc": "2.0", "id": 4, "error": {"code": -32800}}\n' + \
+        ping_after()
+
+
+def cases():
+    return [
+        ("grep_bounded_repetition", grep_bounded_repetition()),
+        ("edit_replace_all_amplifies", edit_replace_all_amplifies()),
+        ("blocked_workers_read", blocked_workers_read()),
+    ]
