@@ -17,6 +17,8 @@ struct Wrapper {
   std::array<std::string_view, 10> longValued{}; ///< long options taking one (`--user=x` or `--user x`)
   bool assignments = false;        ///< NAME=VALUE words come before the command (env)
   int positionals = 0;             ///< words that are not the command (timeout's duration)
+  std::string_view splitsString{}; ///< short options whose value is split into the command (env -S)
+  std::string_view longSplitsString{};
 };
 
 constexpr std::array<Wrapper, 12> kWrappers{{
@@ -26,7 +28,7 @@ constexpr std::array<Wrapper, 12> kWrappers{{
     {"nohup", "", "", ""},
     {"time", "pavq", "fo", "", {"--append", "--verbose", "--quiet", "--portability"}, {"--format", "--output"}},
     {"nice", "", "n", "", {}, {"--adjustment"}},
-    {"env", "i0v", "uC", "S", {"--ignore-environment", "--null", "--debug"}, {"--unset", "--chdir"}, true},
+    {"env", "i0v", "uC", "", {"--ignore-environment", "--null", "--debug"}, {"--unset", "--chdir"}, true, 0, "S", "--split-string"},
     {"sudo", "AbEHiKknPSs", "ughpCDrtTU", "elvV", {"--askpass", "--background", "--preserve-env", "--set-home", "--login", "--non-interactive", "--shell", "--stdin"}, {"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user"}},
     {"doas", "ns", "u", "C"},
     {"timeout", "v", "ks", "", {"--preserve-status", "--foreground", "--verbose"}, {"--kill-after", "--signal"}, false, 1},
@@ -60,9 +62,15 @@ bool isAssignment(std::string_view word) {
   return true;
 }
 
-/// The index of the command `wrapper` at words[start] runs; nullopt as for wrappedCommandIndex.
-std::optional<std::size_t> commandAfter(const Wrapper& wrapper, const std::vector<ShellWord>& words,
-                                        std::size_t start) {
+/// What reading one wrapper's options found.
+struct WrapperRead {
+  enum class Outcome { Runs, RunsNothing, Opaque, SplitsString } outcome = Outcome::Runs;
+  std::size_t index = 0; ///< Runs: the command's index
+};
+using Outcome = WrapperRead::Outcome;
+
+/// The command `wrapper` at words[start] runs, or why none is known.
+WrapperRead commandAfter(const Wrapper& wrapper, const std::vector<ShellWord>& words, std::size_t start) {
   std::size_t i = start + 1;
   int positionals = wrapper.positionals;
   // `nice -5 cmd`, an old form of -n 5.
@@ -75,9 +83,9 @@ std::optional<std::size_t> commandAfter(const Wrapper& wrapper, const std::vecto
     if (word.dynamic) {
       // An option we cannot read could take the next word as its value; a dynamic word where the
       // command goes is returned, and the caller fails closed on it.
-      if (text.starts_with("-")) return std::nullopt;
-      if (positionals == 0 && !wrapper.assignments) return i;
-      return std::nullopt;
+      if (text.starts_with("-")) return {Outcome::Opaque};
+      if (positionals == 0 && !wrapper.assignments) return {Outcome::Runs, i};
+      return {Outcome::Opaque};
     }
     if (text == "--") {
       ++i;
@@ -95,6 +103,7 @@ std::optional<std::size_t> commandAfter(const Wrapper& wrapper, const std::vecto
       if (text.starts_with("--")) {
         const auto equals = text.find('=');
         const auto name = text.substr(0, equals);
+        if (!wrapper.longSplitsString.empty() && name == wrapper.longSplitsString) return {Outcome::SplitsString};
         if (listed(wrapper.longFlags, name) && equals == std::string_view::npos) {
           ++i;
           continue;
@@ -103,18 +112,19 @@ std::optional<std::size_t> commandAfter(const Wrapper& wrapper, const std::vecto
           i += equals == std::string_view::npos ? 2 : 1;
           continue;
         }
-        return std::nullopt; // an option toold does not know
+        return {Outcome::Opaque}; // an option toold does not know
       }
       bool valueInNextWord = false;
       for (std::size_t k = 1; k < text.size(); ++k) {
         const char letter = text[k];
-        if (contains(wrapper.runsNothing, letter)) return std::nullopt;
+        if (contains(wrapper.runsNothing, letter)) return {Outcome::RunsNothing};
+        if (contains(wrapper.splitsString, letter)) return {Outcome::SplitsString};
         if (contains(wrapper.flags, letter)) continue;
         if (contains(wrapper.valued, letter)) {
           valueInNextWord = k + 1 == text.size(); // else the rest of the word is the value
           break;
         }
-        return std::nullopt;
+        return {Outcome::Opaque};
       }
       i += valueInNextWord ? 2 : 1;
       continue;
@@ -130,14 +140,21 @@ std::optional<std::size_t> commandAfter(const Wrapper& wrapper, const std::vecto
     }
     break;
   }
-  if (i >= words.size()) return std::nullopt; // runs nothing (or xargs' default echo)
-  return i;
+  if (i >= words.size()) return {Outcome::RunsNothing}; // or xargs' default echo
+  return {Outcome::Runs, i};
 }
 
 } // namespace
 
 std::optional<std::size_t> wrappedCommandIndex(const std::vector<ShellWord>& words) {
-  std::optional<std::size_t> found;
+  const auto unwrapped = unwrapCommand(words);
+  if (unwrapped.index == 0) return std::nullopt;
+  return unwrapped.index;
+}
+
+UnwrappedCommand unwrapCommand(const std::vector<ShellWord>& words) {
+  UnwrappedCommand result;
+  if (!words.empty()) result.chain.push_back(0);
   std::size_t at = 0;
   // Bounded by the word count: each step moves at least one word on.
   while (at < words.size() && !words[at].dynamic) {
@@ -146,12 +163,17 @@ std::optional<std::size_t> wrappedCommandIndex(const std::vector<ShellWord>& wor
     if (const auto slash = name.rfind('/'); slash != std::string_view::npos) name.remove_prefix(slash + 1);
     const Wrapper* wrapper = findWrapper(name);
     if (wrapper == nullptr) break;
-    auto next = commandAfter(*wrapper, words, at);
-    if (!next) break; // what was looked through so far stands
-    found = next;
-    at = *next;
+    const auto read = commandAfter(*wrapper, words, at);
+    if (read.outcome != Outcome::Runs) { // what was looked through so far stands
+      result.opaque = read.outcome == Outcome::Opaque || read.outcome == Outcome::SplitsString;
+      result.splitsString = read.outcome == Outcome::SplitsString;
+      break;
+    }
+    result.index = read.index;
+    result.chain.push_back(read.index);
+    at = read.index;
   }
-  return found;
+  return result;
 }
 
 } // namespace toold::builtins

@@ -19,4 +19,17 @@ namespace toold::builtins {
 /// command starts (then the caller keeps to the words as written).
 std::optional<std::size_t> wrappedCommandIndex(const std::vector<ShellWord>& words);
 
+/// How far the wrappers at the front of `words` could be read.
+struct UnwrappedCommand {
+  std::size_t index = 0; ///< the command run (as wrappedCommandIndex; 0 when words[0] is no wrapper)
+  std::vector<std::size_t> chain; ///< the index of every command word: 0, each wrapper's, `index`
+  /// The command run is not known: the last wrapper read has an option toold does not know, a
+  /// dynamic word where an option or the command goes, or an option that takes the command from
+  /// a string (`env -S 'sh -c …'`). Options after which nothing runs (`command -v`) are not opaque.
+  bool opaque = false;
+  bool splitsString = false; ///< opaque because of `env -S` / `--split-string`
+};
+
+UnwrappedCommand unwrapCommand(const std::vector<ShellWord>& words);
+
 } // namespace toold::builtins
