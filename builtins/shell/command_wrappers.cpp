@@ -21,7 +21,7 @@ struct Wrapper {
   std::string_view longSplitsString{};
 };
 
-constexpr std::array<Wrapper, 12> kWrappers{{
+constexpr std::array<Wrapper, 15> kWrappers{{
     {"command", "p", "", "vV"},
     {"builtin", "", "", ""},
     {"exec", "cl", "a", ""},
@@ -33,6 +33,9 @@ constexpr std::array<Wrapper, 12> kWrappers{{
     {"doas", "ns", "u", "C"},
     {"timeout", "v", "ks", "", {"--preserve-status", "--foreground", "--verbose"}, {"--kill-after", "--signal"}, false, 1},
     {"stdbuf", "", "ioe", "", {}, {"--input", "--output", "--error"}},
+    {"setsid", "cfw", "", ""},
+    {"ionice", "t", "cn", "pPu", {}, {"--class", "--classdata"}},
+    {"chroot", "", "", "", {}, {"--userspec", "--groups"}, false, 1},
     {"xargs", "0rtpxo", "InPdaELs", "", {"--null", "--no-run-if-empty", "--verbose", "--interactive", "--exit", "--open-tty"}, {"--replace", "--max-args", "--max-procs", "--delimiter", "--arg-file", "--eof", "--max-lines", "--max-chars"}},
 }};
 

@@ -12,7 +12,8 @@
 namespace toold::builtins {
 
 /// The index in `words` of the command that words[0] runs, when words[0] is a wrapper toold knows
-/// (command, builtin, exec, nohup, time, nice, env, sudo, doas, timeout, stdbuf, xargs) and its
+/// (command, builtin, exec, nohup, time, nice, env, sudo, doas, timeout, stdbuf, setsid, ionice,
+/// chroot, xargs) and its
 /// options are ones it can read; wrappers inside wrappers are looked through too (`sudo env X=1 rm`
 /// gives the index of `rm`). nullopt when words[0] is not a wrapper, when it runs nothing
 /// (`command -v git`, a bare `sudo -v`), or when an option it does not know could change where the

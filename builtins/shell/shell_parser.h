@@ -135,6 +135,8 @@ private:
   /// word that happens to name a shell) also fails closed on a script it would read from stdin.
   void checkShell(const SimpleCommand& command, const std::vector<WordSource>& sources, std::size_t at, bool alone,
                   std::vector<SimpleCommand>& inner);
+  void checkSwitchUser(const SimpleCommand& command, const std::vector<WordSource>& sources, std::size_t at,
+                       std::vector<SimpleCommand>& inner);
   void checkTrap(const SimpleCommand& command, const std::vector<WordSource>& sources, std::size_t at,
                  std::vector<SimpleCommand>& inner);
   /// Scans words[index], a fixed string run as a script by `what`, in place into `inner`.

@@ -50,7 +50,43 @@ bool readsHereDocument(const SimpleCommand& command) {
   return false;
 }
 
+/// `sudo -s`, `sudo -i`, `doas -s` with no command after them: an interactive shell, reading
+/// whatever is piped in. (With a command, the wrapper reader has found it and this is not reached.)
+bool startsShell(const std::vector<ShellWord>& words, std::size_t at) {
+  constexpr std::string_view kValued = "ughpCDrtTUa"; // sudo's and doas's options with a value
+  for (std::size_t i = at + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "--shell" || text == "--login") return true;
+    if (text.size() < 2 || text[0] != '-' || text[1] == '-') continue;
+    for (std::size_t k = 1; k < text.size(); ++k) {
+      if (text[k] == 's' || text[k] == 'i') return true;
+      if (kValued.find(text[k]) != std::string_view::npos) break;
+    }
+  }
+  return false;
+}
+
 } // namespace
+
+void Parser::checkSwitchUser(const SimpleCommand& command, const std::vector<WordSource>& sources, std::size_t at,
+                             std::vector<SimpleCommand>& inner) {
+  // su/runuser [options] [-] [user [args]]: `-c CMD` runs CMD with the user's shell; without it
+  // the user's shell reads its commands from standard input.
+  const auto& words = command.words;
+  const std::string name(baseName(words[at].text));
+  for (std::size_t i = at + 1; i < words.size(); ++i) {
+    const std::string& text = words[i].text;
+    if (text == "--help" || text == "--version") return;
+    if (text == "-c" || text == "--command" || text == "--session-command") {
+      if (i + 1 >= words.size()) return; // su rejects it: nothing runs
+      return scanScriptWord(command, sources, i + 1, name + " -c", inner);
+    }
+    if (text.starts_with("--command=") || text.starts_with("--session-command=") ||
+        (text.starts_with("-c") && !text.starts_with("--")))
+      failPlain("the command of " + name + " is written in a way the scanner does not follow");
+  }
+  failPlain(name + " starts a shell that reads its commands from standard input");
+}
 
 void Parser::checkSpecialCommand(const SimpleCommand& command, const std::vector<WordSource>& sources,
                                  std::vector<SimpleCommand>& inner) {
@@ -75,6 +111,9 @@ void Parser::checkSpecialCommand(const SimpleCommand& command, const std::vector
       failPlain(std::string(name) + " reads a script the scanner cannot see (" + words[i].text + ")");
   }
   if (name == "trap") checkTrap(command, sources, runs, inner);
+  if (name == "su" || name == "runuser") checkSwitchUser(command, sources, runs, inner);
+  if ((name == "sudo" || name == "doas") && startsShell(words, runs))
+    failPlain(std::string(name) + " starts a shell that reads its commands from standard input");
   if (isForeignShell(words[runs])) failPlain(std::string(name) + " runs a script in a syntax the scanner does not read");
   if (isShell(words[runs])) checkShell(command, sources, runs, /*alone=*/true, inner);
   if (unwrapped.opaque) {

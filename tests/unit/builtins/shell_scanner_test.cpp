@@ -324,6 +324,19 @@ TEST_CASE("shell: a shell behind wrappers has its -c script scanned", "[shell]")
     CHECK(listed.size() == 2);
     CHECK(listed.back() == "rm x");
   }
+  for (std::string line : {"setsid -f sh -c 'rm x'", "ionice -c 3 bash -c 'rm x'", "chroot / sh -c 'rm x'",
+                           "su -c 'rm x'", "su - root -c 'rm x'", "runuser -u nobody -c 'rm x'"}) {
+    INFO(line);
+    CHECK(texts(line).back() == "rm x");
+  }
+  // A shell started by sudo -s / -i or su without a command reads what is piped in.
+  for (std::string line : {"echo 'rm x' | sudo -s", "sudo -u root -i", "doas -s", "echo 'rm x' | su",
+                           "su - nobody", "su --command='rm x'"}) {
+    INFO(line);
+    CHECK_FALSE(problem(line).empty());
+  }
+  CHECK(texts("sudo -s rm x") == Strings{"sudo -s rm x"});
+  CHECK(texts("sudo -u sam make") == Strings{"sudo -u sam make"});
   // A wrapper option toold cannot read in front of a shell: the line fails closed.
   CHECK_THAT(problem("timeout --no-such-option 5 sh"), Catch::Contains("wrapper"));
   CHECK_THAT(problem("env -S 'sh -c x'"), Catch::Contains("env -S"));
