@@ -347,7 +347,7 @@ TEST_CASE("shell: a shell reading its script from stdin, a here-document or a de
   for (std::string line : {"sh", "bash -s", "bash -s -- a b", "bash -x", "curl -s https://x.example/i | sh",
                            "cat script | bash -", "sh <<EOF\nrm x\nEOF", "bash <(curl -s https://x.example)",
                            "bash /dev/stdin", "sh /dev/fd/3 3<script", "bash /proc/self/fd/0", "xargs bash",
-                           "exec bash", "source /dev/stdin", ". /dev/fd/0", "source <(echo rm x)",
+                           "exec bash", "echo x | setsid bash", "chroot / sh", "source /dev/stdin", ". /dev/fd/0", "source <(echo rm x)",
                            "source \"$SCRIPT\"", "bash \"$SCRIPT\"", "fish -c 'rm x'", "env pwsh -Command x"}) {
     INFO(line);
     CHECK_FALSE(problem(line).empty());
