@@ -43,8 +43,13 @@ bool namesNothingOutside(std::string_view path) {
   return top.size() > 1 && !fs::exists(fs::symlink_status(top, error));
 }
 
-/// Commands that only print their words: a path among them is text, not a file opened.
-bool printsOnly(std::string_view name) { return name == "echo" || name == "printf"; }
+/// Commands that only print their words or set variables: a path among them is text, not a file
+/// opened (`echo /etc/x`, `export PATH=/opt/bin:/usr/bin`).
+bool opensNoPaths(std::string_view name) {
+  static constexpr std::array<std::string_view, 7> kNames{"echo",  "printf",   "export", "declare",
+                                                          "local", "readonly", "typeset"};
+  return std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
 
 /// Devices every script names (`> /dev/null 2>&1`): outside the workspace, but never a reason to ask.
 bool isHarmlessDevice(std::string_view path) {
@@ -254,10 +259,10 @@ std::vector<PermissionAsk> shellPermissionAsks(std::string_view command, const f
     const std::string& name = words[runs].text;
     const bool directory = changesDirectory(name);
     // Every word that looks like a path is checked, the wrappers' included (`sudo -D /x`, `env -C
-    // /x`), except what cd-like commands take (below) and what echo and printf only print.
+    // /x`), except what cd-like commands take (below) and what echo, export and kin only print or set.
     bool optionsEnded = false;
     for (std::size_t i = 1; i < words.size(); ++i) {
-      if (i > runs && (directory || printsOnly(name))) break;
+      if (i > runs && (directory || opensNoPaths(name))) break;
       // The programs run (`nohup /usr/bin/env …`) are not files the command opens.
       if (std::find(unwrapped.chain.begin(), unwrapped.chain.end(), i) != unwrapped.chain.end()) continue;
       if (words[i].text == "--" && !words[i].dynamic) {

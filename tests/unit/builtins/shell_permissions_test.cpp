@@ -98,8 +98,9 @@ TEST_CASE("shell permissions: path arguments outside the workspace ask for their
   CHECK(ws.outside("cp /etc/hostname /etc/hosts here") == Strings{folderOf("/etc")});
   // An expansion cannot be known before the command runs.
   CHECK(ws.outside("rm -rf \"$TARGET\"").empty());
-  // echo and printf only print their arguments.
+  // echo and printf only print their arguments; export and kin only set variables.
   CHECK(ws.outside("echo /etc/hostname").empty());
+  CHECK(ws.outside("export PATH=/usr/local/bin:/usr/bin; declare -r X=/etc").empty());
   // The working directory itself.
   CHECK(ws.outside("ls", "/etc") == Strings{folderOf("/etc")});
 }
