@@ -1,6 +1,7 @@
 #include "builtins/shell/command_wrappers.h"
 
 #include <array>
+#include <string>
 #include <string_view>
 
 namespace toold::builtins {
@@ -19,6 +20,8 @@ struct Wrapper {
   int positionals = 0;             ///< words that are not the command (timeout's duration)
   std::string_view splitsString{}; ///< short options whose value is split into the command (env -S)
   std::string_view longSplitsString{};
+  char chdir = '\0';               ///< the short option whose value is the command's working directory
+  std::string_view longChdir{};
 };
 
 constexpr std::array<Wrapper, 15> kWrappers{{
@@ -28,8 +31,8 @@ constexpr std::array<Wrapper, 15> kWrappers{{
     {"nohup", "", "", ""},
     {"time", "pavq", "fo", "", {"--append", "--verbose", "--quiet", "--portability"}, {"--format", "--output"}},
     {"nice", "", "n", "", {}, {"--adjustment"}},
-    {"env", "i0v", "uC", "", {"--ignore-environment", "--null", "--debug"}, {"--unset", "--chdir"}, true, 0, "S", "--split-string"},
-    {"sudo", "AbEHiKknPSs", "ughpCDrtTU", "elvV", {"--askpass", "--background", "--preserve-env", "--set-home", "--login", "--non-interactive", "--shell", "--stdin"}, {"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user"}},
+    {"env", "i0v", "uC", "", {"--ignore-environment", "--null", "--debug"}, {"--unset", "--chdir"}, true, 0, "S", "--split-string", 'C', "--chdir"},
+    {"sudo", "AbEHiKknPSs", "ughpCDrtTU", "elvV", {"--askpass", "--background", "--preserve-env", "--set-home", "--login", "--non-interactive", "--shell", "--stdin"}, {"--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user"}, false, 0, "", "", 'D', "--chdir"},
     {"doas", "ns", "u", "C"},
     {"timeout", "v", "ks", "", {"--preserve-status", "--foreground", "--verbose"}, {"--kill-after", "--signal"}, false, 1},
     {"stdbuf", "", "ioe", "", {}, {"--input", "--output", "--error"}},
@@ -69,6 +72,7 @@ bool isAssignment(std::string_view word) {
 struct WrapperRead {
   enum class Outcome { Runs, RunsNothing, Opaque, SplitsString } outcome = Outcome::Runs;
   std::size_t index = 0; ///< Runs: the command's index
+  std::vector<std::string> directories{}; ///< the command's working directories (`env -C DIR`)
 };
 using Outcome = WrapperRead::Outcome;
 
@@ -76,6 +80,7 @@ using Outcome = WrapperRead::Outcome;
 WrapperRead commandAfter(const Wrapper& wrapper, const std::vector<ShellWord>& words, std::size_t start) {
   std::size_t i = start + 1;
   int positionals = wrapper.positionals;
+  std::vector<std::string> directories;
   // `nice -5 cmd`, an old form of -n 5.
   const auto isNiceNumber = [&](std::string_view word) {
     return wrapper.name == "nice" && word.size() > 1 && word[1] >= '0' && word[1] <= '9';
@@ -112,6 +117,10 @@ WrapperRead commandAfter(const Wrapper& wrapper, const std::vector<ShellWord>& w
           continue;
         }
         if (listed(wrapper.longValued, name)) {
+          if (!wrapper.longChdir.empty() && name == wrapper.longChdir) {
+            if (equals != std::string_view::npos) directories.emplace_back(text.substr(equals + 1));
+            else if (i + 1 < words.size() && !words[i + 1].dynamic) directories.push_back(words[i + 1].text);
+          }
           i += equals == std::string_view::npos ? 2 : 1;
           continue;
         }
@@ -125,6 +134,10 @@ WrapperRead commandAfter(const Wrapper& wrapper, const std::vector<ShellWord>& w
         if (contains(wrapper.flags, letter)) continue;
         if (contains(wrapper.valued, letter)) {
           valueInNextWord = k + 1 == text.size(); // else the rest of the word is the value
+          if (letter == wrapper.chdir) {
+            if (!valueInNextWord) directories.emplace_back(text.substr(k + 1));
+            else if (i + 1 < words.size() && !words[i + 1].dynamic) directories.push_back(words[i + 1].text);
+          }
           break;
         }
         return {Outcome::Opaque};
@@ -144,7 +157,7 @@ WrapperRead commandAfter(const Wrapper& wrapper, const std::vector<ShellWord>& w
     break;
   }
   if (i >= words.size()) return {Outcome::RunsNothing}; // or xargs' default echo
-  return {Outcome::Runs, i};
+  return {Outcome::Runs, i, std::move(directories)};
 }
 
 } // namespace
@@ -174,6 +187,7 @@ UnwrappedCommand unwrapCommand(const std::vector<ShellWord>& words) {
     }
     result.index = read.index;
     result.chain.push_back(read.index);
+    for (auto& directory : read.directories) result.directories.push_back(std::move(directory));
     at = read.index;
   }
   return result;

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace toold::builtins {
@@ -24,6 +25,9 @@ std::optional<std::size_t> wrappedCommandIndex(const std::vector<ShellWord>& wor
 struct UnwrappedCommand {
   std::size_t index = 0; ///< the command run (as wrappedCommandIndex; 0 when words[0] is no wrapper)
   std::vector<std::size_t> chain; ///< the index of every command word: 0, each wrapper's, `index`
+  /// The working directories the command is started in (`env -C DIR`, `sudo -D DIR`), as written,
+  /// in order (each relative to the one before); an expansion is left out.
+  std::vector<std::string> directories;
   /// The command run is not known: the last wrapper read has an option toold does not know, a
   /// dynamic word where an option or the command goes, or an option that takes the command from
   /// a string (`env -S 'sh -c …'`). Options after which nothing runs (`command -v`) are not opaque.

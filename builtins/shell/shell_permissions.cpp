@@ -260,6 +260,20 @@ std::vector<PermissionAsk> shellPermissionAsks(std::string_view command, const f
     const bool directory = changesDirectory(name);
     // Every word that looks like a path is checked, the wrappers' included (`sudo -D /x`, `env -C
     // /x`), except what cd-like commands take (below) and what echo, export and kin only print or set.
+    // A wrapper that starts the command elsewhere (`env -C /x cat ../y`): its paths start there too.
+    std::vector<fs::path> commandCwds = cwds;
+    for (const auto& startIn : unwrapped.directories) {
+      std::vector<fs::path> moved;
+      for (const auto& cwd : commandCwds) {
+        try {
+          const std::string text = expandTilde(startIn, cwd);
+          moved.push_back(core::resolveToolPath(text.starts_with("/") ? text : (cwd / text).string(), location).canonical);
+        } catch (const core::PathError&) {
+        }
+      }
+      for (auto& cwd : moved)
+        if (std::find(commandCwds.begin(), commandCwds.end(), cwd) == commandCwds.end()) commandCwds.push_back(std::move(cwd));
+    }
     bool optionsEnded = false;
     for (std::size_t i = 1; i < words.size(); ++i) {
       if (i > runs && (directory || opensNoPaths(name))) break;
@@ -273,7 +287,7 @@ std::vector<PermissionAsk> shellPermissionAsks(std::string_view command, const f
       if (!known) continue;
       const auto path = pathInArgument(*known, optionsEnded);
       if (!path || (!takesPaths(name) && namesNothingOutside(*path))) continue;
-      for (const auto& cwd : cwds) outside.check(*path, cwd);
+      for (const auto& cwd : i > runs ? commandCwds : cwds) outside.check(*path, cwd);
     }
     if (directory) {
       std::vector<fs::path> cdTargets;

@@ -171,6 +171,12 @@ TEST_CASE("shell permissions: a path-looking argument of any command is checked"
   CHECK(ws.outside("sed -e s/a/b/ sub/*.txt > /dev/null").empty());
   CHECK(ws.outside("wc -l < /dev/null").empty());
   CHECK(ws.outside("grep -rn x -- -a/b").empty());
+  // A wrapper's working directory: the command's relative paths start there (and from the
+  // workspace, as before); the directory itself is asked about.
+  CHECK(ws.outside("env -C sub cat ../../toold-no-such-file") ==
+        Strings{folderOf(ws.root.path().parent_path()), folderOf(ws.root.path())});
+  CHECK(ws.outside("sudo --chdir=/etc cat hostname") == Strings{folderOf("/etc")});
+  CHECK(ws.outside("sudo -D/etc cat hostname") == Strings{folderOf("/etc")});
   // The programs a wrapper runs are not arguments.
   CHECK(ws.outside("nohup /usr/bin/env -i /bin/ls sub").empty());
   // A pattern or program under a top-level folder that does not exist is not a path; for commands
