@@ -13,7 +13,8 @@
 //    runs, the words of echo, printf, export and kin, and — except for commands that create or change paths —
 //    an absolute word under a top-level folder that does not exist (a pattern such as
 //    `sed '/^$/d'`). Paths are resolved against the working directory and, after a `cd`, `pushd`
-//    or `popd` to a fixed path, against that directory too, so neither `cd /etc && rm x` nor
+//    or `popd` to a fixed path, against that directory too (and a wrapped command's against the
+//    folder `env -C` or `sudo -D` starts it in), so neither `cd /etc && rm x` nor
 //    `(cd sub) ; rm ../x` slips through. Arguments with expansions (`$X`, `$(…)`) cannot be known
 //    before the command runs and are not checked. A cd to a name CDPATH would search, in a line
 //    that mentions CDPATH or cdable_vars, asks for the whole line (below);
