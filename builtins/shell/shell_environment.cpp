@@ -58,7 +58,10 @@ const std::vector<std::string>& nonInteractiveEnvironment() {
       "GIT_TERMINAL_PROMPT=0", "GIT_EDITOR=true",     "EDITOR=true",          "VISUAL=true",
       "GCM_INTERACTIVE=never", "SSH_ASKPASS_REQUIRE=never", "DEBIAN_FRONTEND=noninteractive",
       "PIP_NO_INPUT=1",     "NO_COLOR=1",             "TERM=dumb",            "CLICOLOR=0",
-      "FORCE_COLOR",        "CLICOLOR_FORCE"};
+      "FORCE_COLOR",        "CLICOLOR_FORCE",
+      // Removed so that `cd x` and `cd -` go where the permission scan assumed: no CDPATH search,
+      // no previous directory inherited from toold.
+      "CDPATH",             "OLDPWD"};
   return kEnvironment;
 }
 

@@ -29,7 +29,8 @@ bool isPosixShellName(std::string_view name);
 /// GIT_EDITOR and EDITOR/VISUAL=true so a commit without -m fails fast instead of opening an
 /// editor, GCM_INTERACTIVE=never, SSH_ASKPASS_REQUIRE=never, DEBIAN_FRONTEND=noninteractive,
 /// PIP_NO_INPUT=1), no colour (NO_COLOR=1, TERM=dumb, CLICOLOR=0,
-/// FORCE_COLOR and CLICOLOR_FORCE removed). CI is not set: it changes what tools do (yarn refuses
+/// FORCE_COLOR and CLICOLOR_FORCE removed), and CDPATH and OLDPWD removed so `cd` goes where the
+/// permission scan assumed. CI is not set: it changes what tools do (yarn refuses
 /// to touch its lockfile under CI), not only how they talk.
 const std::vector<std::string>& nonInteractiveEnvironment();
 

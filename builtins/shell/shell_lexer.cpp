@@ -188,6 +188,7 @@ void Parser::lexWord(Token& token) {
       }
     } else if (!lexQuoteOrExpansion(word, c, false)) {
       if (c == '*' || c == '?') word.dynamic = true;
+      if (c == '{' || c == ',' || c == '}') word.braceMarks.push_back(word.text.size()); // may expand
       if (c == '[') openBracket = true;
       if (c == ']' && openBracket) word.dynamic = true;
       word.text += c;
@@ -201,6 +202,7 @@ void Parser::lexWord(Token& token) {
   token.raw = src_.substr(token.start, token.end - token.start);
   token.word = ShellWord{std::move(word.text), word.dynamic};
   token.nested = std::move(word.nested);
+  token.braceMarks = std::move(word.braceMarks);
 }
 
 bool Parser::lexQuoteOrExpansion(WordBuilder& word, char c, bool inDouble) {
@@ -404,7 +406,7 @@ void Parser::lexBacktick(WordBuilder& word, bool inDouble) {
       ++close;
     }
   }
-  Parser inner(src_.substr(open + 1, close - open - 1), base_ + open + 1, nesting_ + 1);
+  Parser inner(src_.substr(open + 1, close - open - 1), base_ + open + 1, nesting_ + 1, budget_);
   auto commands = inner.scanAll();
   for (auto& command : commands) word.nested.push_back(std::move(command));
   pos_ = close + 1;

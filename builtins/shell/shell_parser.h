@@ -4,6 +4,7 @@
 // `case` pattern or a quoted string does not end it). The grammar is in shell_scanner.cpp.
 #pragma once
 
+#include "builtins/shell/brace_expansion.h"
 #include "builtins/shell/shell_scanner.h"
 
 #include <cstddef>
@@ -34,6 +35,7 @@ struct Token {
   ShellWord word;        ///< Word: its unquoted text
   std::string_view raw;  ///< the source slice [start, end)
   std::vector<SimpleCommand> nested; ///< Word: commands of its substitutions
+  std::vector<std::size_t> braceMarks; ///< Word: offsets in word.text of unquoted `{`, `,`, `}`
 };
 
 /// A word being read: its unquoted text and what its substitutions run.
@@ -41,13 +43,15 @@ struct WordBuilder {
   std::string text;
   bool dynamic = false;
   std::vector<SimpleCommand> nested;
+  std::vector<std::size_t> braceMarks; ///< see Token::braceMarks
 };
 
 class Parser {
 public:
   /// `source` is a view into the caller's line starting at offset `base` (for problem offsets);
-  /// `nesting` is how deep the enclosing scans already are.
-  Parser(std::string_view source, std::size_t base, int nesting);
+  /// `nesting` is how deep the enclosing scans already are; `budget` is the line's brace-expansion
+  /// budget, shared with the scans of nested scripts (null: this parser's own).
+  Parser(std::string_view source, std::size_t base, int nesting, BraceBudget* budget = nullptr);
 
   /// Scans the whole source as a shell program; throws ScanError.
   std::vector<SimpleCommand> scanAll();
@@ -100,7 +104,9 @@ private:
   void parseAndOr();
   void parsePipeline();
   void parseCommand();
-  void parseSimpleCommand();
+  /// `first`: a word already taken (after `coproc`), the command's first.
+  void parseSimpleCommand(std::optional<Token> first = std::nullopt);
+  void parseCoproc();
   void parseConditional();
   void parseIf();
   void parseLoop();
@@ -110,9 +116,32 @@ private:
   void parseTrailingRedirections();
   void takeRedirection(SimpleCommand& command, std::vector<SimpleCommand>& nested, std::size_t& first,
                        std::size_t& last);
-  void checkSpecialCommand(const SimpleCommand& command,
-                           const std::vector<std::pair<std::size_t, std::size_t>>& wordSpans,
+  /// Where a word of a simple command was written: its token's span, and whether it is one of
+  /// several words its token's braces expanded to (then the span is not the word's text).
+  struct WordSource {
+    std::size_t start = 0;
+    std::size_t end = 0;
+    bool fromBraces = false;
+  };
+  /// Appends `token`'s word to `command`, brace-expanded (see brace_expansion.h).
+  void addWord(SimpleCommand& command, std::vector<WordSource>& sources, Token&& token);
+
+  // --- commands that run text as a script (shell_script_commands.cpp) ---
+  /// Scans what a command runs as a script (`bash -c '…'`, behind wrappers too, `trap '…'`) into
+  /// `inner`; throws for one that hides it (eval, a script on stdin, `env -S`, …).
+  void checkSpecialCommand(const SimpleCommand& command, const std::vector<WordSource>& sources,
                            std::vector<SimpleCommand>& inner);
+  /// A POSIX shell at words[at]: its -c script is scanned; `alone` (it is the command run, not a
+  /// word that happens to name a shell) also fails closed on a script it would read from stdin.
+  void checkShell(const SimpleCommand& command, const std::vector<WordSource>& sources, std::size_t at, bool alone,
+                  std::vector<SimpleCommand>& inner);
+  void checkSwitchUser(const SimpleCommand& command, const std::vector<WordSource>& sources, std::size_t at,
+                       std::vector<SimpleCommand>& inner);
+  void checkTrap(const SimpleCommand& command, const std::vector<WordSource>& sources, std::size_t at,
+                 std::vector<SimpleCommand>& inner);
+  /// Scans words[index], a fixed string run as a script by `what`, in place into `inner`.
+  void scanScriptWord(const SimpleCommand& command, const std::vector<WordSource>& sources, std::size_t index,
+                      const std::string& what, std::vector<SimpleCommand>& inner);
   void skipNewlines();
   void expectWord(std::string_view reserved, std::size_t openAt, std::string_view opener);
   [[noreturn]] void unexpected(const Token& token) const;
@@ -133,6 +162,8 @@ private:
   std::vector<SimpleCommand> hereDocumentCommands_; ///< substitutions of bodies read, not yet listed
   std::vector<SimpleCommand>* out_ = nullptr;
   std::vector<SimpleCommand> result_;
+  BraceBudget ownBudget_;
+  BraceBudget* budget_;
 };
 
 /// True for a reserved word written plainly (not quoted, no escapes).

@@ -45,10 +45,11 @@ bool endsList(const Token& token) {
   return token.kind == TokenKind::Word && std::find(closers.begin(), closers.end(), token.raw) != closers.end();
 }
 
-bool isShell(std::string_view name) {
-  if (auto slash = name.rfind('/'); slash != kNone) name.remove_prefix(slash + 1);
-  return name == "sh" || name == "bash" || name == "dash" || name == "zsh" || name == "ksh" || name == "mksh" ||
-         name == "ash";
+/// A compound command starts here (what may follow `coproc NAME`).
+bool startsCompound(const Token& token) {
+  if (token.kind == TokenKind::Operator) return token.op == "(" || token.op == "((";
+  static constexpr std::array<std::string_view, 8> openers{"{", "if", "while", "until", "for", "select", "case", "[["};
+  return token.kind == TokenKind::Word && std::find(openers.begin(), openers.end(), token.raw) != openers.end();
 }
 
 bool isDescriptor(std::string_view raw) { // `1`, `-`, `3-` after `>&` / `<&`
@@ -61,8 +62,8 @@ bool isDescriptor(std::string_view raw) { // `1`, `-`, `3-` after `>&` / `<&`
 
 bool isWord(const Token& token, std::string_view text) { return token.kind == TokenKind::Word && token.raw == text; }
 
-Parser::Parser(std::string_view source, std::size_t base, int nesting)
-    : src_(source), base_(base), nesting_(nesting) {}
+Parser::Parser(std::string_view source, std::size_t base, int nesting, BraceBudget* budget)
+    : src_(source), base_(base), nesting_(nesting), budget_(budget != nullptr ? budget : &ownBudget_) {}
 
 std::vector<SimpleCommand> Parser::scanAll() {
   out_ = &result_;
@@ -180,6 +181,9 @@ void Parser::parseCommand() {
     parseCase();
   } else if (isWord(token, "[[")) {
     parseConditional();
+  } else if (isWord(token, "coproc")) {
+    take();
+    return parseCoproc();
   } else if (isWord(token, "function")) {
     const Token keyword = take();
     const Token name = take();
@@ -194,6 +198,15 @@ void Parser::parseCommand() {
     return parseSimpleCommand();
   }
   parseTrailingRedirections();
+}
+
+void Parser::parseCoproc() {
+  // `coproc [NAME] command`: NAME only before a compound command. What runs is the command, so
+  // it is listed as if `coproc` (like `time`) were not there.
+  if (startsCompound(peek()) || peek().kind != TokenKind::Word) return parseCommand();
+  Token first = take();
+  if (startsCompound(peek())) return parseCommand(); // `first` was the coprocess's NAME
+  parseSimpleCommand(std::move(first));
 }
 
 void Parser::parseFunctionBody(std::size_t at) {
@@ -372,109 +385,64 @@ void Parser::takeRedirection(SimpleCommand& command, std::vector<SimpleCommand>&
   command.redirections.push_back(std::move(result));
 }
 
-void Parser::parseSimpleCommand() {
+void Parser::addWord(SimpleCommand& command, std::vector<WordSource>& sources, Token&& token) {
+  if (!token.braceMarks.empty()) {
+    auto expansion = expandBraces(token.word.text, token.braceMarks, *budget_);
+    if (!expansion.problem.empty()) fail(expansion.problem, token.start);
+    if (expansion.expanded) {
+      for (auto& text : expansion.words) {
+        command.words.push_back(ShellWord{std::move(text), token.word.dynamic});
+        sources.push_back(WordSource{token.start, token.end, true});
+      }
+      return;
+    }
+  }
+  command.words.push_back(std::move(token.word));
+  sources.push_back(WordSource{token.start, token.end, false});
+}
+
+void Parser::parseSimpleCommand(std::optional<Token> first) {
   SimpleCommand command;
   std::vector<SimpleCommand> nested;
-  std::vector<std::pair<std::size_t, std::size_t>> wordSpans;
-  std::size_t first = kNone;
+  std::vector<WordSource> sources;
+  std::size_t firstAt = kNone;
   std::size_t last = 0;
   for (;;) {
-    const Token& token = peek();
-    if (token.kind == TokenKind::Redirection) {
-      takeRedirection(command, nested, first, last);
-      continue;
+    if (!first) {
+      const Token& token = peek();
+      if (token.kind == TokenKind::Redirection) {
+        takeRedirection(command, nested, firstAt, last);
+        continue;
+      }
+      if (token.kind != TokenKind::Word) break;
     }
-    if (token.kind != TokenKind::Word) break;
-    Token word = take();
-    first = std::min(first, word.start);
+    Token word = first ? std::move(*first) : take();
+    first.reset();
+    firstAt = std::min(firstAt, word.start);
     last = std::max(last, word.end);
     for (auto& inner : word.nested) nested.push_back(std::move(inner));
     if (command.words.empty() && isAssignment(word.raw)) {
       command.assignments.emplace_back(word.raw);
       continue;
     }
-    command.words.push_back(std::move(word.word));
-    wordSpans.emplace_back(word.start, word.end);
-    if (command.words.size() == 1 && command.assignments.empty() && command.redirections.empty() &&
+    const std::size_t wordStart = word.start;
+    const bool isFirstWord = command.words.empty();
+    addWord(command, sources, std::move(word));
+    if (isFirstWord && command.words.size() == 1 && command.assignments.empty() && command.redirections.empty() &&
         isOperator(peek(), "(")) { // NAME () body: a function definition, not a command
       take();
       if (!isOperator(peek(), ")")) unexpected(peek());
       take();
       emit(std::move(nested));
-      return parseFunctionBody(word.start);
+      return parseFunctionBody(wordStart);
     }
   }
-  command.text = std::string(src_.substr(first, last - first));
+  command.text = std::string(src_.substr(firstAt, last - firstAt));
   std::vector<SimpleCommand> inner;
-  checkSpecialCommand(command, wordSpans, inner);
+  checkSpecialCommand(command, sources, inner);
   out_->push_back(std::move(command));
   emit(std::move(nested));
   emit(std::move(inner));
-}
-
-void Parser::checkSpecialCommand(const SimpleCommand& command,
-                                 const std::vector<std::pair<std::size_t, std::size_t>>& wordSpans,
-                                 std::vector<SimpleCommand>& inner) {
-  if (command.words.empty() || command.words[0].dynamic) return;
-  std::string_view name = command.words[0].text;
-  if (auto slash = name.rfind('/'); slash != kNone) name.remove_prefix(slash + 1);
-  if (name == "eval") failPlain("eval runs text the scanner cannot see");
-  if (name == "alias") failPlain("alias defines commands the scanner cannot see");
-  if (!isShell(name)) return;
-
-  // sh/bash/… [options] [-c SCRIPT | FILE] [args]: find whether -c is given and where the
-  // first operand is; a dynamic word among the options could be anything, -c included.
-  bool commandString = false;
-  std::size_t i = 1;
-  for (; i < command.words.size(); ++i) {
-    const ShellWord& word = command.words[i];
-    if (word.dynamic) {
-      if (commandString) break; // the script (or an option before it): checked below
-      failPlain("a dynamic option to " + std::string(name) + " hides what it runs");
-    }
-    const std::string& text = word.text;
-    if (text == "--" || text == "-") {
-      ++i;
-      break;
-    }
-    if (text.size() < 2 || (text[0] != '-' && text[0] != '+')) break;
-    if (text.rfind("--", 0) == 0) {
-      if (text == "--rcfile" || text == "--init-file") ++i;
-      continue;
-    }
-    if (text[0] == '-' && text.find('c') != std::string::npos) commandString = true;
-    if (text.find_first_of("oO") != std::string::npos) ++i; // -o OPTION
-  }
-  if (!commandString) {
-    for (const auto& redirection : command.redirections) {
-      std::string_view kind = redirection.op;
-      while (!kind.empty() && kind.front() >= '0' && kind.front() <= '9') kind.remove_prefix(1);
-      if (kind == "<<" || kind == "<<-" || kind == "<<<")
-        failPlain(std::string(name) + " reads a script from a here-document the scanner does not follow");
-    }
-    return;
-  }
-  if (i >= command.words.size()) return; // `bash -c` without a script runs nothing
-  if (command.words[i].dynamic) failPlain("the script of " + std::string(name) + " -c is not a fixed string");
-  // The script is scanned in place, so it must be written plainly: one quoted string with no
-  // escapes, or an unquoted word without quotes or backslashes.
-  auto [start, end] = wordSpans[i];
-  std::string_view raw = src_.substr(start, end - start);
-  if (raw.find_first_of("'\"\\$`") == kNone) {
-    // written as it runs
-  } else if (raw.size() >= 2 && raw.front() == '\'' && raw.back() == '\'' &&
-             raw.substr(1, raw.size() - 2).find('\'') == kNone) {
-    ++start;
-    --end;
-  } else if (raw.size() >= 2 && raw.front() == '"' && raw.back() == '"' &&
-             raw.substr(1, raw.size() - 2).find_first_of("\"\\$`") == kNone) {
-    ++start;
-    --end;
-  } else {
-    failPlain("the script of " + std::string(name) + " -c is quoted in a way the scanner does not follow");
-  }
-  Parser script(src_.substr(start, end - start), base_ + start, nesting_ + 1);
-  inner = script.scanAll();
 }
 
 } // namespace shell_detail

@@ -6,15 +6,20 @@
 // library for shell syntax is packaged by Debian for C++; tree-sitter's bash grammar is, but only
 // as a Node/Rust/Python binding). It splits a command line into simple commands across `;`,
 // `&&`, `||`, `|`, `|&`, `&`, newlines, subshells `( … )`, groups `{ …; }`, command
-// substitutions `$( … )` and backticks, process substitutions `<( … )` / `>( … )`, and the
-// script of `bash -c '…'` / `sh -c '…'` (recursively); it understands quotes ('…', "…", $'…'),
-// backslash escapes, variable assignments before a command, and redirections. Control
-// structures (if/then/else/fi, for/while/until/do/done, case/esac, function definitions) are
-// read as the commands inside them. Anything it does not understand — an unterminated quote, a
-// here-document it cannot delimit, `eval`, an `alias`, unbalanced parentheses — makes the whole
-// line Unparsed: the caller then asks for the whole line and no saved rule may allow it (fail
-// closed). The scanner never runs anything, never expands variables or globs, and its work is
-// linear in the input's length (it never hangs, whatever the input).
+// substitutions `$( … )` and backticks, process substitutions `<( … )` / `>( … )`, coprocesses,
+// and the fixed-string scripts other commands run: the -c script of a POSIX shell (behind
+// wrappers such as `env -i`, `timeout 5` or `xargs` too, and wherever a shell with -c is a word of
+// another command, `find -exec sh -c '…'`) and a `trap` action, recursively (see
+// shell_script_commands.cpp). It understands quotes ('…', "…", $'…'), backslash escapes, variable
+// assignments before a command, and redirections; static braces are expanded (brace_expansion.h).
+// Control structures (if/then/else/fi, for/while/until/do/done, case/esac, function definitions)
+// are read as the commands inside them. Anything it does not understand or cannot see — an
+// unterminated quote, a here-document it cannot delimit, `eval`, an `alias`, unbalanced
+// parentheses, a script a shell reads from stdin, a here-document or a process substitution, a
+// brace expansion beyond its budget — makes the whole line Unparsed: the caller then asks for the
+// whole line and no saved rule may allow it (fail closed). The scanner never runs anything, never
+// expands variables or globs, and its work is linear in the input's length plus the bounded brace
+// budget (it never hangs, whatever the input).
 #pragma once
 
 #include <string>
@@ -46,8 +51,9 @@ struct SimpleCommand {
 struct ShellScan {
   bool parsed = false;                  ///< false: Unparsed (see the file comment); `commands` is empty
   std::string problem;                  ///< why not parsed, e.g. "unterminated single quote at offset 12"
-  /// In source order, nested ones (from $(…), `…`, <(…), >(…), bash -c) included: each simple
-  /// command comes before the commands of its own substitutions and of its `bash -c` script.
+  /// In source order, nested ones (from $(…), `…`, <(…), >(…), -c scripts, trap actions) included:
+  /// each simple command comes before the commands of its own substitutions and of its scripts.
+  /// `words` are brace-expanded (`text` stays as written); a coprocess is listed as its command.
   /// A command whose name is dynamic (`$CMD args`) is listed with words[0].dynamic set: the caller
   /// must then ask for the whole line. Compound commands are not listed themselves, only the
   /// commands inside them (and their trailing redirections, as a command without words); the

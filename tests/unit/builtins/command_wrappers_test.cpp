@@ -3,8 +3,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <vector>
 
 using namespace toold::builtins;
 
@@ -65,13 +67,39 @@ TEST_CASE("command wrappers: none when nothing runs or an option is unknown", "[
   CHECK(wrapped("env").empty());
   CHECK(wrapped("env FOO=1").empty());
   CHECK(wrapped("xargs").empty());
-  CHECK(wrapped("env -S 'rm -rf /'").empty());
   CHECK(wrapped("sudo --frobnicate rm x").empty());
   CHECK(wrapped("sudo -Z rm x").empty());
   // An expansion where an option starts: its value could be anything.
   CHECK(wrapped("sudo -$FLAGS rm x").empty());
   // What was looked through so far stands when an inner wrapper cannot be read.
-  CHECK(wrapped("sudo env -S 'rm x'") == "env -S rm x");
+  CHECK(wrapped("sudo env -u X --frobnicate rm x") == "env -u X --frobnicate rm x");
+}
+
+namespace {
+std::vector<ShellWord> plainWords(std::initializer_list<const char*> texts) {
+  std::vector<ShellWord> words;
+  for (const char* text : texts) words.push_back(ShellWord{text, false});
+  return words;
+}
+} // namespace
+
+TEST_CASE("command wrappers: an unreadable or string-splitting wrapper is opaque", "[wrappers]") {
+  // The scanner fails closed on these (a shell could be hidden behind them); what runs is unknown.
+  auto split = unwrapCommand(plainWords({"sudo", "env", "-S", "rm x"}));
+  CHECK(split.index == 1);
+  CHECK(split.opaque);
+  CHECK(split.splitsString);
+  CHECK(unwrapCommand(plainWords({"env", "--split-string=sh -c x"})).splitsString);
+  auto unknown = unwrapCommand(plainWords({"timeout", "--frobnicate", "5", "sh"}));
+  CHECK(unknown.index == 0);
+  CHECK(unknown.opaque);
+  CHECK_FALSE(unknown.splitsString);
+  // Running nothing is not opaque: `command -v bash` runs no bash.
+  CHECK_FALSE(unwrapCommand(plainWords({"command", "-v", "bash"})).opaque);
+  auto known = unwrapCommand(plainWords({"nohup", "env", "-i", "timeout", "5", "sh", "-c", "x"}));
+  CHECK(known.index == 5);
+  CHECK(known.chain == std::vector<std::size_t>{0, 1, 3, 5});
+  CHECK_FALSE(known.opaque);
 }
 
 TEST_CASE("command wrappers: a dynamic command is still found, for the caller to fail closed", "[wrappers]") {

