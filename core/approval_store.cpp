@@ -1,6 +1,7 @@
 #include "core/approval_store.h"
 
 #include "core/atomic_file.h"
+#include "protocol/bounded_json.h"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
@@ -47,7 +48,10 @@ void ApprovalStore::load() {
   text << in.rdbuf();
   std::string problem;
   try {
-    json document = json::parse(text.str());
+    // The file is toold's, but anyone with access to the data dir may have edited it.
+    auto parsed = protocol::parseBounded(text.str());
+    if (!parsed) throw std::runtime_error(parsed.refusal->message);
+    const json& document = parsed.value;
     if (document.value("directory", "") != directory_.string()) {
       spdlog::warn("approvals file {} belongs to another directory; ignored", file_.string());
       return;

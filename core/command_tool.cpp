@@ -2,6 +2,7 @@
 
 #include "core/client_tool.h"
 #include "core/process_runner.h"
+#include "protocol/bounded_json.h"
 
 namespace toold::core {
 
@@ -24,8 +25,11 @@ std::string withStderr(std::string message, const std::string& stderrTail) {
 ToolCompletion commandStdoutToResult(const std::string& stdoutData, std::string_view name) {
   const auto first = stdoutData.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && stdoutData[first] == '{') {
-    json parsed = json::parse(stdoutData, nullptr, /*allow_exceptions=*/false);
-    if (looksLikeResult(parsed)) return parseToolResult(parsed, "the command of tool \"" + std::string(name) + "\"");
+    // The command is not toold's: its JSON is bounded in depth like a frame, since the result is
+    // copied, validated and dumped recursively. What does not parse within bounds is plain text.
+    auto parsed = protocol::parseBounded(stdoutData);
+    if (parsed && looksLikeResult(parsed.value))
+      return parseToolResult(parsed.value, "the command of tool \"" + std::string(name) + "\"");
   }
   if (first == std::string::npos) return ToolResult{std::nullopt, json("(no output)"), std::nullopt};
   return ToolResult{std::nullopt, json(stdoutData), std::nullopt};

@@ -14,8 +14,10 @@ std::string formatInvalidArguments(std::string_view toolName, const std::vector<
     const std::size_t more = issues.size() - listed;
     out += "- ...and " + std::to_string(more) + (more == 1 ? " more issue\n" : " more issues\n");
   }
-  // Replace, not throw, on a string that is not UTF-8: the model must get an answer either way.
-  out += "\nArguments provided:\n" + arguments.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+  // The arguments are the caller's, of any depth and size (a value built in code is not bound by
+  // the frame's depth limit): rendered without recursion, cut in depth and size. Strings that are
+  // not UTF-8 are replaced, not thrown on: the model must get an answer either way.
+  out += "\nArguments provided:\n" + protocol::dumpBounded(arguments, kArgumentsRender) + "\n";
   out += "\nUpdate the arguments and call the tool again.";
   return out;
 }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/json_schema.h"
+#include "protocol/bounded_json.h"
 
 #include <cstddef>
 #include <string>
@@ -15,12 +16,16 @@ namespace toold::core {
 /// learns about the others on the next call.
 inline constexpr std::size_t kMaxListedIssues = 5;
 
+/// How the arguments are shown back: enough to recognize and fix them, never the whole of a
+/// megabyte or 100,000-level value (deeper containers show as `[...]`, the text is cut at 16 KiB).
+inline constexpr protocol::RenderLimits kArgumentsRender{.maxDepth = 32, .maxBytes = 16 * 1024, .indent = 2};
+
 /// Invalid arguments for tool "<name>":
 /// - <path>: <message>                      (at most kMaxListedIssues lines)
 /// - ...and N more issue(s)
 ///
 /// Arguments provided:
-/// <arguments, json::dump(2)>
+/// <arguments, as json::dump(2), within kArgumentsRender>
 ///
 /// Update the arguments and call the tool again.
 std::string formatInvalidArguments(std::string_view toolName, const std::vector<SchemaIssue>& issues,

@@ -1,6 +1,7 @@
 #include "core/permission_config.h"
 
 #include "core/json_line_map.h"
+#include "protocol/bounded_json.h"
 
 #include <nlohmann/json.hpp>
 
@@ -299,13 +300,15 @@ PermissionConfig parsePermissionConfig(std::string_view text, const std::string&
                                        const std::optional<std::string>& homeDirectory) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
     throw ConfigError(displayName + ":1: expected a JSON object, got an empty file");
-  OrderedJson root;
-  try {
-    root = OrderedJson::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::exception&) {
-    throw syntaxError(text, displayName);
+  // Bounded in depth like a frame: the reader and the line map walk the document recursively.
+  auto parsed = protocol::parseBoundedOrdered(text);
+  if (!parsed && parsed.refusal->kind == protocol::JsonRefusal::Kind::TooDeep) {
+    const TextPosition at = textPositionAt(text, parsed.refusal->byte.value_or(0));
+    throw ConfigError(displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
+                      parsed.refusal->message);
   }
-  return ConfigReader(text, displayName, homeDirectory).read(root);
+  if (!parsed) throw syntaxError(text, displayName);
+  return ConfigReader(text, displayName, homeDirectory).read(parsed.value);
 }
 
 PermissionConfig loadPermissionConfig(const std::filesystem::path& directory,

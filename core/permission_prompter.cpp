@@ -1,5 +1,7 @@
 #include "core/permission_prompter.h"
 
+#include "protocol/bounded_json.h"
+
 namespace toold::core {
 
 using json = nlohmann::json;
@@ -72,7 +74,9 @@ PromptAnswer parsePermissionReply(const json& result) {
   if (!result.is_object() || !result.contains("reply"))
     return std::string("the client's answer has no \"reply\" (expected \"once\", \"always\" or \"reject\")");
   auto kind = replyKind(result["reply"]);
-  if (!kind) return "the client's reply " + result["reply"].dump() + " is not \"once\", \"always\" or \"reject\"";
+  if (!kind)
+    return "the client's reply " + protocol::dumpBounded(result["reply"], protocol::kLogRender) +
+           " is not \"once\", \"always\" or \"reject\"";
   PermissionReply reply{*kind, {}};
   if (auto it = result.find("message"); it != result.end() && it->is_string()) reply.message = *it;
   return reply;

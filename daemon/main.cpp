@@ -35,6 +35,11 @@ namespace {
 constexpr unsigned kLoopThreads = 2;
 // If tearing down takes longer than this, something is wedged: leave anyway.
 constexpr auto kExitWatchdog = std::chrono::seconds(3);
+// Answers waiting for a client that does not read them: past the high mark toold reads no more
+// requests, until the backlog is below the low mark. The gap keeps the reader from waking for
+// every frame written; the high mark leaves room for a few maximal tool outputs.
+constexpr std::size_t kOutputBacklogHigh = 16u << 20;
+constexpr std::size_t kOutputBacklogLow = 4u << 20;
 
 } // namespace
 
@@ -131,6 +136,8 @@ int main(int argc, char** argv) {
         server->post(std::move(frames), [&](std::size_t n) { reader->framesConsumed(n); });
       },
       [&](int error) { server->inputEnded(error); });
+  writer.watchBacklog(kOutputBacklogHigh, kOutputBacklogLow,
+                      [input = reader.get()](bool pressured) { input->setOutputBlocked(pressured); });
   reader->start();
   spdlog::info("toold {} serving {} (framing {})", TOOLD_VERSION, options.directory,
                protocol::framingName(options.framing));

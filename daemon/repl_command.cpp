@@ -1,6 +1,8 @@
 // The line grammar: `METHOD [json]`, `!METHOD [json]`, `:reply ID [json]`, `:help`, `:quit`.
 #include "daemon/repl_command.h"
 
+#include "protocol/bounded_json.h"
+
 namespace toold::repl {
 namespace {
 
@@ -19,22 +21,14 @@ std::pair<std::string_view, std::string_view> firstWord(std::string_view s) {
   return {s.substr(0, end), trim(s.substr(end))};
 }
 
-std::string jsonErrorText(const std::exception& e) {
-  // nlohmann prefixes "[json.exception.parse_error.101] "; the rest says where and why.
-  std::string what = e.what();
-  if (auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string::npos) what.erase(0, end + 2);
-  return what;
-}
-
 /// Params as JSON-RPC allows them: absent, an object, or an array. A LineError otherwise.
 std::variant<std::optional<json>, LineError> parseParams(std::string_view text) {
   if (text.empty()) return std::optional<json>();
-  json params;
-  try {
-    params = json::parse(text);
-  } catch (const json::parse_error& e) {
-    return LineError{"params are not valid JSON (" + jsonErrorText(e) + "); nothing was sent"};
-  }
+  // Bounded as toold bounds frames: a typed 1e999 or a 100,000-deep value is refused here, not
+  // sent to be refused (nor crash the REPL when it prints it).
+  auto parsed = protocol::parseBounded(text);
+  if (!parsed) return LineError{"params are not valid JSON (" + parsed.refusal->message + "); nothing was sent"};
+  json params = std::move(parsed.value);
   if (!params.is_object() && !params.is_array())
     return LineError{"params must be a JSON object or array, not " + std::string(params.type_name()) + "; nothing was sent"};
   return std::optional<json>(std::move(params));
@@ -44,15 +38,14 @@ Command parseReply(std::string_view rest) {
   auto [idText, resultText] = firstWord(rest);
   if (idText.empty()) return LineError{"usage: :reply ID [json result]"};
   // A number or a quoted string is taken as JSON; a bare word (toold's ids look like toold-1) as a string.
-  json id = json::parse(idText, nullptr, false);
-  if (id.is_discarded() || !(id.is_number_integer() || id.is_string())) id = std::string(idText);
+  auto parsedId = protocol::parseBounded(idText);
+  json id = std::move(parsedId.value);
+  if (!parsedId || !(id.is_number_integer() || id.is_string())) id = std::string(idText);
   json result;
   if (!resultText.empty()) {
-    try {
-      result = json::parse(resultText);
-    } catch (const json::parse_error& e) {
-      return LineError{"the result is not valid JSON (" + jsonErrorText(e) + "); nothing was sent"};
-    }
+    auto parsed = protocol::parseBounded(resultText);
+    if (!parsed) return LineError{"the result is not valid JSON (" + parsed.refusal->message + "); nothing was sent"};
+    result = std::move(parsed.value);
   }
   return SendReply{std::move(id), std::move(result)};
 }

@@ -2,6 +2,7 @@
 // guarded by one mutex, and a condition variable lets the main thread wait for replies at exit.
 #include "daemon/repl_session.h"
 
+#include "protocol/bounded_json.h"
 #include "protocol/framing.h"
 #include "protocol/message.h"
 
@@ -13,6 +14,9 @@ namespace {
 constexpr std::size_t kReadChunk = 64 * 1024;
 // toold's own default; a larger frame is shown as an error rather than buffered without end.
 constexpr std::size_t kMaxFrameBytes = 64u << 20;
+// toold refuses frames nested deeper than kMaxJsonDepth; its answers wrap such values in a few
+// more levels (an envelope, a result, an output).
+constexpr std::size_t kMaxAnswerDepth = protocol::kMaxJsonDepth + 64;
 
 std::string show(const json& message) { return "\n<-- " + message.dump(2, ' ', false, json::error_handler_t::replace) + "\n"; }
 
@@ -125,9 +129,11 @@ void ReplSession::readLoop() {
 }
 
 void ReplSession::handleFrame(const std::string& body) {
-  json message = json::parse(body, nullptr, false);
-  if (message.is_discarded()) {
-    console_.print("\n<-- (not JSON) " + body + "\n");
+  // toold's answers nest the client's values (bounded by the frame limit) a few levels deeper.
+  auto parsed = protocol::parseBounded(body, kMaxAnswerDepth);
+  json message = std::move(parsed.value);
+  if (!parsed) {
+    console_.print("\n<-- (not JSON: " + parsed.refusal->message + ") " + body + "\n");
     return;
   }
   // Batches arrive as arrays: each element is a message of its own.

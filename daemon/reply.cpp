@@ -1,6 +1,7 @@
 // ReplyOnce semantics and batch collection.
 #include "daemon/reply.h"
 
+#include "protocol/bounded_json.h"
 #include "protocol/message.h"
 
 #include <spdlog/spdlog.h>
@@ -20,19 +21,22 @@ struct ReplyState {
   std::atomic<bool> answered{false};
   std::atomic<bool> cancelled{false}; // a -32800 answer was attempted: a race of answers is expected
 
+  // A string id may be megabytes long; a log line shows its head.
+  std::string shownId() const { return protocol::dumpBounded(id, protocol::kLogRender); }
+
   void answer(json&& message, std::string_view outcome, bool isCancellation = false) {
     if (isCancellation) cancelled.store(true);
     if (answered.exchange(true)) {
       // After a cancellation the handler's own answer arrives late by design; anything else
       // answering twice is a defect worth seeing.
-      if (cancelled.load()) spdlog::debug("late answer to cancelled {}({}) dropped", method, id.dump());
-      else spdlog::warn("second answer to {}({}) dropped", method, id.dump());
+      if (cancelled.load()) spdlog::debug("late answer to cancelled {}({}) dropped", method, shownId());
+      else spdlog::warn("second answer to {}({}) dropped", method, shownId());
       return;
     }
     if (spdlog::should_log(spdlog::level::debug)) {
       const auto micros =
           std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::steady_clock::now() - start).count();
-      spdlog::debug("--> reply:{}({}) {} {:.3f}ms", method, id.dump(), outcome, static_cast<double>(micros) / 1000.0);
+      spdlog::debug("--> reply:{}({}) {} {:.3f}ms", method, shownId(), outcome, static_cast<double>(micros) / 1000.0);
     }
     // Leave the request table before the answer can reach the client: a client may reuse the id
     // as soon as it has the answer.
@@ -42,7 +46,7 @@ struct ReplyState {
 
   ~ReplyState() {
     if (answered.load()) return;
-    spdlog::error("no answer to {}({}); replying with an internal error", method, id.dump());
+    spdlog::error("no answer to {}({}); replying with an internal error", method, shownId());
     answer(protocol::makeError(id, {protocol::ErrorCode::InternalError,
                                     "Internal error: toold failed to answer " + method, {}}),
            "dropped");

@@ -4,6 +4,7 @@
 #include "daemon/server.h"
 
 #include "core/serial_queue.h"
+#include "protocol/bounded_json.h"
 
 #include <boost/asio/io_context.hpp>
 #include <spdlog/spdlog.h>
@@ -26,12 +27,16 @@ namespace {
 constexpr std::array<std::string_view, 4> kProtocolVersions = {"2025-11-25", "2025-06-18", "2025-03-26",
                                                                "2024-11-05"};
 
-std::string parseErrorMessage(const std::exception& e) {
-  // nlohmann prefixes "[json.exception.parse_error.101] "; the rest says where and why.
-  std::string what = e.what();
-  if (auto end = what.find("] "); what.starts_with("[json.exception") && end != std::string::npos)
-    what.erase(0, end + 2);
-  return "Parse error: " + what;
+// Ids and other client values in log lines and error texts: short, and safe at any depth.
+std::string shown(const json& value) { return protocol::dumpBounded(value, protocol::kLogRender); }
+
+// A frame that was not parsed: not JSON (or a number beyond double range) is a parse error; JSON
+// nested deeper than the limit is an invalid request, as a frame over the size limit is.
+RpcError frameRefusalError(const protocol::JsonRefusal& refusal) {
+  if (refusal.kind == protocol::JsonRefusal::Kind::TooDeep)
+    return RpcError{ErrorCode::InvalidRequest, "Invalid Request: the frame is " + refusal.message,
+                    json{{"maxDepth", protocol::kMaxJsonDepth}}};
+  return RpcError{ErrorCode::ParseError, "Parse error: " + refusal.message, {}};
 }
 
 } // namespace
@@ -116,7 +121,7 @@ json Server::callClient(std::string method, json params, std::function<void(prot
     id = "toold-" + std::to_string(impl_->nextOutgoingId++);
     impl_->outgoing.emplace(protocol::idKey(id), std::move(onResponse));
   }
-  spdlog::debug("--> {}({})", method, id.dump());
+  spdlog::debug("--> {}({})", method, shown(id));
   impl_->send(protocol::makeRequest(id, method, std::move(params)));
   return id;
 }
@@ -181,15 +186,16 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
     send(protocol::makeError(nullptr, *frame.error));
     return;
   }
-  json value;
-  try {
-    value = json::parse(frame.body);
-  } catch (const json::parse_error& e) {
-    RpcError error{ErrorCode::ParseError, parseErrorMessage(e), {}};
+  // Bounded: nothing below may meet a value deeper than kMaxJsonDepth, since copies, comparisons
+  // and dumps of a value recurse once per level.
+  auto parsed = protocol::parseBounded(frame.body);
+  if (!parsed) {
+    const RpcError error = frameRefusalError(*parsed.refusal);
     spdlog::warn("{}", error.message);
     send(protocol::makeError(nullptr, error));
     return;
   }
+  json value = std::move(parsed.value);
   if (value.is_array()) return handleBatch(std::move(value));
   handleMessage(protocol::classify(std::move(value)), send);
 }
@@ -235,7 +241,7 @@ void Server::Impl::handleMessage(protocol::Message&& message, const Send& reply)
 }
 
 void Server::Impl::handleRequest(protocol::Request&& request, const Send& replySend) {
-  spdlog::debug("<-- {}({})", request.method, request.id.dump());
+  spdlog::debug("<-- {}({})", request.method, shown(request.id));
   auto fail = [&](ErrorCode code, std::string message) {
     Reply(request.id, request.method, replySend).error(code, std::move(message));
   };
@@ -250,14 +256,14 @@ void Server::Impl::handleRequest(protocol::Request&& request, const Send& replyS
   std::optional<Reply> reply = enterInFlight(request, replySend, context);
   if (!reply)
     return fail(ErrorCode::InvalidRequest,
-                "Invalid Request: id " + request.id.dump() + " is already used by a request in flight");
+                "Invalid Request: id " + shown(request.id) + " is already used by a request in flight");
 
   try {
     (*handler)(std::move(request.params), context, *reply);
   } catch (const InvalidParams& e) {
     reply->error(ErrorCode::InvalidParams, std::string("Invalid params: ") + e.what());
   } catch (const std::exception& e) {
-    spdlog::error("{}({}) failed: {}", context.method, context.id.dump(), e.what());
+    spdlog::error("{}({}) failed: {}", context.method, shown(context.id), e.what());
     reply->error(ErrorCode::InternalError, std::string("Internal error: ") + e.what());
   }
 }
@@ -296,6 +302,12 @@ void Server::Impl::handleNotification(protocol::Notification&& notification) {
 }
 
 void Server::Impl::handleResponse(protocol::Response&& response) {
+  // toold's own ids are strings; any other id (null after a parse error, an object) answers
+  // nothing toold sent.
+  if (!protocol::isValidId(response.id)) {
+    spdlog::warn("a response with id {} answers no request toold sent; ignored", shown(response.id));
+    return;
+  }
   std::function<void(protocol::Response&&)> callback;
   {
     std::lock_guard lock(tablesMutex);
@@ -306,10 +318,10 @@ void Server::Impl::handleResponse(protocol::Response&& response) {
     }
   }
   if (!callback) {
-    spdlog::warn("a response with id {} answers no request toold sent; ignored", response.id.dump());
+    spdlog::warn("a response with id {} answers no request toold sent; ignored", shown(response.id));
     return;
   }
-  spdlog::debug("<-- reply({})", response.id.dump());
+  spdlog::debug("<-- reply({})", shown(response.id));
   callback(std::move(response));
 }
 
@@ -320,13 +332,13 @@ void Server::Impl::cancelRequest(const json& id, const std::string& reason) {
     std::lock_guard lock(tablesMutex);
     auto it = inFlight.find(protocol::idKey(id));
     if (it == inFlight.end()) {
-      spdlog::debug("cancel of {}: no such request in flight (already answered?)", id.dump());
+      spdlog::debug("cancel of {}: no such request in flight (already answered?)", shown(id));
       return;
     }
     source = it->second.cancellation;
     reply = it->second.reply.lock();
   }
-  spdlog::debug("cancelling {}: {}", id.dump(), reason);
+  spdlog::debug("cancelling {}: {}", shown(id), reason);
   source->cancel(reason);
   if (reply) reply->error(ErrorCode::RequestCancelled, "Request cancelled: " + reason);
 }

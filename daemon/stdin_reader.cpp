@@ -13,6 +13,9 @@ namespace {
 constexpr std::size_t kReadChunk = 256 * 1024;
 // How many frames may wait for the loop before the reader pauses: enough for any pipelining client.
 constexpr std::size_t kMaxQueuedFrames = 8192;
+// One read can hold thousands of small requests; they are handed on in slices of this many, each
+// after checking for room, so that answers stop being produced soon after the output backs up.
+constexpr std::size_t kFramesPerSlice = 256;
 
 } // namespace
 
@@ -51,9 +54,17 @@ void StdinReader::framesConsumed(std::size_t count) {
   if (framesInQueue_ < kMaxQueuedFrames) roomAvailable_.notify_one();
 }
 
+void StdinReader::setOutputBlocked(bool blocked) {
+  std::lock_guard lock(mutex_);
+  outputBlocked_ = blocked;
+  if (!blocked) roomAvailable_.notify_one();
+}
+
 void StdinReader::waitForRoom() {
   std::unique_lock lock(mutex_);
-  roomAvailable_.wait(lock, [this] { return framesInQueue_ < kMaxQueuedFrames || stopping_.load(); });
+  roomAvailable_.wait(lock, [this] {
+    return (framesInQueue_ < kMaxQueuedFrames && !outputBlocked_) || stopping_.load();
+  });
 }
 
 void StdinReader::run() {
@@ -62,15 +73,28 @@ void StdinReader::run() {
   const protocol::FrameDecoder::Sink collect = [&frames](protocol::DecodedFrame&& frame) {
     frames.push_back(std::move(frame));
   };
+  auto handOnSlice = [&](std::vector<protocol::DecodedFrame>& slice) {
+    if (slice.empty()) return;
+    {
+      std::lock_guard lock(mutex_);
+      framesInQueue_ += slice.size();
+    }
+    onFrames_(std::move(slice));
+    slice.clear();
+  };
   auto handOn = [&] {
     if (framing_.load(std::memory_order_relaxed) != decoder_.framing())
       framing_.store(decoder_.framing(), std::memory_order_release);
-    if (frames.empty()) return;
-    {
-      std::lock_guard lock(mutex_);
-      framesInQueue_ += frames.size();
+    if (frames.size() <= kFramesPerSlice) return handOnSlice(frames);
+    std::vector<protocol::DecodedFrame> slice;
+    for (std::size_t begin = 0; begin < frames.size(); begin += kFramesPerSlice) {
+      if (begin > 0) waitForRoom();
+      if (stopping_.load()) break;
+      const std::size_t end = std::min(frames.size(), begin + kFramesPerSlice);
+      slice.assign(std::make_move_iterator(frames.begin() + static_cast<std::ptrdiff_t>(begin)),
+                   std::make_move_iterator(frames.begin() + static_cast<std::ptrdiff_t>(end)));
+      handOnSlice(slice);
     }
-    onFrames_(std::move(frames));
     frames.clear();
   };
 

@@ -39,6 +39,11 @@ public:
   /// wait for the loop, so a client that floods toold cannot make it buffer without limit.
   void framesConsumed(std::size_t count);
 
+  /// While the answers waiting for stdout are over their limit, the reader reads nothing more:
+  /// a client that stops reading its answers cannot make toold buffer them without limit. Frames
+  /// already read are still handed on, in slices, and a slice waits for the output to drain.
+  void setOutputBlocked(bool blocked);
+
   /// Stops the thread (interrupting a blocked read) and joins it.
   void stop();
 
@@ -57,6 +62,7 @@ private:
   std::mutex mutex_;
   std::condition_variable roomAvailable_;
   std::size_t framesInQueue_ = 0;
+  bool outputBlocked_ = false;
   std::thread thread_;
 };
 

@@ -23,8 +23,33 @@ StdoutWriter::~StdoutWriter() { stop(std::chrono::milliseconds(0)); }
 void StdoutWriter::send(std::string frame) {
   std::unique_lock lock(mutex_);
   if (stopping_ || broken_) return;
+  backlog_ += frame.size();
   queue_.push_back(std::move(frame));
+  checkBacklog();
   if (corks_ == 0) writeQueuedOrWake(lock);
+}
+
+std::size_t StdoutWriter::backlogBytes() const {
+  std::lock_guard lock(mutex_);
+  return backlog_;
+}
+
+void StdoutWriter::watchBacklog(std::size_t highWater, std::size_t lowWater, std::function<void(bool)> onPressure) {
+  std::lock_guard lock(mutex_);
+  highWater_ = highWater;
+  lowWater_ = lowWater;
+  onPressure_ = std::move(onPressure);
+}
+
+void StdoutWriter::checkBacklog() {
+  if (!onPressure_) return;
+  if (!pressured_ && backlog_ > highWater_) {
+    pressured_ = true;
+    onPressure_(true);
+  } else if (pressured_ && backlog_ < lowWater_) {
+    pressured_ = false;
+    onPressure_(false);
+  }
 }
 
 StdoutWriter::Cork::Cork(StdoutWriter& writer) : writer_(writer) {
@@ -57,10 +82,13 @@ void StdoutWriter::writeQueue(std::unique_lock<std::mutex>& lock) {
   if (!ok && onBroken_) onBroken_();
   lock.lock();
   writing_ = false;
+  backlog_ -= block.size();
   if (!ok) {
     broken_ = true;
     queue_.clear();
+    backlog_ = 0; // nothing will be written any more: whoever waits for room must not wait forever
   }
+  checkBacklog();
   if (queue_.empty()) drained_.notify_all();
 }
 

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -24,6 +25,15 @@ public:
 
   /// Queues one encoded frame. Thread-safe; frames are written in the order send() was called.
   void send(std::string frame);
+
+  /// The backlog, in bytes: frames queued and the block being written, until written.
+  std::size_t backlogBytes() const;
+
+  /// Back-pressure on answers: `onPressure(true)` when the backlog grows past `highWater` bytes,
+  /// `onPressure(false)` once it has shrunk below `lowWater` (or the output broke). Called with
+  /// the writer's lock held, so the calls arrive in order; the handler must not call the writer.
+  /// Set it before anything is sent.
+  void watchBacklog(std::size_t highWater, std::size_t lowWater, std::function<void(bool)> onPressure);
 
   /// While a Cork lives, frames are only queued; when the last Cork ends they are written as one
   /// block. The reader corks while it dispatches one read's frames, so a pipelining client's
@@ -50,13 +60,20 @@ private:
   void writeQueuedOrWake(std::unique_lock<std::mutex>& lock);
   /// Writes every queued frame as one block, with the lock released meanwhile.
   void writeQueue(std::unique_lock<std::mutex>& lock);
+  /// Tells the backlog watcher when the backlog crosses a mark; with the lock held.
+  void checkBacklog();
 
   int fd_;
   std::function<void()> onBroken_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable drained_;
   std::vector<std::string> queue_;
+  std::size_t backlog_ = 0; // bytes in queue_ plus the block being written
+  std::size_t highWater_ = 0;
+  std::size_t lowWater_ = 0;
+  std::function<void(bool)> onPressure_;
+  bool pressured_ = false;
   bool writing_ = false;
   bool stopping_ = false;
   bool broken_ = false;

@@ -2,6 +2,8 @@
 #include "protocol/message.h"
 
 #include <cmath>
+#include <cstdint>
+#include <limits>
 
 namespace toold::protocol {
 namespace {
@@ -9,6 +11,13 @@ namespace {
 InvalidMessage invalid(json id, std::string why, bool replyable = true) {
   return InvalidMessage{std::move(id), RpcError{ErrorCode::InvalidRequest, "Invalid Request: " + std::move(why), {}},
                         replyable};
+}
+
+// An error code is a 32-bit integer (JSON-RPC's codes are); a wider one would be cut by the cast.
+bool fitsErrorCode(const json& code) {
+  if (code.is_number_unsigned()) return code.get<std::uint64_t>() <= std::numeric_limits<std::int32_t>::max();
+  const auto value = code.get<std::int64_t>();
+  return value >= std::numeric_limits<std::int32_t>::min() && value <= std::numeric_limits<std::int32_t>::max();
 }
 
 } // namespace
@@ -45,10 +54,11 @@ Message classify(json&& value) {
       response.result = std::move(value["result"]);
     } else {
       const json& error = value["error"];
-      if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer())
-        return invalid(response.id, "\"error\" must be an object with an integer \"code\"", false);
+      if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer() ||
+          !fitsErrorCode(error["code"]))
+        return invalid(response.id, "\"error\" must be an object with an integer \"code\" of 32 bits", false);
       RpcError parsed;
-      parsed.code = static_cast<ErrorCode>(error["code"].get<int>());
+      parsed.code = static_cast<ErrorCode>(error["code"].get<std::int32_t>());
       if (auto m = error.find("message"); m != error.end() && m->is_string()) parsed.message = m->get<std::string>();
       if (auto d = error.find("data"); d != error.end()) parsed.data = *d;
       response.error = std::move(parsed);

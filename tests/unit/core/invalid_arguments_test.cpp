@@ -125,3 +125,27 @@ TEST_CASE("nested and array paths, from a schema", "[invalid_arguments]") {
         "\n"
         "Update the arguments and call the tool again.");
 }
+
+TEST_CASE("arguments 100,000 levels deep are shown cut, without recursion", "[invalid_arguments]") {
+  // Built by moves: a value built in code is not bound by the frame's depth limit, and an
+  // initializer list would copy it, recursively.
+  json deep = 0;
+  for (int i = 0; i < 100000; ++i) {
+    json outer = json::array();
+    outer.push_back(std::move(deep));
+    deep = std::move(outer);
+  }
+  const json arguments = {{"path", std::move(deep)}};
+  const std::string text = formatInvalidArguments("read", {{"path", "Expected string, received array"}}, arguments);
+  CHECK_THAT(text, Catch::Contains("\"path\": [\n"));
+  CHECK_THAT(text, Catch::Contains("[...]"));
+  CHECK_THAT(text, Catch::EndsWith("Update the arguments and call the tool again."));
+  CHECK(text.size() < 20000);
+}
+
+TEST_CASE("huge arguments are cut at 16 KiB", "[invalid_arguments]") {
+  const json arguments = {{"content", std::string(1 << 20, 'x')}};
+  const std::string text = formatInvalidArguments("write", {{"path", "Missing key"}}, arguments);
+  CHECK_THAT(text, Catch::Contains("...(cut at 16384 bytes)"));
+  CHECK(text.size() < 17000);
+}

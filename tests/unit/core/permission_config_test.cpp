@@ -314,3 +314,9 @@ TEST_CASE("permission config: an explicit file replaces toold.json and must exis
                       explicitFile.string() + ": cannot read: Permission denied");
   }
 }
+
+TEST_CASE("a config nested deeper than 512 levels is refused at the first bracket too deep", "[permission_config]") {
+  // 100,000 levels: the reader would describe the bad value with a recursive dump.
+  const std::string text = "{\"permission\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  CHECK(errorOf(text) == "toold.json:1:526: nested deeper than 512 levels (at byte 525)");
+}

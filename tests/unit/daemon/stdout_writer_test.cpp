@@ -4,8 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <csignal>
 #include <fcntl.h>
+#include <mutex>
 #include <poll.h>
 #include <string>
 #include <thread>
@@ -120,4 +123,43 @@ TEST_CASE("a closed output is reported once and later frames are dropped", "[wri
   writer.send("after\n");
   writer.stop(std::chrono::seconds(1));
   CHECK(broken.load() == 1);
+}
+
+TEST_CASE("the backlog watcher hears when answers pile up past the high mark and when they drain", "[writer]") {
+  Pipe pipe;
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::vector<bool> events;
+  StdoutWriter writer(pipe.write, [] {});
+  writer.watchBacklog(256 * 1024, 64 * 1024, [&](bool pressured) {
+    std::lock_guard lock(mutex);
+    events.push_back(pressured);
+    changed.notify_all();
+  });
+  // Nobody reads: the pipe takes at most 64 KiB (Linux's default), the rest waits in the writer.
+  constexpr std::size_t kFrames = 16, kFrameBytes = 32 * 1024;
+  for (std::size_t i = 0; i < kFrames; ++i) writer.send(std::string(kFrameBytes, static_cast<char>('a' + i)));
+  {
+    // Reported by the send that crossed the mark, on the sending thread: already here.
+    std::lock_guard lock(mutex);
+    CHECK(events == std::vector<bool>{true});
+  }
+  CHECK(writer.backlogBytes() > 256 * 1024);
+
+  std::size_t received = 0;
+  std::thread reader([&] {
+    char buffer[65536];
+    while (received < kFrames * kFrameBytes) {
+      const ssize_t n = ::read(pipe.read, buffer, sizeof buffer);
+      if (n <= 0) break;
+      received += static_cast<std::size_t>(n);
+    }
+  });
+  reader.join();
+  CHECK(received == kFrames * kFrameBytes);
+  CHECK(writer.flush(std::chrono::seconds(5)));
+  std::unique_lock lock(mutex);
+  CHECK(changed.wait_for(lock, std::chrono::seconds(5), [&] { return events.size() >= 2; }));
+  CHECK(events == std::vector<bool>{true, false});
+  CHECK(writer.backlogBytes() == 0);
 }

@@ -109,3 +109,17 @@ TEST_CASE("built messages have the JSON-RPC 2.0 envelope", "[message]") {
         json::parse(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}})"));
   CHECK(makeError(2, {ErrorCode::InvalidParams, "bad", {{"path", "a"}}})["error"]["data"]["path"] == "a");
 }
+
+TEST_CASE("an error code that does not fit 32 bits makes a malformed response", "[message]") {
+  for (const char* text : {R"({"jsonrpc":"2.0","id":"t","error":{"code":4294967296,"message":"no"}})",
+                           R"({"jsonrpc":"2.0","id":"t","error":{"code":-2147483649,"message":"no"}})",
+                           R"({"jsonrpc":"2.0","id":"t","error":{"code":18446744073709551615,"message":"no"}})"}) {
+    INFO(text);
+    const InvalidMessage invalid = invalidOf(text);
+    CHECK_FALSE(invalid.replyable);
+    CHECK_THAT(invalid.error.message, Catch::Contains("32 bits"));
+  }
+  auto widest = classifyText(R"({"jsonrpc":"2.0","id":"t","error":{"code":-2147483648,"message":"no"}})");
+  REQUIRE(std::holds_alternative<Response>(widest));
+  CHECK(static_cast<long long>(std::get<Response>(widest).error->code) == -2147483648LL);
+}
