@@ -23,7 +23,7 @@ DaemonOutput::Status DaemonOutput::next(Received& out, Clock::time_point deadlin
     } else {
       try {
         received.message = nlohmann::json::parse(frame.body);
-      } catch (const nlohmann::json::parse_error& e) {
+      } catch (const nlohmann::json::exception& e) { // parse_error, and out_of_range for 1e999
         std::string shown = frame.body.substr(0, kShownBytes);
         if (frame.body.size() > kShownBytes) shown += "...";
         received.garbage = "a frame that is not JSON (" + jsonErrorText(e) + "): " + shown;

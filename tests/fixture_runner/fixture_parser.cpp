@@ -346,7 +346,7 @@ private:
     if (trim(text).empty()) fail(line, "expected JSON after the '>' or '<'");
     try {
       return json::parse(text);
-    } catch (const json::parse_error& e) {
+    } catch (const json::exception& e) { // parse_error, and out_of_range for a number like 1e999
       fail(line, "invalid JSON: " + jsonErrorText(e) + " (line 1 is this one)");
     }
   }

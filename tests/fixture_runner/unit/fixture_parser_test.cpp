@@ -189,6 +189,8 @@ TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
         "parsing value - unexpected '}'; expected '[', '{', or a literal (line 1 "
         "is this one)");
   CHECK(errorOf("> \n") == "t.fixture:1: expected JSON after the '>' or '<'");
+  // A number beyond double range is nlohmann's out_of_range, not a parse_error: still reported.
+  CHECK_THAT(errorOf("> [1e999]\n"), Catch::StartsWith("t.fixture:1: invalid JSON: number overflow"));
   CHECK(errorOf("%nope x\n") == "t.fixture:1: unknown directive '%nope' (known: %args, %env, %framing, %modes, "
                                 "%exit, %timeout, %file, %symlink, %skip, %stderr)");
   CHECK(errorOf("> 1\n%args x\n") == "t.fixture:2: directives ('%...') must come before the conversation (the first "
