@@ -6,6 +6,8 @@
 // recorded so that a "$ref" into a moved schema still finds it.
 #include "core/schema_lowering.h"
 
+#include "core/schema_limits.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -13,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 namespace toold::core::schema_detail {
@@ -157,8 +160,6 @@ private:
     walkOne(node, "additionalProperties", at, kUnexpectedKey);
     walkOne(node, "propertyNames", at, kUnexpectedKey);
     for (const char* keyword : {"contains", "not", "if", "then", "else"}) walkOne(node, keyword, at, kNoValue);
-    if (node.contains("uniqueItems") && !node["uniqueItems"].is_boolean())
-      throw invalidKeyword("uniqueItems", shown(at), "a boolean");
     takeLeafAssertions(node, shown(at), *leaf);
     leaf->keyNames = simpleKeyNames(node, at);
     node[kLeafKeyword] = add(std::move(leaf));
@@ -313,6 +314,7 @@ private:
     KeyedSchemas keyed;
     if (const auto named = node.find("properties"); named != node.end() && named->is_object())
       for (auto it = named->begin(); it != named->end(); ++it) keyed.named.push_back(it.key());
+    std::sort(keyed.named.begin(), keyed.named.end());  // nlohmann's order already; looked up by bisection
     for (auto it = patterns->begin(); it != patterns->end(); ++it) {
       Regex regex = compilePattern(it.key(), "patternProperties", shown(at));
       const std::size_t index = moveOut(it.value(), at + "/patternProperties/" + escapeToken(it.key()));
@@ -392,11 +394,28 @@ private:
 
   /// Points every "$ref" at its target's lowered position, which must be a schema.
   void resolveReferences() {
+    // The renames apply in the order they were made, each to what the earlier ones left. Indexed
+    // by what they rename, so that a target looks up its own prefixes (at most one per level)
+    // rather than scanning every rename: a schema with thousands of both was quadratic.
+    std::unordered_map<std::string, std::vector<std::size_t>> byFrom;
+    for (std::size_t i = 0; i < renames_.size(); ++i) byFrom[renames_[i].first].push_back(i);
     for (const Reference& reference : references_) {
       std::string target = reference.pointer;
-      for (const auto& [from, to] : renames_)
-        if (target.compare(0, from.size(), from) == 0 && (target.size() == from.size() || target[from.size()] == '/'))
-          target = to + target.substr(from.size());
+      for (std::size_t next = 0;;) {
+        std::size_t earliest = renames_.size();
+        for (std::size_t cut = target.find('/', 1);; cut = target.find('/', cut + 1)) {
+          const auto found = byFrom.find(target.substr(0, cut));
+          if (found != byFrom.end()) {
+            const auto at = std::lower_bound(found->second.begin(), found->second.end(), next);
+            if (at != found->second.end()) earliest = std::min(earliest, *at);
+          }
+          if (cut == std::string::npos) break;
+        }
+        if (earliest == renames_.size()) break;
+        const std::string& from = renames_[earliest].first;
+        target = renames_[earliest].second + target.substr(from.size());
+        next = earliest + 1;
+      }
       if (!schemaPointers_.count(target))
         throw SchemaError("Unsupported \"$ref\" at " + shown(reference.holder) + ": " +
                           shortJson("#" + reference.pointer) +
@@ -411,6 +430,7 @@ private:
   void refuseEndlessReferences() const {
     std::map<std::string, bool> finished;  // false while on the current path
     std::function<void(const std::string&)> visit = [&](const std::string& at) {
+      checkCompileStack();  // a chain of "$ref"s is as long as the schema makes it
       const auto [state, first] = finished.emplace(at, false);
       if (!first) {
         if (!state->second)
