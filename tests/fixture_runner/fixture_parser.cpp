@@ -92,6 +92,7 @@ public:
         step(lineNo, content);
       }
     }
+    if (within_.count() != 0) fail(withinLine_, "within must be followed by an expectation ('<' or '<*')");
     return std::move(fixture_);
   }
 
@@ -241,6 +242,8 @@ private:
   // ---- steps ----
 
   void step(int line, std::string_view content) {
+    if (within_.count() != 0 && !content.starts_with("<"))
+      fail(withinLine_, "within must be followed by an expectation ('<' or '<*')");
     if (content.starts_with(">raw") && (content.size() == 4 || isBlank(content[4]) || content[4] == '"')) {
       return sendRaw(line, content.substr(4));
     }
@@ -258,8 +261,8 @@ private:
     if (words[0] == "within") {
       auto ms = words.size() == 2 ? parseNumber<int>(words[1]) : std::nullopt;
       if (!ms || *ms <= 0) fail(line, "within takes a number of milliseconds above 0: within 50");
-      if (within_.count() != 0) fail(line, "within must be followed by an expectation ('<' or '<*')");
       within_ = std::chrono::milliseconds(*ms);
+      withinLine_ = line;
       return;
     }
     if (words[0] == "close") {
@@ -418,6 +421,7 @@ private:
   Fixture fixture_;
   bool closed_ = false;
   std::chrono::milliseconds within_{0};  // from a `within MS` line, for the next expectation
+  int withinLine_ = 0;
   std::set<std::string> known_{kDirectoryNames.begin(), kDirectoryNames.end()};
 };
 
