@@ -403,6 +403,9 @@ std::shared_ptr<const CompiledSchema> CompiledSchema::compile(const json& docume
     auto builder = schema_detail::makeLeafConstraintBuilder(impl->lowered.assertions, impl->schemas);
     parser.addConstraintBuilder(schema_detail::kLeafKeyword, builder.get());
     builder.release();  // the parser owns it now
+    auto guard = schema_detail::makeGuardConstraintBuilder();
+    parser.addConstraintBuilder(schema_detail::kGuardKeyword, guard.get());
+    guard.release();
     impl->schemas.parse(parser, impl->lowered);
   } catch (const SchemaError&) {
     throw;

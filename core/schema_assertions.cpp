@@ -547,7 +547,32 @@ private:
   const KeyedSchemaValidator& keyed_;
 };
 
+/// The depth guard (kGuardKeyword): a constraint that only checks the stack, on the way down.
+class GuardConstraint final : public valijson::constraints::PolyConstraint {
+public:
+  bool validate(const Adapter&, const std::vector<std::string>&, valijson::ValidationResults*) const override {
+    charge(0);  // the meter checks the stack's depth at every charge
+    return true;
+  }
+
+private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override { return new (where) GuardConstraint(); }
+  std::size_t sizeOf() const override { return sizeof(GuardConstraint); }
+};
+
+class GuardConstraintBuilder final : public valijson::ConstraintBuilder {
+public:
+  valijson::constraints::Constraint* make(const Adapter&) const override {
+    checkCompileStack();  // reached before valijson's parser recurses into the schema's children
+    return new GuardConstraint();
+  }
+};
+
 }  // namespace
+
+std::unique_ptr<valijson::ConstraintBuilder> makeGuardConstraintBuilder() {
+  return std::make_unique<GuardConstraintBuilder>();
+}
 
 std::unique_ptr<valijson::ConstraintBuilder> makeLeafConstraintBuilder(
     const std::vector<std::unique_ptr<LeafAssertions>>& table, const KeyedSchemaValidator& keyed) {

@@ -87,6 +87,9 @@ inline constexpr const char* kKeyedChildFailed = "Failed to validate against a s
 std::unique_ptr<valijson::ConstraintBuilder> makeLeafConstraintBuilder(
     const std::vector<std::unique_ptr<LeafAssertions>>& table, const KeyedSchemaValidator& keyed);
 
+/// A builder for kGuardKeyword (schema_lowering.h), which valijson's parser owns once added.
+std::unique_ptr<valijson::ConstraintBuilder> makeGuardConstraintBuilder();
+
 // ---- Compiling the keywords ----------------------------------------------------------------------
 
 /// Moves the leaf keywords out of `node` into `into`, checking their values. Throws SchemaError.

@@ -20,6 +20,9 @@ struct SchemaLimits {
   static constexpr std::size_t kMaxValues = 250'000;
   /// Bytes of every string and key, which the compiled schema keeps copies of.
   static constexpr std::size_t kMaxStringBytes = 4 * 1024 * 1024;
+  /// Schemas applied one inside another to the same value ("$ref", allOf, anyOf, oneOf, not,
+  /// if/then/else, dependencies): validation recurses through such a chain at once.
+  static constexpr std::size_t kMaxChain = 512;
 
   /// Stack that compiling may use: valijson's parser follows each "$ref" into its target
   /// recursively, so a chain of 10,000 of them overflowed the stack of a schema only a few
