@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <mutex>
 
 namespace toold::core {
@@ -25,6 +26,15 @@ namespace error_type = protocol::error_type;
 namespace {
 
 constexpr std::string_view kDisabledMessage = "Tools are disabled after the maximum agent steps";
+
+// Validating a tool's input (and a tool's output) costs what the client's data makes it cost,
+// and the session's queue often runs on the reader thread, which must keep reading (a ping, the
+// $/cancelRequest for this very call). So a validation is first tried where the call is, within
+// a small budget that every ordinary input fits (a few hundred microseconds at most); one that
+// does not fit starts again from the beginning on the worker pool, with the full budget and the
+// call's cancellation. The common small call is never handed to another thread.
+constexpr std::uint64_t kInlineValidationSteps = 20'000;
+constexpr std::chrono::milliseconds kInlineValidationTime{2};
 
 std::string unknownToolMessage(const std::string& name, const Snapshot& snapshot) {
   std::string message = "Unknown tool: " + name + ". Available tools: ";
@@ -138,11 +148,27 @@ struct Call : std::enable_shared_from_this<Call> {
     // model sent, and most inputs are small enough that one copy matters per call.
     const bool copy = tool->input->hasDefaults();
     decodedInput = copy ? params.input : std::move(params.input);
-    if (copy) tool->input->applyDefaults(decodedInput);
-    if (auto issues = tool->input->validate(decodedInput); !issues.empty())
-      return fail(error_type::kInvalidInput,
-                  formatInvalidArguments(tool->name, issues, copy ? params.input : decodedInput), false);
-    guardDoomLoop();
+    auto checked = tool->input->decode(decodedInput, inlineBudget());
+    if (checked.status != CompiledSchema::Checked::Status::OverBudget) return decoded(std::move(checked));
+    if (copy) decodedInput = params.input;  // half filled in: start again from what the model sent
+    boost::asio::post(services.workers, [self = shared_from_this()] {
+      if (self->interrupted()) return;
+      auto result = self->tool->input->decode(self->decodedInput, self->fullBudget());
+      self->onQueue([result = std::move(result)](Call& c) mutable { c.decoded(std::move(result)); });
+    });
+  }
+
+  ValidationBudget inlineBudget() const { return {kInlineValidationSteps, kInlineValidationTime, io.cancellation}; }
+  ValidationBudget fullBudget() const {
+    return {ValidationBudget::kDefaultSteps, ValidationBudget::kDefaultTime, io.cancellation};
+  }
+
+  void decoded(CompiledSchema::Checked checked) {
+    using Status = CompiledSchema::Checked::Status;
+    if (checked.status == Status::Cancelled) return;  // answered -32800 by whoever cancelled
+    if (checked.status == Status::Valid) return guardDoomLoop();
+    const json& sent = tool->input->hasDefaults() ? params.input : decodedInput;
+    fail(error_type::kInvalidInput, formatInvalidArguments(tool->name, checked.issues, sent), false);
   }
 
   PermissionCaller permissionCaller() const {
@@ -264,12 +290,39 @@ struct Call : std::enable_shared_from_this<Call> {
     // The output contract: declared ⇔ present, and valid against its schema.
     if (tool->output) {
       if (!result.output) return fail(error_type::kFailure, "Tool did not return its declared output", true);
-      if (auto issues = tool->output->validate(*result.output); !issues.empty())
-        return fail(error_type::kFailure,
-                    "Tool returned an invalid value for its output schema: " + joinIssues(issues), true);
-    } else if (result.output) {
-      return operationalFailure("tool \"" + tool->name + "\" returned output without an output schema");
+      return checkOutput(std::move(result));
     }
+    if (result.output)
+      return operationalFailure("tool \"" + tool->name + "\" returned output without an output schema");
+    accept(std::move(result));
+  }
+
+  // A client-hosted tool's output is the client's data: checked like an input (see
+  // kInlineValidationSteps).
+  void checkOutput(ToolResult result) {
+    auto checked = tool->output->check(*result.output, inlineBudget());
+    if (checked.status != CompiledSchema::Checked::Status::OverBudget)
+      return outputChecked(std::move(result), std::move(checked));
+    auto kept = std::make_shared<ToolResult>(std::move(result));
+    boost::asio::post(services.workers, [self = shared_from_this(), kept] {
+      if (self->interrupted()) return;
+      auto checkedOutput = self->tool->output->check(*kept->output, self->fullBudget());
+      self->onQueue([kept, checkedOutput = std::move(checkedOutput)](Call& c) mutable {
+        c.outputChecked(std::move(*kept), std::move(checkedOutput));
+      });
+    });
+  }
+
+  void outputChecked(ToolResult result, CompiledSchema::Checked checked) {
+    using Status = CompiledSchema::Checked::Status;
+    if (checked.status == Status::Cancelled) return;
+    if (checked.status != Status::Valid)
+      return fail(error_type::kFailure,
+                  "Tool returned an invalid value for its output schema: " + joinIssues(checked.issues), true);
+    accept(std::move(result));
+  }
+
+  void accept(ToolResult result) {
     try {
       outcome.content = normalizeContent(result.content, result.output);
     } catch (const ContentError& e) {

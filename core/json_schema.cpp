@@ -2,6 +2,8 @@
 #include "core/json_schema.h"
 
 #include "core/schema_assertions.h"
+#include "core/schema_budget.h"
+#include "core/schema_limits.h"
 #include "core/schema_lowering.h"
 
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
@@ -28,6 +30,7 @@
 namespace toold::core {
 
 using schema_detail::DecodedIssue;
+using schema_detail::ValidationMeter;
 using valijson::adapters::NlohmannJsonAdapter;
 
 namespace {
@@ -35,6 +38,10 @@ namespace {
 /// Deeper values are refused rather than validated: valijson and the default filler recurse once
 /// per level, and a recursive schema would follow a hostile value all the way down the stack.
 constexpr std::size_t kMaxDepth = 256;
+
+/// Issues kept per validation: the model is shown a few, and merging each new issue into the kept
+/// ones compares it with all of them.
+constexpr std::size_t kMaxIssues = 100;
 
 /// Where the parser finds the lowered document (see SchemaHandles).
 constexpr std::string_view kLoweredUri = "toold://lowered";
@@ -200,6 +207,7 @@ void addIssue(std::vector<CollectedIssue>& issues, Path path, DecodedIssue issue
 std::vector<SchemaIssue> collectIssues(const valijson::ValidationResults& results, const json& value) {
   std::vector<CollectedIssue> issues;
   for (const valijson::ValidationResults::Error& error : results) {
+    if (issues.size() >= kMaxIssues) break;
     DecodedIssue issue = schema_detail::decodeIssue(error.description);
     if (!issue.fromToold) {
       if (const auto child = wrapperChild(issue.text, error.context)) {
@@ -315,6 +323,7 @@ std::vector<const json*> alongside(const json& schema) {
 /// The "default" of a property's schema: its own, or that of what it refers to.
 const json* defaultOf(const json& root, const json& schema, std::size_t depth) {
   if (depth > kMaxDepth || !schema.is_object()) return nullptr;
+  ValidationMeter::charge(1);
   if (const auto found = schema.find("default"); found != schema.end()) return &*found;
   if (const json* target = follow(root, schema)) return defaultOf(root, *target, depth + 1);
   for (const json* part : alongside(schema))
@@ -324,6 +333,9 @@ const json* defaultOf(const json& root, const json& schema, std::size_t depth) {
 
 void fillDefaults(const json& root, const json& schema, json& value, std::size_t depth) {
   if (depth > kMaxDepth || !schema.is_object()) return;
+  // Like validation, filling in follows every allOf branch and "$ref": as exponential for the
+  // same schemas, and metered the same way.
+  ValidationMeter::charge(1 + (value.is_structured() ? value.size() : 0));
   if (const json* target = follow(root, schema)) return fillDefaults(root, *target, value, depth + 1);
   for (const json* part : alongside(schema)) fillDefaults(root, *part, value, depth + 1);
   if (const auto properties = schema.find("properties"); value.is_object() && properties != schema.end()) {
@@ -379,6 +391,8 @@ bool CompiledSchema::hasDefaults() const { return impl_->hasDefaults; }
 CompiledSchema::~CompiledSchema() = default;
 
 std::shared_ptr<const CompiledSchema> CompiledSchema::compile(const json& document) {
+  checkSchemaSize(document);  // before anything walks it recursively, or copies it
+  const CompileStackGuard stack;
   auto impl = std::make_unique<Impl>();
   impl->dialect = detectDialect(document);
   impl->document = document;
@@ -389,6 +403,9 @@ std::shared_ptr<const CompiledSchema> CompiledSchema::compile(const json& docume
     auto builder = schema_detail::makeLeafConstraintBuilder(impl->lowered.assertions, impl->schemas);
     parser.addConstraintBuilder(schema_detail::kLeafKeyword, builder.get());
     builder.release();  // the parser owns it now
+    auto guard = schema_detail::makeGuardConstraintBuilder();
+    parser.addConstraintBuilder(schema_detail::kGuardKeyword, guard.get());
+    guard.release();
     impl->schemas.parse(parser, impl->lowered);
   } catch (const SchemaError&) {
     throw;
@@ -403,18 +420,55 @@ SchemaDialect CompiledSchema::dialect() const { return impl_->dialect; }
 const json& CompiledSchema::document() const { return impl_->document; }
 
 std::vector<SchemaIssue> CompiledSchema::validate(const json& value) const {
-  if (auto refused = refuseUncheckable(value, 0)) return {*refused};
-  valijson::ValidationResults results;
-  try {
-    if (validateAgainst(impl_->schemas.root(), NlohmannJsonAdapter(value), {"<root>"}, &results)) return {};
-  } catch (const std::exception& error) {
-    return {{"root", std::string("The value could not be checked: ") + error.what()}};
-  }
-  return collectIssues(results, value);
+  return check(value, ValidationBudget{}).issues;
 }
 
 void CompiledSchema::applyDefaults(json& value) const {
-  fillDefaults(impl_->lowered.document, impl_->lowered.document, value, 0);
+  const ValidationBudget budget;
+  ValidationMeter meter(budget);
+  try {
+    fillDefaults(impl_->lowered.document, impl_->lowered.document, value, 0);
+  } catch (const ValidationMeter::Stopped&) {
+    // Left half filled in: validating it within the same budget will say it is too costly.
+  }
+}
+
+namespace {
+
+std::string tooCostly(const ValidationBudget& budget) {
+  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(budget.time).count();
+  return "The value could not be checked against the schema within toold's validation budget (" +
+         std::to_string(budget.steps) + " steps, " + std::to_string(millis) +
+         " ms): this schema is too costly to validate for a value like this one";
+}
+
+}  // namespace
+
+CompiledSchema::Checked CompiledSchema::decode(json& value, const ValidationBudget& budget) const {
+  return run(impl_->hasDefaults ? &value : nullptr, value, budget);
+}
+
+CompiledSchema::Checked CompiledSchema::check(const json& value, const ValidationBudget& budget) const {
+  return run(nullptr, value, budget);
+}
+
+CompiledSchema::Checked CompiledSchema::run(json* fillIn, const json& value, const ValidationBudget& budget) const {
+  if (auto refused = refuseUncheckable(value, 0)) return {Checked::Status::Invalid, {*refused}};
+  valijson::ValidationResults results;
+  try {
+    ValidationMeter meter(budget);
+    if (fillIn) fillDefaults(impl_->lowered.document, impl_->lowered.document, *fillIn, 0);
+    if (validateAgainst(impl_->schemas.root(), NlohmannJsonAdapter(value), {"<root>"}, &results)) return {};
+  } catch (const ValidationMeter::Stopped& stopped) {
+    if (stopped.why == ValidationMeter::Stop::Cancelled) return {Checked::Status::Cancelled, {}};
+    // What reached the root's results before the stop is certain (valijson moves a branch's
+    // issues there only once the branch has failed for good); with none, nothing is known.
+    if (results.numErrors() == 0) return {Checked::Status::OverBudget, {{"root", tooCostly(budget)}}};
+    return {Checked::Status::OverBudget, collectIssues(results, value)};
+  } catch (const std::exception& error) {
+    return {Checked::Status::Invalid, {{"root", std::string("The value could not be checked: ") + error.what()}}};
+  }
+  return {Checked::Status::Invalid, collectIssues(results, value)};
 }
 
 }  // namespace toold::core

@@ -48,7 +48,14 @@
 // Every starting position of an unanchored pattern counts, so its search is too costly past a few
 // million characters (about ten million for a simple one); an anchored one ("^...") has no such
 // bound. A value nested deeper than 256 levels is refused.
+//
+// Cost: a schema is refused at compile() past the limits of schema_limits.h (128 levels, 250,000
+// JSON values, 4 MiB of strings). A validation runs within a ValidationBudget (schema_budget.h):
+// 20 million steps or 3 seconds by default, fewer when the caller says so. uniqueItems is checked
+// by hashing (linear), "required" by bisection over the sorted keys; at most 100 issues are kept.
 #pragma once
+
+#include "core/schema_budget.h"
 
 #include <nlohmann/json.hpp>
 
@@ -91,16 +98,38 @@ public:
   /// The schema exactly as given, to advertise verbatim.
   const json& document() const;
 
-  /// Every leaf issue, in the value's document order; empty when the value is valid.
+  /// Every leaf issue, in the value's document order; empty when the value is valid. Within the
+  /// default budget; past it, one issue says the value could not be checked.
   std::vector<SchemaIssue> validate(const json& value) const;
 
   /// Fills in missing object properties whose schema has a "default", recursively (through
   /// properties, items, allOf and local $ref), so a tool sees the defaults before it runs.
   void applyDefaults(json& value) const;
+
+  /// What a budgeted decode or check found.
+  struct Checked {
+    enum class Status {
+      Valid,
+      Invalid,     // `issues` says why
+      OverBudget,  // the budget ran out: `issues` holds those found before, which are enough to
+                   // refuse the value, or else one saying it could not be checked
+      Cancelled,  // the budget's token fired; the value may be half filled in
+    };
+    Status status = Status::Valid;
+    std::vector<SchemaIssue> issues;
+  };
+
+  /// applyDefaults (when the schema has any) then validate, both within one budget.
+  Checked decode(json& value, const ValidationBudget& budget) const;
+  /// validate within `budget`.
+  Checked check(const json& value, const ValidationBudget& budget) const;
   /// False when applyDefaults can never change a value, so callers may skip copying it first.
   bool hasDefaults() const;
 
 private:
+  /// Fills in `fillIn`'s defaults when given (then validates it), else validates `value`.
+  Checked run(json* fillIn, const json& value, const ValidationBudget& budget) const;
+
   struct Impl;
   explicit CompiledSchema(std::unique_ptr<const Impl> impl);
 

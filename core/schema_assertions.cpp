@@ -1,6 +1,9 @@
 // Checking the leaf keywords toold takes from valijson, and the wording of what it finds.
 #include "core/schema_assertions.h"
 
+#include "core/schema_budget.h"
+#include "core/schema_limits.h"
+
 #include <valijson/adapters/std_string_adapter.hpp>
 #include <valijson/constraint_builder.hpp>
 #include <valijson/constraints/concrete_constraints.hpp>
@@ -9,14 +12,21 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <new>
+#include <unordered_map>
 
 namespace toold::core::schema_detail {
 
 using valijson::adapters::Adapter;
 
 namespace {
+
+/// A string costs one step per this many bytes it is scanned for (a length, a pattern, a copy).
+constexpr std::size_t kBytesPerStep = 64;
+
+void charge(std::uint64_t steps) { ValidationMeter::charge(steps); }
 
 // ---- Wording -------------------------------------------------------------------------------------
 
@@ -159,6 +169,7 @@ long double numberOf(const json& value) {
 
 /// The value as JSON, for enum and const, which compare whole values (1 and 1.0 are equal).
 json toJson(const Adapter& value) {
+  charge(1);
   if (value.isObject()) {
     json object = json::object();
     value.applyToObject([&object](const std::string& key, const Adapter& member) {
@@ -178,7 +189,10 @@ json toJson(const Adapter& value) {
   std::string text;
   std::int64_t integer = 0;
   double number = 0;
-  if (value.isString() && value.getString(text)) return text;
+  if (value.isString() && value.getString(text)) {
+    charge(text.size() / kBytesPerStep);
+    return text;
+  }
   if (value.isBool()) return value.getBool();
   if (value.isInteger() && value.getInteger(integer)) return integer;
   if (value.isDouble() && value.getDouble(number)) return number;
@@ -188,6 +202,76 @@ json toJson(const Adapter& value) {
 std::uint64_t codePoints(std::string_view text) {
   return static_cast<std::uint64_t>(
       std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+}
+
+/// A hash under which the values JSON Schema calls equal hash alike: a number by its value (1 and
+/// 1.0 alike; two integers only when they are the same integer, even past 2^53 where a double
+/// would merge them), a string by its bytes, arrays in order, objects by keys and values.
+std::size_t hashOf(const json& value) {
+  charge(1);
+  const auto mix = [](std::size_t seed, std::size_t hash) {
+    return seed ^ (hash + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+  };
+  std::size_t seed = static_cast<std::size_t>(value.type() == json::value_t::number_unsigned ||
+                                                      value.type() == json::value_t::number_float
+                                                  ? json::value_t::number_integer
+                                                  : value.type());
+  switch (value.type()) {
+    case json::value_t::object:
+      for (auto it = value.begin(); it != value.end(); ++it)
+        seed = mix(mix(seed, std::hash<std::string>{}(it.key())), hashOf(it.value()));
+      return seed;
+    case json::value_t::array:
+      for (const json& item : value) seed = mix(seed, hashOf(item));
+      return seed;
+    case json::value_t::string: {
+      const std::string& text = value.get_ref<const std::string&>();
+      charge(text.size() / kBytesPerStep);
+      return mix(seed, std::hash<std::string>{}(text));
+    }
+    case json::value_t::boolean:
+      return mix(seed, value.get<bool>() ? 1 : 0);
+    case json::value_t::number_integer:
+      return mix(seed, std::hash<std::int64_t>{}(value.get<std::int64_t>()));
+    case json::value_t::number_unsigned: {
+      const auto number = value.get<std::uint64_t>();
+      return mix(seed, number <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+                           ? std::hash<std::int64_t>{}(static_cast<std::int64_t>(number))
+                           : std::hash<std::uint64_t>{}(number));
+    }
+    case json::value_t::number_float: {
+      const double number = value.get<double>();
+      // A whole number hashes as the integer it equals, so that 2.0 meets 2.
+      if (std::trunc(number) == number && number >= -0x1p63 && number < 0x1p63)
+        return mix(seed, std::hash<std::int64_t>{}(static_cast<std::int64_t>(number)));
+      if (std::trunc(number) == number && number >= 0x1p63 && number < 0x1p64)
+        return mix(seed, std::hash<std::uint64_t>{}(static_cast<std::uint64_t>(number)));
+      return mix(seed, std::hash<double>{}(number));
+    }
+    default:
+      return seed;
+  }
+}
+
+/// The first item equal to an earlier one, as (earlier, later) indexes. Hashing makes this linear
+/// in the array's size (valijson compares every pair: 13 s for 20,000 items).
+std::optional<std::pair<std::size_t, std::size_t>> firstDuplicate(const Adapter& array) {
+  std::vector<json> items;
+  items.reserve(array.getArraySize());
+  array.applyToArray([&items](const Adapter& item) {
+    items.push_back(toJson(item));
+    return true;
+  });
+  std::unordered_map<std::size_t, std::vector<std::size_t>> seen;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    std::vector<std::size_t>& sameHash = seen[hashOf(items[i])];
+    for (const std::size_t earlier : sameHash) {
+      charge(1);
+      if (items[earlier] == items[i]) return std::pair{earlier, i};
+    }
+    sameHash.push_back(i);
+  }
+  return std::nullopt;
 }
 
 bool isMultiple(const Adapter& value, const json& divisor) {
@@ -243,7 +327,8 @@ bool checkKeyed(const KeyedSchemas& schemas, const Adapter& object, const std::v
       if (results) results->pushError(at, description);
       return results != nullptr;
     };
-    bool matched = std::find(schemas.named.begin(), schemas.named.end(), key) != schemas.named.end();
+    charge(1 + schemas.patterns.size() * (1 + key.size() / kBytesPerStep));
+    bool matched = std::binary_search(schemas.named.begin(), schemas.named.end(), key);
     for (const KeyedSchemas::Pattern& pattern : schemas.patterns) {
       const Regex::Result result = pattern.regex.search(key);
       if (result == Regex::Result::NoMatch) continue;
@@ -268,11 +353,17 @@ bool checkKeyed(const KeyedSchemas& schemas, const Adapter& object, const std::v
 bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
                          const std::vector<std::string>& context, valijson::ValidationResults* results,
                          const KeyedSchemaValidator& keyed) {
+  // One step for applying this subschema, and one per member valijson's own keywords of it may
+  // look at (properties, items, ...), whether or not this schema looks at them itself.
+  charge(1 + (value.isArray() ? value.getArraySize() : value.isObject() ? value.getObjectSize() : 0));
   bool ok = true;
   // Records a failure; answers whether to go on looking for more.
   auto fail = [&](const std::vector<std::string>& at, const std::string& description) {
     ok = false;
-    if (results) results->pushError(at, description);
+    if (results) {
+      charge(1);
+      results->pushError(at, description);
+    }
     return results != nullptr;
   };
   auto failHere = [&](const std::string& message) { return fail(context, textIssue(message)); };
@@ -293,6 +384,7 @@ bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
         !failHere("Expected " + shortJson(*assertions.constValue)))
       return false;
     const json* values = assertions.enumValues ? &*assertions.enumValues : nullptr;
+    if (values) charge(values->size());
     if (values && std::find(values->begin(), values->end(), whole) == values->end()) {
       std::string message = values->size() == 1 ? "Expected " : "Expected one of: ";
       constexpr std::size_t kShown = 20;
@@ -324,6 +416,7 @@ bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
   if (value.isString()) {
     std::string text;
     value.getString(text);
+    charge(text.size() / kBytesPerStep);
     const std::uint64_t length = codePoints(text);
     const auto& a = assertions;
     if (a.minLength && length < *a.minLength &&
@@ -335,6 +428,7 @@ bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
                   std::to_string(length)))
       return false;
     if (a.pattern) {
+      charge(text.size() / kBytesPerStep);
       const Regex::Result result = a.pattern->search(text);
       if (result == Regex::Result::NoMatch &&
           !failHere("Expected a string matching the pattern /" + a.pattern->pattern() + "/"))
@@ -358,15 +452,27 @@ bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
         !failHere("Expected an array of at most " + plural(*assertions.maxItems, "item") + ", received " +
                   std::to_string(size)))
       return false;
+    if (assertions.uniqueItems) {
+      if (const auto duplicate = firstDuplicate(value);
+          duplicate && !failHere("Expected unique items; [" + std::to_string(duplicate->first) + "] and [" +
+                                 std::to_string(duplicate->second) + "] are equal"))
+        return false;
+    }
   }
-  if (value.isObject()) {
+  const auto& a = assertions;
+  const bool looksAtKeys = a.minProperties || a.maxProperties || !a.required.empty() || !a.dependentRequired.empty() ||
+                           a.keyNames || a.keyed;
+  if (value.isObject() && looksAtKeys) {
     std::vector<std::string> keys;
     value.applyToObject([&keys](const std::string& key, const Adapter&) {
+      charge(key.size() / kBytesPerStep);
       keys.push_back(key);
       return true;
     });
-    const auto has = [&keys](const std::string& key) { return std::find(keys.begin(), keys.end(), key) != keys.end(); };
-    const auto& a = assertions;
+    // Sorted, so that each of "required" (100,000 keys or more) is looked up in log time.
+    std::sort(keys.begin(), keys.end());
+    const auto has = [&keys](const std::string& key) { return std::binary_search(keys.begin(), keys.end(), key); };
+    charge(a.required.size());
     if (a.minProperties && keys.size() < *a.minProperties &&
         !failHere("Expected an object with at least " + plural(*a.minProperties, "key") + ", received " +
                   std::to_string(keys.size())))
@@ -383,7 +489,9 @@ bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
     for (const std::string& key : a.required)
       if (!has(key) && !missing(key, "Missing key")) return false;
     for (const auto& [trigger, needed] : a.dependentRequired) {
+      charge(1);
       if (!has(trigger)) continue;
+      charge(needed.size());
       for (const std::string& key : needed)
         if (!has(key) && !missing(key, "Missing key (required when \"" + trigger + "\" is present)")) return false;
     }
@@ -427,6 +535,7 @@ public:
       : table_(table), keyed_(keyed) {}
 
   valijson::constraints::Constraint* make(const Adapter& node) const override {
+    checkCompileStack();  // valijson's parser recurses through "$ref"s; it calls this once per subschema
     std::int64_t index = -1;
     if (!node.getInteger(index) || index < 0 || static_cast<std::size_t>(index) >= table_.size())
       throw SchemaError("Internal error: a leaf assertion index is out of range");
@@ -438,7 +547,32 @@ private:
   const KeyedSchemaValidator& keyed_;
 };
 
+/// The depth guard (kGuardKeyword): a constraint that only checks the stack, on the way down.
+class GuardConstraint final : public valijson::constraints::PolyConstraint {
+public:
+  bool validate(const Adapter&, const std::vector<std::string>&, valijson::ValidationResults*) const override {
+    charge(0);  // the meter checks the stack's depth at every charge
+    return true;
+  }
+
+private:
+  valijson::constraints::Constraint* cloneInto(void* where) const override { return new (where) GuardConstraint(); }
+  std::size_t sizeOf() const override { return sizeof(GuardConstraint); }
+};
+
+class GuardConstraintBuilder final : public valijson::ConstraintBuilder {
+public:
+  valijson::constraints::Constraint* make(const Adapter&) const override {
+    checkCompileStack();  // reached before valijson's parser recurses into the schema's children
+    return new GuardConstraint();
+  }
+};
+
 }  // namespace
+
+std::unique_ptr<valijson::ConstraintBuilder> makeGuardConstraintBuilder() {
+  return std::make_unique<GuardConstraintBuilder>();
+}
 
 std::unique_ptr<valijson::ConstraintBuilder> makeLeafConstraintBuilder(
     const std::vector<std::unique_ptr<LeafAssertions>>& table, const KeyedSchemaValidator& keyed) {
@@ -524,6 +658,10 @@ void takeLeafAssertions(json& node, std::string_view where, LeafAssertions& into
     if (!format->is_string()) throw invalidKeyword("format", where, "a string");
     const std::string name = format->get<std::string>();
     if (name == "date" || name == "time" || name == "date-time") into.format = name;
+  }
+  if (auto unique = take("uniqueItems")) {
+    if (!unique->is_boolean()) throw invalidKeyword("uniqueItems", where, "a boolean");
+    into.uniqueItems = unique->get<bool>();
   }
   if (auto required = take("required")) {
     if (!isStringArray(*required)) throw invalidKeyword("required", where, "an array of strings");

@@ -45,7 +45,7 @@ struct KeyedSchemas {
     Regex regex;
     std::size_t schema = 0;
   };
-  std::vector<std::string> named;  // the keys of "properties", which valijson applies itself
+  std::vector<std::string> named;  // the keys of "properties", which valijson applies itself; sorted
   std::vector<Pattern> patterns;
   std::optional<std::size_t> additional;  // none: any value
 };
@@ -58,6 +58,7 @@ struct LeafAssertions {
   std::optional<json> constValue;
   std::optional<json> minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf;
   std::optional<std::uint64_t> minLength, maxLength, minItems, maxItems, minProperties, maxProperties;
+  bool uniqueItems = false;  // checked by toold in linear time (valijson compares every pair)
   std::optional<Regex> pattern;
   std::string format;  // "date", "time" or "date-time"; empty when not checked
   std::vector<std::string> required;
@@ -85,6 +86,9 @@ inline constexpr const char* kKeyedChildFailed = "Failed to validate against a s
 /// outlive the valijson schema it builds.
 std::unique_ptr<valijson::ConstraintBuilder> makeLeafConstraintBuilder(
     const std::vector<std::unique_ptr<LeafAssertions>>& table, const KeyedSchemaValidator& keyed);
+
+/// A builder for kGuardKeyword (schema_lowering.h), which valijson's parser owns once added.
+std::unique_ptr<valijson::ConstraintBuilder> makeGuardConstraintBuilder();
 
 // ---- Compiling the keywords ----------------------------------------------------------------------
 

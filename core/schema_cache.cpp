@@ -1,6 +1,8 @@
 // The schema cache: a list in recency order and an index into it, under one mutex.
 #include "core/schema_cache.h"
 
+#include "core/schema_limits.h"
+
 #include <utility>
 
 namespace toold::core {
@@ -8,6 +10,7 @@ namespace toold::core {
 SchemaCache::SchemaCache(std::size_t capacity) : capacity_(capacity) {}
 
 std::shared_ptr<const CompiledSchema> SchemaCache::get(const json& document) {
+  checkSchemaSize(document);  // the key's dump() recurses once per level
   std::string key;
   try {
     key = document.dump();

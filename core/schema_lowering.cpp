@@ -6,6 +6,8 @@
 // recorded so that a "$ref" into a moved schema still finds it.
 #include "core/schema_lowering.h"
 
+#include "core/schema_limits.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -13,6 +15,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 namespace toold::core::schema_detail {
@@ -157,11 +160,28 @@ private:
     walkOne(node, "additionalProperties", at, kUnexpectedKey);
     walkOne(node, "propertyNames", at, kUnexpectedKey);
     for (const char* keyword : {"contains", "not", "if", "then", "else"}) walkOne(node, keyword, at, kNoValue);
-    if (node.contains("uniqueItems") && !node["uniqueItems"].is_boolean())
-      throw invalidKeyword("uniqueItems", shown(at), "a boolean");
     takeLeafAssertions(node, shown(at), *leaf);
     leaf->keyNames = simpleKeyNames(node, at);
     node[kLeafKeyword] = add(std::move(leaf));
+    addDepthGuard(node);
+  }
+
+  /// valijson recurses into a schema's children (its properties, items, branches, ...) before it
+  /// reaches the leaf constraint, both when parsing and when validating, so the leaf cannot see
+  /// how deep the recursion has gone before it is too late. "allOf" is the keyword valijson
+  /// handles first; a last entry of it that holds only kGuardKeyword is reached before any other
+  /// child, so the guard checks the stack on the way down. (allOf's own chain is bounded at
+  /// compile time instead, see refuseEndlessReferences.) Nodes without children need none.
+  void addDepthGuard(json& node) {
+    static const char* const kChildren[] = {"properties", "items", "additionalItems", "additionalProperties",
+                                            "propertyNames", "contains", "dependencies", "not", "anyOf",
+                                            "oneOf", "if", "then", "else"};
+    if (std::none_of(std::begin(kChildren), std::end(kChildren),
+                     [&node](const char* keyword) { return node.contains(keyword); }) &&
+        (!node.contains(kLeafKeyword) || !out_.assertions.at(node[kLeafKeyword].get<std::size_t>())->keyed))
+      return;
+    json& allOf = node.emplace("allOf", json::array()).first.value();
+    allOf.push_back(json::object({{kGuardKeyword, 0}}));
   }
 
   void refuseUnsupported(const json& node, const std::string& at) const {
@@ -313,6 +333,7 @@ private:
     KeyedSchemas keyed;
     if (const auto named = node.find("properties"); named != node.end() && named->is_object())
       for (auto it = named->begin(); it != named->end(); ++it) keyed.named.push_back(it.key());
+    std::sort(keyed.named.begin(), keyed.named.end());  // nlohmann's order already; looked up by bisection
     for (auto it = patterns->begin(); it != patterns->end(); ++it) {
       Regex regex = compilePattern(it.key(), "patternProperties", shown(at));
       const std::size_t index = moveOut(it.value(), at + "/patternProperties/" + escapeToken(it.key()));
@@ -392,11 +413,28 @@ private:
 
   /// Points every "$ref" at its target's lowered position, which must be a schema.
   void resolveReferences() {
+    // The renames apply in the order they were made, each to what the earlier ones left. Indexed
+    // by what they rename, so that a target looks up its own prefixes (at most one per level)
+    // rather than scanning every rename: a schema with thousands of both was quadratic.
+    std::unordered_map<std::string, std::vector<std::size_t>> byFrom;
+    for (std::size_t i = 0; i < renames_.size(); ++i) byFrom[renames_[i].first].push_back(i);
     for (const Reference& reference : references_) {
       std::string target = reference.pointer;
-      for (const auto& [from, to] : renames_)
-        if (target.compare(0, from.size(), from) == 0 && (target.size() == from.size() || target[from.size()] == '/'))
-          target = to + target.substr(from.size());
+      for (std::size_t next = 0;;) {
+        std::size_t earliest = renames_.size();
+        for (std::size_t cut = target.find('/', 1);; cut = target.find('/', cut + 1)) {
+          const auto found = byFrom.find(target.substr(0, cut));
+          if (found != byFrom.end()) {
+            const auto at = std::lower_bound(found->second.begin(), found->second.end(), next);
+            if (at != found->second.end()) earliest = std::min(earliest, *at);
+          }
+          if (cut == std::string::npos) break;
+        }
+        if (earliest == renames_.size()) break;
+        const std::string& from = renames_[earliest].first;
+        target = renames_[earliest].second + target.substr(from.size());
+        next = earliest + 1;
+      }
       if (!schemaPointers_.count(target))
         throw SchemaError("Unsupported \"$ref\" at " + shown(reference.holder) + ": " +
                           shortJson("#" + reference.pointer) +
@@ -410,29 +448,44 @@ private:
   /// item (say {"$defs": {"a": {"anyOf": [{"$ref": "#/$defs/a"}]}}}) would validate forever.
   void refuseEndlessReferences() const {
     std::map<std::string, bool> finished;  // false while on the current path
-    std::function<void(const std::string&)> visit = [&](const std::string& at) {
+    // The longest chain of schemas applied to one value from here: validation recurses through
+    // it with no guard on the way down (see addDepthGuard), so it is bounded here.
+    std::map<std::string, std::size_t> chain;
+    std::function<std::size_t(const std::string&)> visit = [&](const std::string& at) -> std::size_t {
+      checkCompileStack();  // a chain of "$ref"s is as long as the schema makes it
       const auto [state, first] = finished.emplace(at, false);
       if (!first) {
         if (!state->second)
           throw SchemaError("Circular \"$ref\" through " + shown(at) +
                             ": it comes back to the same schema without descending into a property or an item, so "
                             "validation would never end");
-        return;
+        return chain[at];
       }
+      std::size_t longest = 0;
+      const auto follow = [&](const std::string& next) { longest = std::max(longest, visit(next)); };
       const json& node = out_.document.at(json::json_pointer(at));
       if (const auto target = targets_.find(at); target != targets_.end()) {
-        visit(target->second);  // valijson looks at nothing else in a "$ref" object
+        follow(target->second);  // valijson looks at nothing else in a "$ref" object
       } else if (node.is_object()) {
         for (const char* keyword : {"allOf", "anyOf", "oneOf"})
           if (node.contains(keyword))
-            for (std::size_t i = 0; i < node[keyword].size(); ++i) visit(at + "/" + keyword + "/" + std::to_string(i));
+            for (std::size_t i = 0; i < node[keyword].size(); ++i)
+              if (!node[keyword][i].contains(kGuardKeyword))
+                follow(at + "/" + keyword + "/" + std::to_string(i));
         for (const char* keyword : {"not", "if", "then", "else"})
-          if (node.contains(keyword)) visit(at + "/" + keyword);
+          if (node.contains(keyword)) follow(at + "/" + keyword);
         if (node.contains("dependencies"))
           for (auto it = node["dependencies"].begin(); it != node["dependencies"].end(); ++it)
-            visit(at + "/dependencies/" + escapeToken(it.key()));
+            follow(at + "/dependencies/" + escapeToken(it.key()));
       }
+      if (++longest > SchemaLimits::kMaxChain)
+        throw SchemaError("The schemas applied to one value through \"$ref\", allOf, anyOf, oneOf, not, if or "
+                          "dependencies from " + shown(at) + " chain more than " +
+                          std::to_string(SchemaLimits::kMaxChain) + " deep; toold accepts at most " +
+                          std::to_string(SchemaLimits::kMaxChain));
       finished[at] = true;
+      chain[at] = longest;
+      return longest;
     };
     for (const std::string& at : schemaPointers_) visit(at);
   }

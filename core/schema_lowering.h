@@ -19,6 +19,10 @@ namespace toold::core::schema_detail {
 /// a JSON pointer valijson can follow ("/$toold-keyed/3"), whatever the keys on its way.
 inline constexpr const char* kKeyedKeyword = "$toold-keyed";
 
+/// A subschema holding only this keyword checks how deep the recursion is (see addDepthGuard in
+/// schema_lowering.cpp); its value is unused.
+inline constexpr const char* kGuardKeyword = "$toold-guard";
+
 struct LoweredSchema {
   json document;  // what valijson parses
   std::vector<std::unique_ptr<LeafAssertions>> assertions;

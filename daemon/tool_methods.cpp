@@ -1,5 +1,6 @@
 #include "daemon/tool_methods.h"
 
+#include "core/schema_limits.h"
 #include "core/tool_name.h"
 #include "core/tool_service.h"
 #include "daemon/server.h"
@@ -61,6 +62,27 @@ private:
   std::vector<core::ToolHooks::Id> ids_;
 };
 
+// The schemas' size limits, checked on the params as they arrived: parsing them copies each
+// schema recursively, which a schema nested 100,000 deep would not survive. The same limits hold
+// again where schemas are compiled, whatever they come from.
+void refuseOversizedSchemas(const json& params) {
+  const auto tools = params.is_object() ? params.find("tools") : params.end();
+  if (!params.is_object() || tools == params.end() || !tools->is_object()) return;  // the parser says why
+  for (auto tool = tools->begin(); tool != tools->end(); ++tool) {
+    if (!tool->is_object()) continue;
+    for (const char* which : {"inputSchema", "outputSchema"}) {
+      const auto schema = tool->find(which);
+      if (schema == tool->end()) continue;
+      try {
+        core::checkSchemaSize(*schema);
+      } catch (const core::SchemaError& e) {
+        throw InvalidParams("Invalid " + std::string(which == std::string_view("inputSchema") ? "input" : "output") +
+                            " schema for tool \"" + tool.key() + "\": " + e.what());
+      }
+    }
+  }
+}
+
 json snapshotResult(const core::Snapshot& snapshot) {
   json result{{"snapshot", snapshot.id}, {"tools", snapshot.definitions()}};
   if (snapshot.final) result["toolChoice"] = "none";
@@ -73,6 +95,7 @@ void bindToolMethods(Server& server, core::ToolService& tools) {
   MethodTable& methods = server.methods();
 
   methods.request("register", [&tools](json&& params, const RequestContext&, Reply reply) {
+    refuseOversizedSchemas(params);
     auto parsed = protocol::parseRegisterParams(params);
     if (parsed.scope) refuseReservedScope(*parsed.scope);
     try {

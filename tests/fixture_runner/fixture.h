@@ -59,6 +59,9 @@ struct Step {
   std::chrono::milliseconds wait{0};
   std::vector<Pattern> patterns; ///< Expect
   bool unordered = false;        ///< Expect: a `<*` group
+  /// Expect: each message must arrive within this long of the runner starting to wait for it
+  /// (`within MS` before the step), instead of %timeout; 0: %timeout.
+  std::chrono::milliseconds within{0};
   int signal = 0;                ///< Signal
   int area = 0;                  ///< Put, Check: a ScratchArea
   std::string path;              ///< Put, Check: relative to the area's directory

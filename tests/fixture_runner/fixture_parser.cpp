@@ -12,6 +12,7 @@
 #include <cmath>
 #include <fstream>
 #include <set>
+#include <utility>
 #include <sstream>
 
 namespace toold::fixture {
@@ -91,6 +92,7 @@ public:
         step(lineNo, content);
       }
     }
+    if (within_.count() != 0) fail(withinLine_, "within must be followed by an expectation ('<' or '<*')");
     return std::move(fixture_);
   }
 
@@ -240,6 +242,8 @@ private:
   // ---- steps ----
 
   void step(int line, std::string_view content) {
+    if (within_.count() != 0 && !content.starts_with("<"))
+      fail(withinLine_, "within must be followed by an expectation ('<' or '<*')");
     if (content.starts_with(">raw") && (content.size() == 4 || isBlank(content[4]) || content[4] == '"')) {
       return sendRaw(line, content.substr(4));
     }
@@ -253,6 +257,13 @@ private:
       Step step = makeStep(Step::Kind::Wait, line);
       step.wait = std::chrono::milliseconds(*ms);
       return add(std::move(step));
+    }
+    if (words[0] == "within") {
+      auto ms = words.size() == 2 ? parseNumber<int>(words[1]) : std::nullopt;
+      if (!ms || *ms <= 0) fail(line, "within takes a number of milliseconds above 0: within 50");
+      within_ = std::chrono::milliseconds(*ms);
+      withinLine_ = line;
+      return;
     }
     if (words[0] == "close") {
       if (words.size() != 1) fail(line, "close takes no arguments");
@@ -280,7 +291,7 @@ private:
       return add(std::move(step));
     }
     fail(line, "unknown step '" + std::string(words[0]) +
-                   "' (expected '> JSON', '>raw \"...\"', '< PATTERN', '<* PATTERN', 'wait MS', 'close', "
+                   "' (expected '> JSON', '>raw \"...\"', '< PATTERN', '<* PATTERN', 'wait MS', 'within MS', 'close', "
                    "'signal NAME', 'restart', 'put PATH \"...\"', 'check PATH ...' or a %directive)");
   }
 
@@ -398,6 +409,7 @@ private:
     Step step = makeStep(Step::Kind::Expect, line);
     step.patterns = {Pattern{std::move(pattern), line}};
     step.unordered = unordered;
+    step.within = std::exchange(within_, std::chrono::milliseconds(0));
     add(std::move(step));
   }
 
@@ -408,6 +420,8 @@ private:
   std::size_t next_ = 0;
   Fixture fixture_;
   bool closed_ = false;
+  std::chrono::milliseconds within_{0};  // from a `within MS` line, for the next expectation
+  int withinLine_ = 0;
   std::set<std::string> known_{kDirectoryNames.begin(), kDirectoryNames.end()};
 };
 

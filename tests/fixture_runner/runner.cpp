@@ -329,10 +329,12 @@ private:
   /// The next message, or a failure of `step` naming what arrived instead.
   nlohmann::json receive(const Step& step, const std::vector<nlohmann::json>& groupSoFar) {
     Received received;
-    auto status = output_->next(received, Clock::now() + fixture_.timeout);
+    const auto bound = step.within.count() > 0 ? step.within : fixture_.timeout;
+    const auto deadline = Clock::now() + bound;  // skipped notifications do not extend a `within`
+    auto status = output_->next(received, deadline);
     while (status == DaemonOutput::Status::Received && skipped(received)) {
       trace("< (skipped) " + received.message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-      status = output_->next(received, Clock::now() + fixture_.timeout);
+      status = output_->next(received, step.within.count() > 0 ? deadline : Clock::now() + fixture_.timeout);
     }
     if (status == DaemonOutput::Status::Received) {
       received_.push_back(received);
@@ -342,7 +344,7 @@ private:
     }
     std::string nothing;
     if (status == DaemonOutput::Status::Timeout) {
-      nothing = "nothing within " + durationText(fixture_.timeout);
+      nothing = "nothing within " + durationText(bound);
     } else {
       const auto exit = process_->waitExit(Clock::now() + kExitGrace);
       nothing = "nothing: toold closed its stdout (" + (exit ? exit->describe() : std::string("still running")) + ")";

@@ -228,9 +228,13 @@ TEST_CASE("malformed fixtures are reported with file and line", "[parser]") {
   CHECK(errorOf("close\nclose\n") == "t.fixture:2: toold's input is already closed");
   CHECK(errorOf("close\n> 1\n") == "t.fixture:2: a send after 'close': toold's input is already closed");
   CHECK(errorOf("sned {}\n") == "t.fixture:1: unknown step 'sned' (expected '> JSON', '>raw \"...\"', '< PATTERN', "
-                                "'<* PATTERN', 'wait MS', 'close', 'signal NAME', 'restart', 'put PATH \"...\"', "
+                                "'<* PATTERN', 'wait MS', 'within MS', 'close', 'signal NAME', 'restart', "
+                                "'put PATH \"...\"', "
                                      "'check PATH ...' or a %directive)");
   CHECK(errorOf("restart now\n") == "t.fixture:1: restart takes no arguments");
+  CHECK(errorOf("within 0\n") == "t.fixture:1: within takes a number of milliseconds above 0: within 50");
+  CHECK(errorOf("within 50\n> 1\n") == "t.fixture:1: within must be followed by an expectation ('<' or '<*')");
+  CHECK(errorOf("> 1\nwithin 50\n") == "t.fixture:2: within must be followed by an expectation ('<' or '<*')");
   CHECK(errorOf("signal STOP\n") == "t.fixture:1: signal takes one of TERM, INT, HUP, KILL: signal TERM");
   CHECK(errorOf("  {\"orphan\": 1}\n") == "t.fixture:1: an indented line must continue the JSON of a '>' or '<' line");
   CHECK(errorOf(">raw \"a\\qb\"\n") ==
