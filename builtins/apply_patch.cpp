@@ -158,6 +158,10 @@ void run(const std::shared_ptr<PatchCall>& call) {
       c.end(failure("apply_patch verification failed: " + path + ": " + e.what()));
       return std::nullopt;
     }
+    if (resolved.inToolOutput) {
+      c.end(failure("apply_patch verification failed: " + core::toolOutputIsReadOnly(resolved.given.string())));
+      return std::nullopt;
+    }
     if (auto ask = core::externalDirectoryAsk(resolved, core::PathKind::File))
       if (asked.insert(ask->resources.front()).second) asks.push_back(std::move(*ask));
     keys.insert(resolved.canonical.string());

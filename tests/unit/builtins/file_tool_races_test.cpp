@@ -1,0 +1,186 @@
+// The workspace boundary under a racer: a thread swaps a folder of the workspace with a symlink to
+// a folder outside it (rename with RENAME_EXCHANGE, as fast as it can) while a file tool works on a
+// path below that folder, over and over. Whatever the interleaving, nothing outside may be read,
+// written, created or renamed: the tool either acts on the real folder or refuses. The person in
+// these tests refuses every external_directory ask, so the only way out is the race itself.
+#include "builtins/apply_patch.h"
+#include "builtins/edit.h"
+#include "builtins/file_tools.h"
+#include "builtins/multiedit.h"
+#include "builtins/read.h"
+#include "builtins/write.h"
+
+#include "tests/support/temp_dir.h"
+#include "tests/support/tool_call.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <fcntl.h>
+#include <fstream>
+#include <map>
+#include <sys/stat.h>
+#include <thread>
+
+namespace fs = std::filesystem;
+using toold::core::json;
+using toold::testing::CallOutcome;
+using toold::testing::TempDir;
+
+namespace {
+
+constexpr auto kRaceFor = std::chrono::milliseconds(1500);
+constexpr std::string_view kSecret = "TOP-SECRET";
+
+void writeFile(const fs::path& path, const std::string& content) {
+  std::ofstream(path, std::ios::binary) << content;
+}
+
+/// What a folder holds, deeply: every entry's name with its type, inode, size, mtime and bytes.
+std::map<std::string, std::string> snapshot(const fs::path& folder) {
+  std::map<std::string, std::string> entries;
+  for (const auto& entry : fs::recursive_directory_iterator(folder)) {
+    struct stat status {};
+    ::lstat(entry.path().c_str(), &status);
+    std::string description = std::to_string(status.st_mode) + "/" + std::to_string(status.st_ino) + "/" +
+                              std::to_string(status.st_size) + "/" + std::to_string(status.st_mtim.tv_nsec);
+    if (S_ISREG(status.st_mode)) {
+      std::ifstream in(entry.path(), std::ios::binary);
+      description += "/" + std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    entries[entry.path().lexically_relative(folder).string()] = description;
+  }
+  return entries;
+}
+
+/// A workspace `ws` with a folder `ws/d` (file.txt: "hello\n") and a symlink `ws/alt` to the folder
+/// `outside` (file.txt: "hello TOP-SECRET\n", secret-name.txt, sub/), which the racer swaps.
+struct RaceSite {
+  TempDir root{"races"};
+  fs::path workspace = root.path() / "ws";
+  fs::path outside = root.path() / "outside";
+  std::shared_ptr<toold::builtins::FileTools> files = std::make_shared<toold::builtins::FileTools>();
+  toold::core::ToolContext context;
+  std::map<std::string, std::string> outsideBefore;
+
+  RaceSite() {
+    fs::create_directories(workspace / "d" / "sub");
+    fs::create_directories(outside / "sub");
+    writeFile(workspace / "d" / "file.txt", "hello\n");
+    writeFile(outside / "file.txt", "hello " + std::string(kSecret) + "\n");
+    writeFile(outside / "secret-name.txt", std::string(kSecret) + "\n");
+    fs::create_directory_symlink(outside, workspace / "alt");
+    auto location = std::make_shared<toold::core::Location>();
+    location->directory = workspace;
+    location->dataDir = root.path() / "data";
+    context = toold::testing::toolContext(location);
+    outsideBefore = snapshot(outside);
+  }
+
+  /// Calls `call(i)` for i = 0, 1, ... while the racer swaps `ws/d` and `ws/alt`, for kRaceFor.
+  /// Returns how many calls succeeded; every outcome is checked for the secret on the way.
+  int race(const std::function<CallOutcome(int)>& call) {
+    std::atomic<bool> stop{false};
+    std::thread racer([&] {
+      const std::string d = (workspace / "d").string(), alt = (workspace / "alt").string();
+      while (!stop.load(std::memory_order_relaxed))
+        ::renameat2(AT_FDCWD, d.c_str(), AT_FDCWD, alt.c_str(), RENAME_EXCHANGE);
+    });
+    int succeeded = 0, refusedAsChanged = 0, calls = 0;
+    const auto until = std::chrono::steady_clock::now() + kRaceFor;
+    for (int i = 0; std::chrono::steady_clock::now() < until; ++i, ++calls) {
+      CallOutcome outcome = call(i);
+      if (outcome.text.find(kSecret) != std::string::npos) {
+        stop = true;
+        racer.join();
+        FAIL("call " << i << " showed an outside file: " << outcome.text);
+      }
+      if (outcome.ok) ++succeeded;
+      if (outcome.text.find("changed after it was checked") != std::string::npos) ++refusedAsChanged;
+    }
+    stop = true;
+    racer.join();
+    INFO(calls << " calls, " << succeeded << " succeeded, " << refusedAsChanged << " refused as changed");
+    CHECK(snapshot(outside) == outsideBefore);
+    return succeeded;
+  }
+
+  std::string at(const std::string& relative) const { return (workspace / relative).string(); }
+};
+
+} // namespace
+
+TEST_CASE("races: read never shows a file or a folder outside the workspace", "[races]") {
+  RaceSite site;
+  auto read = toold::builtins::makeReadTool(site.files);
+  const int succeeded = site.race([&](int i) {
+    const std::string path = i % 4 == 3 ? site.at("d") : site.at("d/file.txt");
+    auto outcome = toold::testing::callTool(read, json{{"filePath", path}}, site.context);
+    // A listing of the outside folder would name secret-name.txt rather than show its bytes.
+    if (outcome.text.find("secret-name") != std::string::npos) outcome.text += std::string(kSecret);
+    return outcome;
+  });
+  CHECK(succeeded > 0);
+}
+
+TEST_CASE("races: write never creates or replaces a file outside the workspace", "[races]") {
+  RaceSite site;
+  auto write = toold::builtins::makeWriteTool(site.files);
+  const int succeeded = site.race([&](int i) {
+    // A new file, and one in a folder write must create first.
+    const std::string path = i % 2 ? site.at("d/new-" + std::to_string(i) + ".txt")
+                                   : site.at("d/sub/made-" + std::to_string(i) + "/new.txt");
+    return toold::testing::callTool(write, json{{"filePath", path}, {"content", "written\n"}}, site.context);
+  });
+  CHECK(succeeded > 0);
+}
+
+TEST_CASE("races: edit never changes or creates a file outside the workspace", "[races]") {
+  RaceSite site;
+  auto edit = toold::builtins::makeEditTool(site.files);
+  const int succeeded = site.race([&](int i) {
+    if (i % 3 == 2)
+      return toold::testing::callTool(
+          edit, json{{"filePath", site.at("d/created-" + std::to_string(i) + ".txt")}, {"oldString", ""}, {"newString", "x\n"}},
+          site.context);
+    const bool up = i % 2 == 0;
+    return toold::testing::callTool(edit,
+                                    json{{"filePath", site.at("d/file.txt")},
+                                         {"oldString", up ? "hello" : "HELLO"},
+                                         {"newString", up ? "HELLO" : "hello"}},
+                                    site.context);
+  });
+  CHECK(succeeded > 0);
+}
+
+TEST_CASE("races: multiedit never changes a file outside the workspace", "[races]") {
+  RaceSite site;
+  auto multiedit = toold::builtins::makeMultiEditTool(site.files);
+  const int succeeded = site.race([&](int i) {
+    // Two edits, each applied to the result of the other: "hello" becomes "HELLO!" and back.
+    const bool up = i % 2 == 0;
+    json edits = up ? json::array({json{{"oldString", "hello"}, {"newString", "HELLO"}},
+                                   json{{"oldString", "HELLO"}, {"newString", "HELLO!"}}})
+                    : json::array({json{{"oldString", "HELLO!"}, {"newString", "HELLO"}},
+                                   json{{"oldString", "HELLO"}, {"newString", "hello"}}});
+    return toold::testing::callTool(multiedit, json{{"filePath", site.at("d/file.txt")}, {"edits", edits}}, site.context);
+  });
+  CHECK(succeeded > 0);
+}
+
+TEST_CASE("races: apply_patch never adds, updates or moves a file outside the workspace", "[races]") {
+  RaceSite site;
+  auto patch = toold::builtins::makeApplyPatchTool(site.files);
+  const int succeeded = site.race([&](int i) {
+    const bool up = i % 2 == 0;
+    const std::string n = std::to_string(i);
+    std::string text = "*** Begin Patch\n*** Add File: d/added-" + n + ".txt\n+added\n";
+    text += "*** Update File: d/file.txt\n@@\n-" + std::string(up ? "hello" : "HELLO") + "\n+" + (up ? "HELLO" : "hello") + "\n";
+    if (i % 3 == 0) text += "*** Update File: d/added-" + std::to_string(i - 3) + ".txt\n*** Move to: d/sub/moved-" + n + ".txt\n@@\n-added\n+moved\n";
+    text += "*** End Patch";
+    return toold::testing::callTool(patch, json{{"patchText", text}}, site.context);
+  });
+  CHECK(succeeded > 0);
+}
