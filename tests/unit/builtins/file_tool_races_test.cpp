@@ -6,6 +6,9 @@
 #include "builtins/apply_patch.h"
 #include "builtins/edit.h"
 #include "builtins/file_tools.h"
+#include "builtins/glob.h"
+#include "builtins/grep.h"
+#include "builtins/list.h"
 #include "builtins/multiedit.h"
 #include "builtins/read.h"
 #include "builtins/write.h"
@@ -55,8 +58,9 @@ std::map<std::string, std::string> snapshot(const fs::path& folder) {
   return entries;
 }
 
-/// A workspace `ws` with a folder `ws/d` (file.txt: "hello\n") and a symlink `ws/alt` to the folder
-/// `outside` (file.txt: "hello TOP-SECRET\n", secret-name.txt, sub/), which the racer swaps.
+/// A workspace `ws` with a folder `ws/d` (file.txt: "hello\n", sub/deep.txt) and a symlink `ws/alt`
+/// to the folder `outside` (file.txt: "hello TOP-SECRET\n", secret-name.txt, sub/secret-name-deep.txt),
+/// which the racer swaps.
 struct RaceSite {
   TempDir root{"races"};
   fs::path workspace = root.path() / "ws";
@@ -71,6 +75,8 @@ struct RaceSite {
     writeFile(workspace / "d" / "file.txt", "hello\n");
     writeFile(outside / "file.txt", "hello " + std::string(kSecret) + "\n");
     writeFile(outside / "secret-name.txt", std::string(kSecret) + "\n");
+    writeFile(workspace / "d" / "sub" / "deep.txt", "inside\n");
+    writeFile(outside / "sub" / "secret-name-deep.txt", std::string(kSecret) + "\n");
     fs::create_directory_symlink(outside, workspace / "alt");
     auto location = std::make_shared<toold::core::Location>();
     location->directory = workspace;
@@ -181,6 +187,44 @@ TEST_CASE("races: apply_patch never adds, updates or moves a file outside the wo
     if (i % 3 == 0) text += "*** Update File: d/added-" + std::to_string(i - 3) + ".txt\n*** Move to: d/sub/moved-" + n + ".txt\n@@\n-added\n+moved\n";
     text += "*** End Patch";
     return toold::testing::callTool(patch, json{{"patchText", text}}, site.context);
+  });
+  CHECK(succeeded > 0);
+}
+
+/// A listing that names an outside file counts as showing it.
+CallOutcome flagSecretNames(CallOutcome outcome) {
+  if (outcome.text.find("secret-name") != std::string::npos) outcome.text += std::string(kSecret);
+  return outcome;
+}
+
+TEST_CASE("races: grep never searches a file outside the workspace", "[races]") {
+  RaceSite site;
+  auto grep = toold::builtins::makeGrepTool();
+  const int succeeded = site.race([&](int i) {
+    // The workspace walked (d swapped below the root), d as the root, and a file named directly.
+    const std::string path = i % 3 == 0 ? site.at(".") : i % 3 == 1 ? site.at("d") : site.at("d/sub/deep.txt");
+    return flagSecretNames(
+        toold::testing::callTool(grep, json{{"pattern", "TOP-SECRET|inside|hello"}, {"path", path}}, site.context));
+  });
+  CHECK(succeeded > 0);
+}
+
+TEST_CASE("races: glob never lists a file outside the workspace", "[races]") {
+  RaceSite site;
+  auto glob = toold::builtins::makeGlobTool();
+  const int succeeded = site.race([&](int i) {
+    const std::string path = i % 2 ? site.at(".") : site.at("d");
+    return flagSecretNames(toold::testing::callTool(glob, json{{"pattern", "**/*.txt"}, {"path", path}}, site.context));
+  });
+  CHECK(succeeded > 0);
+}
+
+TEST_CASE("races: list never lists a folder outside the workspace", "[races]") {
+  RaceSite site;
+  auto list = toold::builtins::makeListTool();
+  const int succeeded = site.race([&](int i) {
+    const std::string path = i % 2 ? site.at(".") : site.at("d");
+    return flagSecretNames(toold::testing::callTool(list, json{{"path", path}}, site.context));
   });
   CHECK(succeeded > 0);
 }
