@@ -17,7 +17,6 @@ namespace toold::builtins {
 
 namespace {
 
-namespace fs = std::filesystem;
 using core::json;
 
 constexpr std::uint64_t kDefaultLimit = 2000;

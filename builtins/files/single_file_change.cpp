@@ -9,7 +9,6 @@ namespace toold::builtins {
 
 namespace {
 
-namespace fs = std::filesystem;
 using core::json;
 
 struct Pending {
