@@ -69,10 +69,14 @@ std::variant<LoadedFile, std::string> loadFile(const core::HeldLocation& held) {
   return loaded;
 }
 
-bool unchangedSince(const std::filesystem::path& path, const std::optional<std::string>& expected) {
+bool unchangedSince(const std::filesystem::path& path, const std::optional<std::string>& expected,
+                    std::string* holdRefusal) {
   auto held = core::holdLocation(path, path.string(), core::HoldPurpose::Read);
   auto* location = std::get_if<core::HeldLocation>(&held);
-  if (!location) return false;
+  if (!location) {
+    if (holdRefusal) *holdRefusal = std::get<std::string>(held);
+    return false;
+  }
   if (!location->exists()) return !expected;
   auto current = loadFile(*location);
   auto* file = std::get_if<LoadedFile>(&current);

@@ -42,10 +42,13 @@ void write(const std::shared_ptr<Pending>& pending) {
   auto& p = *pending;
   if (p.context.cancellation.isCancelled()) return p.end(failure("The call was cancelled; nothing was written."));
   const std::optional<std::string> expected = p.current ? std::optional(p.current->bytes) : std::nullopt;
-  if (!unchangedSince(p.path.canonical, expected))
+  std::string holdRefusal;
+  if (!unchangedSince(p.path.canonical, expected, &holdRefusal)) {
+    if (!holdRefusal.empty()) return p.end(failure(holdRefusal));
     return p.end(failure("File " + p.display +
-                          " changed on disk while the change was waiting for permission; nothing was written. "
-                          "Read it again and redo the change."));
+                         " changed on disk while the change was waiting for permission; nothing was written. "
+                         "Read it again and redo the change."));
+  }
   // Held again now, creating missing folders: a folder swapped for a symlink while the person was
   // deciding is met here, and the write refused, rather than followed.
   auto held = core::holdLocation(p.path, core::HoldPurpose::Write);

@@ -256,3 +256,39 @@ TEST_CASE("races: list never lists a folder outside the workspace", "[races]") {
   });
   CHECK(worksWhenStill);
 }
+
+TEST_CASE("races: a path that leaves the workspace while the person decides is refused after approval", "[races]") {
+  RaceSite site;
+  // The person approves the inside path; meanwhile the folder becomes a link to outside.
+  auto swapWhileAsking = [&site](const toold::core::PermissionAsk& ask) -> std::optional<std::string> {
+    if (ask.action == "external_directory") return "refused: outside";
+    if (ask.action == "edit")
+      ::renameat2(AT_FDCWD, site.at("d").c_str(), AT_FDCWD, site.at("alt").c_str(), RENAME_EXCHANGE);
+    return std::nullopt;
+  };
+  site.context = toold::testing::toolContext(site.context.location, swapWhileAsking);
+  auto swapBack = [&site] {
+    if (fs::is_symlink(site.workspace / "d"))
+      ::renameat2(AT_FDCWD, site.at("d").c_str(), AT_FDCWD, site.at("alt").c_str(), RENAME_EXCHANGE);
+  };
+
+  auto write = toold::builtins::makeWriteTool(site.files);
+  auto written = toold::testing::callTool(write, json{{"filePath", site.at("d/new.txt")}, {"content", "x"}}, site.context);
+  swapBack();
+  auto edit = toold::builtins::makeEditTool(site.files);
+  auto edited = toold::testing::callTool(
+      edit, json{{"filePath", site.at("d/file.txt")}, {"oldString", "hello"}, {"newString", "HELLO"}}, site.context);
+  swapBack();
+  auto patch = toold::builtins::makeApplyPatchTool(site.files);
+  auto patched = toold::testing::callTool(
+      patch, json{{"patchText", "*** Begin Patch\n*** Update File: d/file.txt\n@@\n-hello\n+HELLO\n*** End Patch"}},
+      site.context);
+  swapBack();
+
+  for (const auto& outcome : {written, edited, patched}) {
+    CHECK_FALSE(outcome.ok);
+    CHECK_THAT(outcome.text, Catch::Contains("changed after it was checked") && Catch::Contains("is now a symbolic link"));
+  }
+  CHECK(snapshot(site.outside) == site.outsideBefore);
+  CHECK(site.inside("file.txt") == "hello\n");
+}
