@@ -63,11 +63,14 @@ struct PatchCall {
 void commit(const std::shared_ptr<PatchCall>& call) {
   auto& c = *call;
   if (c.context.cancellation.isCancelled()) return c.end(failure("The call was cancelled; nothing was written."));
-  for (const auto& change : c.plan.changes)
-    if (!unchangedSince(change.target, change.previous))
-      return c.end(failure("apply_patch failed: " + change.target.string() +
-                           " changed on disk while the patch was waiting for permission; nothing was written. "
-                           "Read it again and redo the patch."));
+  for (const auto& change : c.plan.changes) {
+    std::string holdRefusal;
+    if (unchangedSince(change.target, change.previous, &holdRefusal)) continue;
+    if (!holdRefusal.empty()) return c.end(failure("apply_patch failed: " + holdRefusal));
+    return c.end(failure("apply_patch failed: " + change.target.string() +
+                         " changed on disk while the patch was waiting for permission; nothing was written. "
+                         "Read it again and redo the patch."));
+  }
   auto committed = commitFileChanges(c.plan.changes);
   if (!committed.error.empty()) return c.end(failure("apply_patch failed: " + committed.error));
   std::size_t written = 0;
@@ -156,6 +159,10 @@ void run(const std::shared_ptr<PatchCall>& call) {
       resolved = core::resolveToolPath(path, *c.context.location);
     } catch (const core::PathError& e) {
       c.end(failure("apply_patch verification failed: " + path + ": " + e.what()));
+      return std::nullopt;
+    }
+    if (resolved.inToolOutput) {
+      c.end(failure("apply_patch verification failed: " + core::toolOutputIsReadOnly(resolved.given.string())));
       return std::nullopt;
     }
     if (auto ask = core::externalDirectoryAsk(resolved, core::PathKind::File))

@@ -56,10 +56,17 @@ struct Newest {
 
 void globIn(const core::ResolvedPath& root, const std::filesystem::path& workspace, const PathFilter& filter,
             const core::CancellationToken& cancellation, const core::ToolDone& done) {
+  // The root is held as it was checked; the walk reaches everything below from its descriptor.
+  auto held = core::holdLocation(root, core::HoldPurpose::Read);
+  if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
+  auto folder = core::openHeldDirectory(std::get<core::HeldLocation>(held));
+  if (auto* error = std::get_if<std::string>(&folder)) return done(failure(*error));
+  WalkOptions options = searchWalkOptions(workspace);
+  options.rootDirectory = std::get<core::UniqueFd>(folder).get();
   std::mutex mutex;
   std::vector<std::shared_ptr<Newest>> perThread;
   auto result = walkTree(
-      root.canonical, searchWalkOptions(workspace),
+      root.canonical, options,
       [&] {
         auto mine = std::make_shared<Newest>();
         {

@@ -109,10 +109,12 @@ std::string overBudgetNote(std::vector<std::string> paths) {
   return text + ")";
 }
 
-void searchOne(FileSearcher& searcher, const std::filesystem::path& path, NewestFirst<std::vector<MatchedLine>>& newest,
-               GrepTotals& totals, const core::CancellationToken& cancellation) {
+/// Searches `name` in the open folder `directory` (never following a link there), listed as `path`.
+void searchOne(FileSearcher& searcher, int directory, const std::string& name, const std::filesystem::path& path,
+               NewestFirst<std::vector<MatchedLine>>& newest, GrepTotals& totals,
+               const core::CancellationToken& cancellation) {
   FileLines sink(newest, path);
-  auto result = searcher.search(path, &sink, cancellation);
+  auto result = searcher.search(directory, name, false, &sink, cancellation);
   if (result.status == FileSearchResult::Status::Unreadable) totals.inaccessible = true;
   if (result.status == FileSearchResult::Status::TimeLimit) {
     std::lock_guard lock(totals.mutex);
@@ -145,18 +147,30 @@ void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
             const core::CancellationToken& cancellation, const core::ToolDone& done) {
   NewestFirst<std::vector<MatchedLine>> newest(kMaxMatches);
   GrepTotals totals;
-  if (!root.isDirectory) {
-    // A file named as the path is searched even if ignored, as ripgrep does.
+  // The root is held as it was checked, and the search acts only through it (core/held_location.h).
+  auto held = core::holdLocation(root, core::HoldPurpose::Read);
+  if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
+  const auto& location = std::get<core::HeldLocation>(held);
+  if (!location.exists()) return done(failure("No such file or directory: " + root.given.string()));
+  if (!location.isDirectory()) {
+    // A file named as the path is searched even if ignored, as ripgrep does; one that cannot be
+    // read (a FIFO, a device, a file of /proc) is said so, not passed over as "no match".
+    auto opened = core::openHeldFile(location);
+    if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
     FileSearcher searcher(pattern);
-    searchOne(searcher, root.canonical, newest, totals, cancellation);
+    searchOne(searcher, location.directory.get(), location.leaf, root.canonical, newest, totals, cancellation);
   } else {
+    auto folder = core::openHeldDirectory(location);
+    if (auto* error = std::get_if<std::string>(&folder)) return done(failure(*error));
+    WalkOptions options = searchWalkOptions(workspace);
+    options.rootDirectory = std::get<core::UniqueFd>(folder).get();
     auto walk = walkTree(
-        root.canonical, searchWalkOptions(workspace),
+        root.canonical, options,
         [&] {
           auto searcher = std::make_shared<FileSearcher>(pattern);
           return [&, searcher](const WalkEntry& entry) {
             if (entry.isFile && (!include || include->matches(entry)))
-              searchOne(*searcher, entry.path, newest, totals, cancellation);
+              searchOne(*searcher, entry.folderFd, std::string(entry.name()), entry.path, newest, totals, cancellation);
             return WalkDecision::Continue;
           };
         },

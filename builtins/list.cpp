@@ -74,10 +74,16 @@ bool ignoredByModel(const std::vector<IgnorePattern>& patterns, const WalkEntry&
 void listResolved(const core::ResolvedPath& root, const std::filesystem::path& workspace,
                   const std::vector<IgnorePattern>& ignore,
                   const core::CancellationToken& cancellation, const core::ToolDone& done) {
+  // The root is held as it was checked; the walk reaches everything below from its descriptor.
+  auto held = core::holdLocation(root, core::HoldPurpose::Read);
+  if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
+  auto folder = core::openHeldDirectory(std::get<core::HeldLocation>(held));
+  if (auto* error = std::get_if<std::string>(&folder)) return done(failure(*error));
   std::mutex mutex;
   std::vector<std::pair<int, std::string>> files; // (depth, relative path)
   WalkOptions options = searchWalkOptions(workspace);
   options.skipFolderNames.assign(kIgnoredFolders.begin(), kIgnoredFolders.end());
+  options.rootDirectory = std::get<core::UniqueFd>(folder).get();
   auto walk = walkTree(
       root.canonical, options,
       [&] {

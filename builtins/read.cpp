@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
+#include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -15,7 +17,6 @@ namespace toold::builtins {
 
 namespace {
 
-namespace fs = std::filesystem;
 using core::json;
 
 constexpr std::uint64_t kDefaultLimit = 2000;
@@ -58,15 +59,31 @@ std::string joinPreview(const std::vector<std::string>& lines) {
   return preview;
 }
 
-void readDirectory(const core::ResolvedPath& path, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
+void readDirectory(const core::ResolvedPath& path, const core::HeldLocation& held, std::uint64_t offset,
+                   std::uint64_t limit, const core::ToolDone& done) {
+  auto opened = core::openHeldDirectory(held);
+  if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
+  // fdopendir takes the descriptor over; closedir closes it.
+  std::unique_ptr<DIR, int (*)(DIR*)> directory(::fdopendir(std::get<core::UniqueFd>(opened).get()), &::closedir);
+  if (!directory) return done(failure("Cannot list " + path.given.string() + ": " + std::strerror(errno)));
+  std::get<core::UniqueFd>(opened).release();
   std::vector<std::string> entries;
-  std::error_code ec;
-  for (fs::directory_iterator it(path.canonical, ec), end; !ec && it != end; it.increment(ec)) {
-    std::error_code typeError;
-    std::string name = it->path().filename().string();
-    if (it->is_directory(typeError)) name += "/"; // follows symlinks: a link to a folder is a folder
+  int listError = 0;
+  for (;;) {
+    errno = 0;
+    const dirent* entry = ::readdir(directory.get());
+    if (entry == nullptr) {
+      listError = errno; // 0 at the end of the folder
+      break;
+    }
+    std::string name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    // Follows symlinks, for the type only: a link to a folder is shown as a folder.
+    struct stat status {};
+    if (::fstatat(::dirfd(directory.get()), entry->d_name, &status, 0) == 0 && S_ISDIR(status.st_mode)) name += "/";
     entries.push_back(std::move(name));
   }
+  std::error_code ec(listError, std::generic_category());
   if (ec) return done(failure("Cannot list " + path.given.string() + ": " + ec.message()));
   std::sort(entries.begin(), entries.end(), [](const std::string& a, const std::string& b) {
     auto la = lower(a), lb = lower(b);
@@ -90,25 +107,22 @@ void readDirectory(const core::ResolvedPath& path, std::uint64_t offset, std::ui
                         json{{"preview", joinPreview(page)}, {"truncated", truncated}}});
 }
 
-std::string readHead(const fs::path& path, std::string& error) {
+std::string readHead(int fd, std::string& error) {
   std::string head(4096, '\0');
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    error = std::strerror(errno);
-    return {};
-  }
-  ssize_t n = ::read(fd, head.data(), head.size());
+  ssize_t n;
+  do n = ::pread(fd, head.data(), head.size(), 0);
+  while (n < 0 && errno == EINTR);
   if (n < 0) error = std::strerror(errno);
-  ::close(fd);
   head.resize(n < 0 ? 0 : static_cast<std::size_t>(n));
   return head;
 }
 
-void readMedia(const core::ResolvedPath& path, const FileSniff& sniff, std::uintmax_t size, const core::ToolDone& done) {
+void readMedia(const core::ResolvedPath& path, const core::HeldLocation& held, const FileSniff& sniff, std::uintmax_t size,
+               const core::ToolDone& done) {
   if (size > kMaxMediaBytes)
     return done(failure("Cannot attach " + path.given.string() + ": it is " + std::to_string((size + (1u << 20) - 1) >> 20) +
                         " MiB, and images and PDFs are attached up to 5 MiB."));
-  auto loaded = loadFile(path.canonical, path.given.string());
+  auto loaded = loadFile(held);
   if (auto* error = std::get_if<std::string>(&loaded)) return done(failure(*error));
   const auto& bytes = std::get<LoadedFile>(loaded).bytes;
   const std::string encoded = base64Encode(bytes);
@@ -122,9 +136,9 @@ void readMedia(const core::ResolvedPath& path, const FileSniff& sniff, std::uint
 }
 
 void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const core::ResolvedPath& path,
-              std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
+              int fd, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
   LineWindowRequest request{offset, limit, kMaxLineChars, kMaxBytes};
-  auto read = readLineWindow(path.canonical, request, files->lineIndex, context.cancellation);
+  auto read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation);
   if (auto* error = std::get_if<LineWindowError>(&read)) {
     if (error->cancelled) return done(failure("The read was cancelled."));
     return done(failure("Cannot read " + path.given.string() + ": " + error->message));
@@ -154,9 +168,11 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
 
 void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolContext& context,
                   const core::ResolvedPath& path, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
-  struct stat status {};
-  if (::stat(path.canonical.c_str(), &status) != 0) {
-    if (errno != ENOENT) return done(failure("Cannot read " + path.given.string() + ": " + std::strerror(errno)));
+  // Everything below acts on what was checked, held: never on the path's text again.
+  auto held = core::holdLocation(path, core::HoldPurpose::Read);
+  if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
+  const auto& location = std::get<core::HeldLocation>(held);
+  if (!location.exists()) {
     std::string message = "File not found: " + path.given.string();
     auto similar = similarNames(path.canonical.parent_path(), path.canonical.filename().string());
     if (!similar.empty()) {
@@ -165,18 +181,20 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
     }
     return done(failure(message));
   }
-  if (S_ISDIR(status.st_mode)) return readDirectory(path, offset, limit, done);
-  if (!S_ISREG(status.st_mode))
-    return done(failure(path.given.string() + " is not a regular file (a device, FIFO or socket); read refuses it "
-                                              "because reading it could block or never end."));
+  if (location.isDirectory()) return readDirectory(path, location, offset, limit, done);
+  auto opened = core::openHeldFile(location);
+  if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
+  const int fd = std::get<core::UniqueFd>(opened).get();
+  struct stat status {};
+  if (::fstat(fd, &status) != 0) return done(failure("Cannot read " + path.given.string() + ": " + std::strerror(errno)));
   std::string error;
-  const std::string head = readHead(path.canonical, error);
+  const std::string head = readHead(fd, error);
   if (!error.empty()) return done(failure("Cannot read " + path.given.string() + ": " + error));
   const auto size = static_cast<std::uintmax_t>(status.st_size);
   auto sniff = sniffFile(path.canonical, head, size);
-  if (sniff.kind == FileClass::Media) return readMedia(path, sniff, size, done);
+  if (sniff.kind == FileClass::Media) return readMedia(path, location, sniff, size, done);
   if (sniff.kind == FileClass::Binary) return done(failure("Cannot read binary file: " + path.given.string()));
-  readText(files, context, path, offset, limit, done);
+  readText(files, context, path, fd, offset, limit, done);
 }
 
 } // namespace

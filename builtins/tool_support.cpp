@@ -4,8 +4,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
-#include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,18 +38,13 @@ void resolveWithBoundary(const core::ToolContext& context, std::string_view path
   });
 }
 
-std::variant<LoadedFile, std::string> loadFile(const std::filesystem::path& path, std::string_view displayPath) {
-  const std::string name(displayPath);
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) {
-    if (errno == ENOENT) return "File " + name + " not found.";
-    return "Cannot open " + name + ": " + std::strerror(errno);
-  }
-  std::unique_ptr<int, void (*)(int*)> closer(&fd, [](int* f) { ::close(*f); });
+std::variant<LoadedFile, std::string> loadFile(const core::HeldLocation& held) {
+  const std::string& name = held.display;
+  auto opened = core::openHeldFile(held);
+  if (auto* error = std::get_if<std::string>(&opened)) return *error;
+  const int fd = std::get<core::UniqueFd>(opened).get();
   struct stat status {};
   if (::fstat(fd, &status) != 0) return "Cannot stat " + name + ": " + std::strerror(errno);
-  if (S_ISDIR(status.st_mode)) return "Path is a directory, not a file: " + name;
-  if (!S_ISREG(status.st_mode)) return name + " is not a regular file (a device, FIFO or socket), so it cannot be edited.";
   if (static_cast<std::uintmax_t>(status.st_size) > kMaxEditableBytes)
     return "File " + name + " is too large to edit here (" + std::to_string(status.st_size >> 20) +
            " MiB; the limit is 64 MiB). Use the shell for files this large.";
@@ -61,7 +54,11 @@ std::variant<LoadedFile, std::string> loadFile(const std::filesystem::path& path
   loaded.bytes.resize(static_cast<std::size_t>(status.st_size));
   std::size_t filled = 0;
   while (true) {
-    if (filled == loaded.bytes.size()) loaded.bytes.resize(filled + 65536); // it grew meanwhile
+    if (filled == loaded.bytes.size()) {
+      // It grew meanwhile; the limit holds for what is read, not only for what fstat said.
+      if (filled >= kMaxEditableBytes) return "File " + name + " is too large to edit here (it grew past 64 MiB while being read).";
+      loaded.bytes.resize(filled + 65536);
+    }
     ssize_t n = ::read(fd, loaded.bytes.data() + filled, loaded.bytes.size() - filled);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return "Cannot read " + name + ": " + std::strerror(errno);
@@ -72,11 +69,18 @@ std::variant<LoadedFile, std::string> loadFile(const std::filesystem::path& path
   return loaded;
 }
 
-bool unchangedSince(const std::filesystem::path& path, const std::optional<std::string>& expected) {
-  auto current = loadFile(path, path.string());
-  if (auto* file = std::get_if<LoadedFile>(&current)) return expected && file->bytes == *expected;
-  std::error_code ec;
-  return !expected && !std::filesystem::exists(std::filesystem::symlink_status(path, ec));
+bool unchangedSince(const std::filesystem::path& path, const std::optional<std::string>& expected,
+                    std::string* holdRefusal) {
+  auto held = core::holdLocation(path, path.string(), core::HoldPurpose::Read);
+  auto* location = std::get_if<core::HeldLocation>(&held);
+  if (!location) {
+    if (holdRefusal) *holdRefusal = std::get<std::string>(held);
+    return false;
+  }
+  if (!location->exists()) return !expected;
+  auto current = loadFile(*location);
+  auto* file = std::get_if<LoadedFile>(&current);
+  return file && expected && file->bytes == *expected;
 }
 
 std::string boundedDiff(std::string_view diff, std::size_t maxBytes) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "builtins/files/line_window.h"
+#include "core/held_location.h"
 #include "core/tool.h"
 #include "core/workspace_paths.h"
 
@@ -34,12 +35,16 @@ struct LoadedFile {
 /// Files larger than this are not loaded for editing (the shell handles such files better).
 inline constexpr std::uintmax_t kMaxEditableBytes = 64u << 20;
 
-/// Loads the regular file at `path`; the error, for the model, names `displayPath`.
-std::variant<LoadedFile, std::string> loadFile(const std::filesystem::path& path, std::string_view displayPath);
+/// Loads the held regular file (see core::openHeldFile for what is refused); the error is for the
+/// model.
+std::variant<LoadedFile, std::string> loadFile(const core::HeldLocation& held);
 
-/// True when the file at `path` still has exactly `expected` bytes (or, with nullopt, still does
-/// not exist): the check repeated right before writing, after any permission wait.
-bool unchangedSince(const std::filesystem::path& path, const std::optional<std::string>& expected);
+/// True when the file at the canonical `path` still has exactly `expected` bytes (or, with nullopt,
+/// still does not exist): the check repeated right before writing, after any permission wait. A
+/// path that can no longer be held as it was checked counts as changed, and `holdRefusal`, when
+/// given, receives why (core::holdLocation's message), so the caller can say that instead.
+bool unchangedSince(const std::filesystem::path& path, const std::optional<std::string>& expected,
+                    std::string* holdRefusal = nullptr);
 
 /// `diff` cut at a line boundary to at most `maxBytes`, with a note of what was left out, so a
 /// large change does not push the whole metadata object over the pipeline's limit.

@@ -1,6 +1,7 @@
 #include "core/atomic_file.h"
 
 #include "core/output_store.h"
+#include "core/unique_fd.h"
 
 #include <cerrno>
 #include <cstring>
@@ -15,33 +16,33 @@ std::string systemError(const std::string& what, const std::filesystem::path& pa
   return what + " " + path.string() + ": " + std::strerror(error);
 }
 
-// Flushing the directory makes the rename itself durable, not only the file's bytes.
-void syncDirectory(const std::filesystem::path& directory) {
-  int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fsync(fd);
-  ::close(fd);
-}
-
 std::filesystem::path directoryOf(const std::filesystem::path& target) {
   return target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
 }
 
+/// The staging file's name beside `target`: hidden, and marked as toold's own.
+std::filesystem::path stagingPath(const std::filesystem::path& target) {
+  return directoryOf(target) / ("." + target.filename().string() + ".toold-" + newOutputId());
+}
+
 } // namespace
 
-std::variant<StagedWrite, std::string> stageFileWrite(const std::filesystem::path& target, std::string_view content,
-                                                      mode_t mode) {
+std::variant<StagedWrite, std::string> stageFileWrite(int directory, const std::filesystem::path& target,
+                                                      std::string_view content, mode_t mode) {
   StagedWrite staged;
   staged.target = target;
-  staged.temporary = directoryOf(target) / ("." + target.filename().string() + ".toold-" + newOutputId());
+  staged.temporary = stagingPath(target);
+  const std::string leaf = target.filename().string();
+  const std::string temporary = staged.temporary.filename().string();
   struct stat existing {};
-  const bool replacing = ::stat(target.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
-  int fd = ::open(staged.temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replacing ? 0600 : mode);
+  const bool replacing = ::fstatat(directory, leaf.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(existing.st_mode);
+  int fd = ::openat(directory, temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                    replacing ? 0600 : mode);
   if (fd < 0) return systemError("cannot create", staged.temporary);
   auto fail = [&](const std::string& what) {
     std::string error = systemError(what, staged.temporary);
     ::close(fd);
-    ::unlink(staged.temporary.c_str());
+    ::unlinkat(directory, temporary.c_str(), 0);
     return error;
   };
   if (replacing) {
@@ -61,32 +62,44 @@ std::variant<StagedWrite, std::string> stageFileWrite(const std::filesystem::pat
   if (::fstat(fd, &staged.status) != 0) return fail("cannot stat");
   if (::close(fd) != 0) {
     std::string error = systemError("cannot close", staged.temporary);
-    ::unlink(staged.temporary.c_str());
+    ::unlinkat(directory, temporary.c_str(), 0);
     return error;
   }
   return staged;
 }
 
-std::string commitStagedWrite(const StagedWrite& staged) {
-  if (::rename(staged.temporary.c_str(), staged.target.c_str()) != 0) {
+std::string commitStagedWrite(int directory, const StagedWrite& staged) {
+  const std::string temporary = staged.temporary.filename().string();
+  if (::renameat(directory, temporary.c_str(), directory, staged.target.filename().c_str()) != 0) {
     std::string error = systemError("cannot rename onto " + staged.target.string() + " from", staged.temporary);
-    ::unlink(staged.temporary.c_str());
+    ::unlinkat(directory, temporary.c_str(), 0);
     return error;
   }
-  syncDirectory(directoryOf(staged.target));
+  // Flushing the directory makes the rename itself durable, not only the file's bytes. A folder
+  // held with O_PATH (searchable, not readable) cannot be flushed; the rename stands regardless.
+  ::fsync(directory);
   return {};
 }
 
-void discardStagedWrite(const StagedWrite& staged) { ::unlink(staged.temporary.c_str()); }
+void discardStagedWrite(int directory, const StagedWrite& staged) {
+  ::unlinkat(directory, staged.temporary.filename().c_str(), 0);
+}
+
+std::string writeFileAtomically(int directory, const std::filesystem::path& target, std::string_view content,
+                                mode_t mode, struct stat* written) {
+  auto staged = stageFileWrite(directory, target, content, mode);
+  if (auto* error = std::get_if<std::string>(&staged)) return *error;
+  const auto& write = std::get<StagedWrite>(staged);
+  if (auto error = commitStagedWrite(directory, write); !error.empty()) return error;
+  if (written) *written = write.status;
+  return {};
+}
 
 std::string writeFileAtomically(const std::filesystem::path& target, std::string_view content, mode_t mode,
                                 struct stat* written) {
-  auto staged = stageFileWrite(target, content, mode);
-  if (auto* error = std::get_if<std::string>(&staged)) return *error;
-  const auto& write = std::get<StagedWrite>(staged);
-  if (auto error = commitStagedWrite(write); !error.empty()) return error;
-  if (written) *written = write.status;
-  return {};
+  UniqueFd directory(::open(directoryOf(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!directory) return systemError("cannot open the folder", directoryOf(target));
+  return writeFileAtomically(directory.get(), target, content, mode, written);
 }
 
 } // namespace toold::core

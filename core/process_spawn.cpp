@@ -19,11 +19,6 @@ extern char** environ;
 
 namespace toold::core {
 
-void UniqueFd::reset(int fd) {
-  if (fd_ >= 0) ::close(fd_);
-  fd_ = fd;
-}
-
 namespace {
 
 std::string errnoText(int error) {

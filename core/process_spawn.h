@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/child_table.h"
+#include "core/unique_fd.h"
 
 #include <sys/types.h>
 
@@ -13,29 +14,6 @@
 namespace toold::core {
 
 struct ProcessSpec;
-
-/// Owns one descriptor until it is handed over, so that a failed start leaks none.
-class UniqueFd {
-public:
-  UniqueFd() = default;
-  explicit UniqueFd(int fd) : fd_(fd) {}
-  UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
-  UniqueFd& operator=(UniqueFd&& other) noexcept {
-    reset(other.release());
-    return *this;
-  }
-  ~UniqueFd() { reset(); }
-  UniqueFd(const UniqueFd&) = delete;
-  UniqueFd& operator=(const UniqueFd&) = delete;
-
-  int get() const { return fd_; }
-  explicit operator bool() const { return fd_ >= 0; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset(int fd = -1);
-
-private:
-  int fd_ = -1;
-};
 
 /// The parent's side of a started child. Every descriptor is O_CLOEXEC and non-blocking.
 struct SpawnedProcess {

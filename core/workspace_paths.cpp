@@ -159,6 +159,12 @@ ResolvedPath resolveToolPath(std::string_view path, const Location& location) {
   result.inside = pathContains(location.directory, result.canonical) ||
                   (!location.worktree.empty() && location.worktree != "/" &&
                    pathContains(location.worktree, result.canonical));
+  // Resolved like the path itself, so a link into the folder, or a data dir given through a
+  // symlink, is recognised all the same.
+  if (!location.dataDir.empty()) {
+    fs::path dataDir = location.dataDir.is_absolute() ? location.dataDir : fs::absolute(location.dataDir);
+    result.inToolOutput = pathContains(resolveComponents(dataDir / "tool-output"), result.canonical);
+  }
   return result;
 }
 

@@ -9,8 +9,10 @@
 // in real tool servers. Here every component is lstat'ed and every symlink followed, whether or not
 // its target exists.
 //
-// Resolution is a snapshot: the file system may change before the tool acts. Tools should act on
-// `canonical`, not on the text they were given, so that what was checked is what is touched.
+// Resolution is a snapshot: the file system may change before the tool acts. Tools never act on
+// the text they were given, nor on `canonical` as a string: they hold it with core/held_location.h,
+// which opens `canonical` without following any symlink, so that what was checked is what is
+// touched, or nothing is.
 #pragma once
 
 #include "core/permission_ask.h"
@@ -35,6 +37,9 @@ struct ResolvedPath {
   bool isDirectory = false;
   /// Within the Location's directory, or within its git worktree unless that is `/`.
   bool inside = false;
+  /// Within `<dataDir>/tool-output/`, toold's own store of truncated outputs: tools may read it
+  /// (the default rules let them) but never change it, or one call could rewrite another's output.
+  bool inToolOutput = false;
 };
 
 /// A path that cannot be resolved at all. The message is written for the model.

@@ -1,9 +1,11 @@
 #include "builtins/files/file_transaction.h"
 
 #include "core/atomic_file.h"
+#include "core/held_location.h"
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace toold::builtins {
@@ -12,25 +14,38 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Creates the missing ancestors of `directory`, recording each one created, outermost first.
-std::string createParents(const fs::path& directory, std::vector<fs::path>& created) {
-  std::vector<fs::path> missing;
-  for (fs::path current = directory; !current.empty(); current = current.parent_path()) {
-    std::error_code ec;
-    if (fs::exists(current, ec)) break;
-    missing.push_back(current);
-    if (current == current.parent_path()) break;
-  }
-  for (auto it = missing.rbegin(); it != missing.rend(); ++it) {
-    if (::mkdir(it->c_str(), 0755) != 0 && errno != EEXIST)
-      return "cannot create the folder " + it->string() + ": " + std::strerror(errno);
-    created.push_back(*it);
-  }
-  return {};
+// Every step holds the target's folder afresh (core/held_location.h) and acts through it, so a
+// folder swapped for a symlink between the steps is refused, never followed. Holding afresh, not
+// keeping one descriptor per file, keeps a patch of thousands of files within the descriptor limit.
+using Held = std::variant<core::HeldLocation, std::string>;
+
+Held holdForWriting(const fs::path& target, std::vector<fs::path>& created) {
+  return core::holdLocation(target, target.string(), core::HoldPurpose::Write, &created);
 }
 
 void removeCreated(const std::vector<fs::path>& created) {
-  for (auto it = created.rbegin(); it != created.rend(); ++it) ::rmdir(it->c_str());
+  for (auto it = created.rbegin(); it != created.rend(); ++it) {
+    auto held = core::holdLocation(*it, it->string(), core::HoldPurpose::Read);
+    if (auto* folder = std::get_if<core::HeldLocation>(&held); folder && folder->directory)
+      ::unlinkat(folder->directory.get(), folder->leaf.c_str(), AT_REMOVEDIR);
+  }
+}
+
+void discard(const core::StagedWrite& write) {
+  auto held = core::holdLocation(write.target, write.target.string(), core::HoldPurpose::Read);
+  if (auto* folder = std::get_if<core::HeldLocation>(&held); folder && folder->directory)
+    core::discardStagedWrite(folder->directory.get(), write);
+}
+
+/// Removes the file `target`; an empty string, else what failed. A file already gone is no error.
+std::string removeFile(const fs::path& target) {
+  auto held = core::holdLocation(target, target.string(), core::HoldPurpose::Read);
+  if (auto* error = std::get_if<std::string>(&held)) return *error;
+  const auto& folder = std::get<core::HeldLocation>(held);
+  if (!folder.directory) return {};
+  if (::unlinkat(folder.directory.get(), folder.leaf.c_str(), 0) != 0 && errno != ENOENT)
+    return "cannot remove " + target.string() + ": " + std::strerror(errno);
+  return {};
 }
 
 } // namespace
@@ -42,19 +57,20 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes) {
   std::vector<const FileChange*> stagedChanges;
 
   auto abandon = [&](std::string error) {
-    for (const auto& write : staged) core::discardStagedWrite(write);
+    for (const auto& write : staged) discard(write);
     removeCreated(createdFolders);
     result.error = std::move(error) + "; nothing was changed";
     result.written.clear();
     return result;
   };
 
-  // 1. Stage every new content. Nothing visible has changed yet.
+  // 1. Stage every new content in its target's folder. Nothing visible has changed yet.
   for (const auto& change : changes) {
     if (!change.content) continue;
-    if (auto error = createParents(change.target.parent_path(), createdFolders); !error.empty())
-      return abandon(std::move(error));
-    auto write = core::stageFileWrite(change.target, *change.content, change.createMode);
+    auto held = holdForWriting(change.target, createdFolders);
+    if (auto* error = std::get_if<std::string>(&held)) return abandon(*error);
+    auto write = core::stageFileWrite(std::get<core::HeldLocation>(held).directory.get(), change.target,
+                                      *change.content, change.createMode);
     if (auto* error = std::get_if<std::string>(&write)) return abandon(*error);
     staged.push_back(std::get<core::StagedWrite>(write));
     stagedChanges.push_back(&change);
@@ -65,8 +81,15 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes) {
   std::vector<std::string> unrestored;
   auto restore = [&](const FileChange& change) {
     std::string error;
-    if (change.previous) error = core::writeFileAtomically(change.target, *change.previous, change.previousMode);
-    else if (::unlink(change.target.c_str()) != 0 && errno != ENOENT) error = std::strerror(errno);
+    if (change.previous) {
+      auto held = holdForWriting(change.target, createdFolders);
+      if (auto* holdError = std::get_if<std::string>(&held)) error = *holdError;
+      else
+        error = core::writeFileAtomically(std::get<core::HeldLocation>(held).directory.get(), change.target,
+                                          *change.previous, change.previousMode);
+    } else {
+      error = removeFile(change.target);
+    }
     if (!error.empty()) unrestored.push_back(change.target.string());
   };
   auto rollback = [&](std::string error) {
@@ -83,8 +106,12 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes) {
   };
 
   for (std::size_t i = 0; i < staged.size(); ++i) {
-    if (auto error = core::commitStagedWrite(staged[i]); !error.empty()) {
-      for (std::size_t k = i + 1; k < staged.size(); ++k) core::discardStagedWrite(staged[k]);
+    auto held = holdForWriting(staged[i].target, createdFolders);
+    std::string error;
+    if (auto* holdError = std::get_if<std::string>(&held)) error = *holdError;
+    else error = core::commitStagedWrite(std::get<core::HeldLocation>(held).directory.get(), staged[i]);
+    if (!error.empty()) {
+      for (std::size_t k = i; k < staged.size(); ++k) discard(staged[k]);
       return rollback(std::move(error));
     }
     committed.push_back(stagedChanges[i]);
@@ -92,8 +119,7 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes) {
   }
   for (const auto& change : changes) {
     if (change.content) continue;
-    if (::unlink(change.target.c_str()) != 0 && errno != ENOENT)
-      return rollback("cannot remove " + change.target.string() + ": " + std::strerror(errno));
+    if (auto error = removeFile(change.target); !error.empty()) return rollback(std::move(error));
     committed.push_back(&change);
   }
   return result;

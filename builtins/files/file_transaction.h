@@ -1,7 +1,8 @@
 // Changing several files as one: every new content is staged (written and flushed beside its
 // target) before any target is touched, then the renames and removals are committed; if any step
 // fails, what was already committed is put back as it was. apply_patch uses it so that a patch
-// applies whole or not at all.
+// applies whole or not at all. Every step acts through the target's folder, held afresh
+// (core/held_location.h), so a folder swapped for a symlink meanwhile is refused, not followed.
 #pragma once
 
 #include <filesystem>

@@ -331,28 +331,34 @@ void LineIndexCache::store(const std::filesystem::path& path, std::shared_ptr<co
     entries_.pop_back();
 }
 
+std::variant<LineWindow, LineWindowError> readLineWindow(int fd, const std::filesystem::path& key,
+                                                         const LineWindowRequest& request, LineIndexCache& cache,
+                                                         const core::CancellationToken& cancellation) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return LineWindowError{systemError(errno), false};
+  const FileIdentity identity = identityOf(st);
+
+  std::unique_ptr<char[]> buffer(new char[kBlockSize]);
+  std::shared_ptr<const LineIndex> index = cache.find(key, identity);
+  if (!index) {
+    bool stable = false;
+    auto built = buildIndex(fd, identity, buffer.get(), cancellation, stable);
+    if (auto* error = std::get_if<LineWindowError>(&built))
+      return std::move(*error);
+    index = std::make_shared<const LineIndex>(std::move(std::get<LineIndex>(built)));
+    if (stable)
+      cache.store(key, index);
+  }
+  return collectWindow(fd, *index, request, buffer.get(), cancellation);
+}
+
 std::variant<LineWindow, LineWindowError> readLineWindow(const std::filesystem::path& path, const LineWindowRequest& request,
                                                          LineIndexCache& cache, const core::CancellationToken& cancellation) {
   FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (file.get() < 0)
     return LineWindowError{systemError(errno), false};
-  struct stat st {};
-  if (::fstat(file.get(), &st) != 0)
-    return LineWindowError{systemError(errno), false};
-  const FileIdentity identity = identityOf(st);
-
-  std::unique_ptr<char[]> buffer(new char[kBlockSize]);
-  std::shared_ptr<const LineIndex> index = cache.find(path, identity);
-  if (!index) {
-    bool stable = false;
-    auto built = buildIndex(file.get(), identity, buffer.get(), cancellation, stable);
-    if (auto* error = std::get_if<LineWindowError>(&built))
-      return std::move(*error);
-    index = std::make_shared<const LineIndex>(std::move(std::get<LineIndex>(built)));
-    if (stable)
-      cache.store(path, index);
-  }
-  return collectWindow(file.get(), *index, request, buffer.get(), cancellation);
+  return readLineWindow(file.get(), path, request, cache, cancellation);
 }
 
 std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path) {

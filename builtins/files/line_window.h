@@ -92,6 +92,12 @@ struct LineWindowError {
 std::variant<LineWindow, LineWindowError> readLineWindow(const std::filesystem::path& path, const LineWindowRequest& request,
                                                          LineIndexCache& cache, const core::CancellationToken& cancellation);
 
+/// The same over the file open at `fd` (the read tool holds it, see core/held_location.h), cached
+/// under `key`, its canonical path. Reads with pread only, so the descriptor's offset is left alone.
+std::variant<LineWindow, LineWindowError> readLineWindow(int fd, const std::filesystem::path& key,
+                                                         const LineWindowRequest& request, LineIndexCache& cache,
+                                                         const core::CancellationToken& cancellation);
+
 /// The identity of `path` now (stat, following symlinks); nullopt when it cannot be stat'ed.
 std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);
 

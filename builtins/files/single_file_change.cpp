@@ -9,7 +9,6 @@ namespace toold::builtins {
 
 namespace {
 
-namespace fs = std::filesystem;
 using core::json;
 
 struct Pending {
@@ -43,15 +42,22 @@ void write(const std::shared_ptr<Pending>& pending) {
   auto& p = *pending;
   if (p.context.cancellation.isCancelled()) return p.end(failure("The call was cancelled; nothing was written."));
   const std::optional<std::string> expected = p.current ? std::optional(p.current->bytes) : std::nullopt;
-  if (!unchangedSince(p.path.canonical, expected))
+  std::string holdRefusal;
+  if (!unchangedSince(p.path.canonical, expected, &holdRefusal)) {
+    if (!holdRefusal.empty()) return p.end(failure(holdRefusal));
     return p.end(failure("File " + p.display +
-                          " changed on disk while the change was waiting for permission; nothing was written. "
-                          "Read it again and redo the change."));
-  std::error_code ec;
-  fs::create_directories(p.path.canonical.parent_path(), ec);
-  if (ec) return p.end(failure("Cannot create the folder " + p.path.canonical.parent_path().string() + ": " + ec.message()));
+                         " changed on disk while the change was waiting for permission; nothing was written. "
+                         "Read it again and redo the change."));
+  }
+  // Held again now, creating missing folders: a folder swapped for a symlink while the person was
+  // deciding is met here, and the write refused, rather than followed.
+  auto held = core::holdLocation(p.path, core::HoldPurpose::Write);
+  if (auto* error = std::get_if<std::string>(&held)) return p.end(failure(*error));
+  const auto& location = std::get<core::HeldLocation>(held);
+  if (location.isDirectory()) return p.end(failure("Path is a directory, not a file: " + p.display));
   struct stat written {};
-  if (auto error = core::writeFileAtomically(p.path.canonical, p.planned.bytes, 0644, &written); !error.empty())
+  if (auto error = core::writeFileAtomically(location.directory.get(), p.path.canonical, p.planned.bytes, 0644, &written);
+      !error.empty())
     return p.end(failure("Cannot write " + p.display + ": " + error));
   p.files->stamps.record(p.context.sessionID, p.path.canonical,
                          ReadStamp{identityOf(written), contentHash(p.planned.bytes), std::chrono::system_clock::now()});
@@ -74,10 +80,11 @@ void write(const std::shared_ptr<Pending>& pending) {
 void planAndAsk(const std::shared_ptr<Pending>& pending, StampRule stampRule, const PlanContent& plan) {
   auto& p = *pending;
   if (p.context.cancellation.isCancelled()) return p.end(failure("The call was cancelled; nothing was written."));
-  std::error_code ec;
-  const auto status = fs::status(p.path.canonical, ec);
-  if (fs::exists(status)) {
-    auto loaded = loadFile(p.path.canonical, p.display);
+  auto held = core::holdLocation(p.path, core::HoldPurpose::Read);
+  if (auto* error = std::get_if<std::string>(&held)) return p.end(failure(*error));
+  const auto& location = std::get<core::HeldLocation>(held);
+  if (location.exists()) {
+    auto loaded = loadFile(location);
     if (auto* error = std::get_if<std::string>(&loaded)) return p.end(failure(*error));
     p.current = std::move(std::get<LoadedFile>(loaded));
     auto stale = checkStamp(p.files->stamps, p.context.sessionID, p.path.canonical, p.display, p.current->identity,
@@ -117,6 +124,7 @@ std::string keepTextStyle(const std::optional<LoadedFile>& current, std::string 
 void changeSingleFile(std::shared_ptr<FileTools> files, core::ToolContext context, core::ResolvedPath path,
                       StampRule stampRule, PlanContent plan, std::function<void(ChangedFile)> finish,
                       core::ToolDone done) {
+  if (path.inToolOutput) return done(failure(core::toolOutputIsReadOnly(path.given.string())));
   auto pending = std::make_shared<Pending>();
   pending->files = files;
   pending->display = path.given.string();

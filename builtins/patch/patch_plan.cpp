@@ -58,9 +58,11 @@ private:
     state = &it->second;
     if (!inserted) return {};
     state->display = path.given.string();
-    std::error_code ec;
-    if (!fs::exists(fs::status(path.canonical, ec))) return {};
-    auto loaded = loadFile(path.canonical, state->display);
+    auto held = core::holdLocation(path, core::HoldPurpose::Read);
+    if (auto* error = std::get_if<std::string>(&held)) return *error;
+    const auto& location = std::get<core::HeldLocation>(held);
+    if (!location.exists()) return {};
+    auto loaded = loadFile(location);
     if (auto* error = std::get_if<std::string>(&loaded)) return *error;
     state->original = std::move(std::get<LoadedFile>(loaded));
     state->current = state->original->bytes;

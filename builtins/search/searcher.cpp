@@ -33,6 +33,7 @@
 #include "builtins/search/line_scan.h"
 #include "builtins/search/required_literal.h"
 #include "builtins/search/search_budget.h"
+#include "core/held_location.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
@@ -600,20 +601,25 @@ FileSearcher::~FileSearcher() = default;
 
 FileSearchResult FileSearcher::search(const std::filesystem::path& path, SearchSink* sink,
                                       const core::CancellationToken& cancellation) {
-  // Non-blocking, so that a FIFO with no writer is an error rather than a wait no one can cancel.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0) {
+  return search(AT_FDCWD, path.string(), true, sink, cancellation);
+}
+
+FileSearchResult FileSearcher::search(int directory, const std::string& name, bool followLink, SearchSink* sink,
+                                      const core::CancellationToken& cancellation) {
+  // Through the one opener of readable files: a FIFO, a device or a file of /proc or /sys is
+  // refused before it is opened, since reading it can block or never end.
+  auto opened = core::openReadableFileAt(directory, name, followLink);
+  if (auto* refusal = std::get_if<core::ReadableFileRefusal>(&opened)) {
     FileSearchResult result;
     result.status = FileSearchResult::Status::Unreadable;
-    result.error = std::strerror(errno);
+    result.error = refusal->reason;
     return result;
   }
-  FileReader reader{fd, std::nullopt};
+  const core::UniqueFd file = std::move(std::get<core::UniqueFd>(opened));
+  FileReader reader{file.get(), std::nullopt};
   struct stat status {};
-  if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) reader.size = static_cast<std::uint64_t>(status.st_size);
-  FileSearchResult result = state_->searchAll(reader, sink, &cancellation);
-  ::close(fd);
-  return result;
+  if (::fstat(file.get(), &status) == 0 && S_ISREG(status.st_mode)) reader.size = static_cast<std::uint64_t>(status.st_size);
+  return state_->searchAll(reader, sink, &cancellation);
 }
 
 FileSearchResult FileSearcher::searchBytes(std::string_view bytes, SearchSink* sink) {

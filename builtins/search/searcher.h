@@ -95,9 +95,15 @@ public:
   /// large blocks (memory stays bounded whatever the file size: a buffer of at most 16 MiB; a
   /// 10 MB line is searched whole and cut when reported, a longer one in overlapping windows),
   /// checks `cancellation` between blocks and between calls of the engine, so a long line does not
-  /// delay it. A file that cannot be opened or read is Unreadable,
-  /// with strerror's text; a FIFO is opened without waiting for a writer.
+  /// delay it. A file that cannot be opened or read is Unreadable, with strerror's text; so is one
+  /// that is not a regular file, or lies on a pseudo file system such as /proc or /sys
+  /// (core::openReadableFileAt), since reading those can block or never end.
   FileSearchResult search(const std::filesystem::path& path, SearchSink* sink, const core::CancellationToken& cancellation);
+
+  /// The same for the file `name` in the open folder `directory` (a walk's folderFd, a held
+  /// location's folder); a symlink there is Unreadable unless `followLink`.
+  FileSearchResult search(int directory, const std::string& name, bool followLink, SearchSink* sink,
+                          const core::CancellationToken& cancellation);
 
   /// The same over bytes in memory (for tests, and for files already read), taken in the same
   /// blocks as a file would be, so that both give the same result.

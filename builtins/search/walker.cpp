@@ -10,6 +10,8 @@
 // for its identity, to detect loops).
 #include "builtins/search/walker.h"
 
+#include "core/unique_fd.h"
+
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -93,6 +95,9 @@ public:
   }
 
   WalkResult run(Work root) {
+    // Held once: every folder below is reached from this descriptor (see openFolder).
+    root_.reset(options_.rootDirectory >= 0 ? ::fcntl(options_.rootDirectory, F_DUPFD_CLOEXEC, 0)
+                                            : ::open(root.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     stack_.push_back(std::move(root));
     pending_ = 1;
     const std::size_t threadCount = std::max<std::size_t>(options_.threads, 1);
@@ -177,12 +182,20 @@ private:
     }
   }
 
-  /// Opens the folder; not through a link unless links are followed (or it is the root), so a
-  /// folder replaced by a link since it was listed is not entered behind the walk's back.
+  /// Opens the folder. Without followLinks every folder below the root is reached from the root's
+  /// descriptor, one component at a time with O_NOFOLLOW, never by its path string: a folder (or
+  /// any folder above it) replaced by a link since it was listed is not entered, so the walk cannot
+  /// be led out of the tree it was asked for.
   DIR* openFolder(const Work& work) const {
-    int flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
-    if (!options_.followLinks && !work.isRoot) flags |= O_NOFOLLOW;
-    const int fd = ::open(work.path.c_str(), flags);
+    constexpr int kFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    int fd = -1;
+    if (work.isRoot) {
+      fd = root_ ? ::openat(root_.get(), ".", kFlags) : ::open(work.path.c_str(), kFlags);
+    } else if (options_.followLinks || !root_) {
+      fd = ::open(work.path.c_str(), kFlags | (options_.followLinks ? 0 : O_NOFOLLOW));
+    } else {
+      fd = openBelowRoot(work.relative);
+    }
     if (fd < 0) return nullptr;
     DIR* dir = ::fdopendir(fd);
     if (dir == nullptr) {
@@ -191,6 +204,28 @@ private:
       errno = error;
     }
     return dir;
+  }
+
+  /// `relative` ('/'-separated, below the root) opened from the root without following any link;
+  /// -1 with errno set when a component is missing, not a folder, or a link.
+  int openBelowRoot(const std::string& relative) const {
+    core::UniqueFd current;
+    int at = root_.get();
+    std::size_t start = 0;
+    while (start <= relative.size()) {
+      std::size_t slash = relative.find('/', start);
+      if (slash == std::string::npos) slash = relative.size();
+      const std::string name = relative.substr(start, slash - start);
+      const bool last = slash == relative.size();
+      const int fd = ::openat(at, name.c_str(), O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC | (last ? O_RDONLY : O_PATH));
+      if (fd < 0) return -1;
+      if (last) return fd;
+      current.reset(fd);
+      at = current.get();
+      start = slash + 1;
+    }
+    errno = ENOENT;
+    return -1;
   }
 
   void readFolder(Work& work, std::function<WalkDecision(const WalkEntry&)>& visit,
@@ -307,6 +342,7 @@ private:
   }
 
   const WalkOptions& options_;
+  core::UniqueFd root_; ///< the root, held for the whole walk; empty when it could not be opened
   const WalkVisitorFactory& visitors_;
   const core::CancellationToken& cancellation_;
   std::vector<std::string> skipNames_;

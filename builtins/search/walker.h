@@ -39,6 +39,10 @@ struct WalkOptions {
   /// Folder names never visited nor entered, wherever they are (besides `.git`), e.g. list's
   /// node_modules. Only folders (with followLinks, links to folders too); a file of that name is kept.
   std::vector<std::string> skipFolderNames;
+  /// The root, already open (a descriptor of the held location the tool checked); -1: the walk
+  /// opens the root's path itself. Either way, without followLinks every folder below the root is
+  /// reached from the root's descriptor without following any link.
+  int rootDirectory = -1;
 };
 
 enum class WalkDecision { Continue, Skip, Quit };

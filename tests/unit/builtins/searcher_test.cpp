@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <chrono>
 #include <fstream>
@@ -350,6 +352,24 @@ TEST_CASE("searcher: a file that cannot be read says why", "[searcher]") {
   const FileSearchResult folder = searcher.search(dir.path(), nullptr, toold::core::CancellationToken());
   CHECK(folder.status == Status::Unreadable);
   CHECK(folder.error == "Is a directory");
+}
+
+TEST_CASE("searcher: a FIFO, a device or a file of /proc is refused before it is read", "[searcher]") {
+  toold::testing::TempDir dir("searcher");
+  REQUIRE(::mkfifo((dir.path() / "pipe").c_str(), 0600) == 0);
+  const SearchPattern pattern = compiled("x");
+  FileSearcher searcher(pattern);
+  const auto started = std::chrono::steady_clock::now();
+  const FileSearchResult fifo = searcher.search(dir.path() / "pipe", nullptr, toold::core::CancellationToken());
+  const FileSearchResult zero = searcher.search("/dev/zero", nullptr, toold::core::CancellationToken());
+  const FileSearchResult pagemap = searcher.search("/proc/self/pagemap", nullptr, toold::core::CancellationToken());
+  CHECK(std::chrono::steady_clock::now() - started < std::chrono::seconds(2));
+  CHECK(fifo.status == Status::Unreadable);
+  CHECK(fifo.error == "is a FIFO (named pipe)");
+  CHECK(zero.status == Status::Unreadable);
+  CHECK(zero.error == "is a character device");
+  CHECK(pagemap.status == Status::Unreadable);
+  CHECK(pagemap.error == "is on the proc pseudo file system");
 }
 
 TEST_CASE("searcher: a pattern that backtracks without end skips the line, quickly", "[searcher]") {

@@ -1,10 +1,12 @@
 #include "core/atomic_file.h"
 
+#include "core/unique_fd.h"
 #include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
 
 #include <csignal>
+#include <fcntl.h>
 #include <fstream>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -83,5 +85,22 @@ TEST_CASE("atomic file: a write that fails midway leaves the original intact and
 TEST_CASE("atomic file: a missing directory is an error that names the path", "[atomic]") {
   TempDir dir("atomic");
   const auto error = writeFileAtomically(dir.path() / "no" / "such.txt", "x", 0644);
-  CHECK_THAT(error, Catch::Contains("cannot create") && Catch::Contains("No such file or directory"));
+  CHECK_THAT(error, Catch::Contains((dir.path() / "no").string()) && Catch::Contains("No such file or directory"));
+}
+
+TEST_CASE("atomic file: staging, rename and flush happen in the held folder, whatever its path now leads to",
+          "[atomic]") {
+  TempDir dir("atomic");
+  fs::create_directories(dir.path() / "real");
+  fs::create_directories(dir.path() / "outside");
+  toold::core::UniqueFd held(::open((dir.path() / "real").c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  REQUIRE(held);
+  // The folder's name now leads elsewhere: the write must not follow it.
+  fs::rename(dir.path() / "real", dir.path() / "moved");
+  fs::create_directory_symlink(dir.path() / "outside", dir.path() / "real");
+  struct stat written {};
+  CHECK(toold::core::writeFileAtomically(held.get(), dir.path() / "real" / "f.txt", "held", 0644, &written).empty());
+  CHECK(contentOf(dir.path() / "moved" / "f.txt") == "held");
+  CHECK(entriesIn(dir.path() / "moved") == 1); // no staging file left behind
+  CHECK(entriesIn(dir.path() / "outside") == 0);
 }
