@@ -1,10 +1,10 @@
 """Hostile schemas and the validations they make costly (docs/security.md, "Schemas").
 
-- `register` with schemas nested 600 to 100,000 levels deep (items, properties, allOf, not): refused
-  with an error naming the nesting. Frames nested deeper than the protocol's own limit are refused
-  before any schema is looked at (-32600/-32700), schemas deeper than toold's schema limit (128
-  levels) with -32602: the patterns accept either, by the message. A schema of 129 levels, which
-  any frame limit lets through, must be refused by the schema limit itself.
+- `register` with schemas nested 200 to 100,000 levels deep (items, properties, allOf, not): a
+  schema that fits in a frame but is deeper than toold's schema limit (128 levels) is refused with
+  -32602 naming that limit; deeper ones make the frame deeper than the protocol's 512 levels and
+  are refused (-32600) before any schema is looked at. A schema of 129 levels must be refused by
+  the schema limit itself.
 - calls whose validation was exponential (nested anyOf/allOf over $refs), quadratic (uniqueItems
   over 20,000 items, 100,000 required keys): each ends with a clear answer, and while the worst
   runs, a ping and the call's cancellation are answered within 50 ms (400 ms in sanitizer builds).
@@ -90,11 +90,22 @@ def alive_within(id_):
 def cases():
     out = []
     for keyword in ("items", "properties", "allOf", "not"):
+        # 200 levels fit in a frame (at most 2 JSON levels a schema level, under the frame's 512):
+        # the schema limit refuses them, naming itself.
+        text = header(f"register with an input schema of 200 nested {keyword}: refused by the schema limit.",
+                      "%modes pipe")
+        text += INITIALIZE + register_text(nested_schema_text(keyword, 200), raw=True)
+        text += ('< {"id":"r","error":{"code":-32602,"message":"$re:nested more than 128 levels deep"},'
+                 '"result":"$absent"}\n')
+        out.append((f"register_{keyword}_200_deep", text + ping_after()))
+        # Deeper schemas make the frame itself deeper than 512 levels: refused before anything
+        # walks it (the request's id cannot be read then, so the answer's id is null).
         for depth in (600, 2000, 10000, 100000):
-            text = header(f"register with an input schema of {depth} nested {keyword}: refused, naming the nesting.",
+            text = header(f"register with an input schema of {depth} nested {keyword}: the frame is refused.",
                           "%modes pipe", "%timeout 20")
             text += INITIALIZE + register_text(nested_schema_text(keyword, depth), raw=True)
-            text += '< {"id":"r","error":{"message":"$re:(?i)(nested|deep)"},"result":"$absent"}\n'
+            text += ('< {"id":null,"error":{"code":-32600,"data":{"maxDepth":512},'
+                     '"message":"$re:nested deeper than 512 levels"}}\n')
             out.append((f"register_{keyword}_{depth}_deep", text + ping_after()))
     # One level over the schema limit, far below any frame limit: the schema limit refuses it.
     text = header(f"A schema of {SCHEMA_DEPTH_LIMIT + 1} levels is refused with -32602 naming the limit.",
