@@ -1,6 +1,6 @@
 #include "core/atomic_file.h"
 
-#include "core/output_store.h"
+#include "core/change_journal.h"
 
 #include <cerrno>
 #include <cstring>
@@ -31,9 +31,14 @@ std::filesystem::path directoryOf(const std::filesystem::path& target) {
 
 std::variant<StagedWrite, std::string> stageFileWrite(const std::filesystem::path& target, std::string_view content,
                                                       mode_t mode) {
+  return stageFileWrite(target, content, mode, StagingOptions{});
+}
+
+std::variant<StagedWrite, std::string> stageFileWrite(const std::filesystem::path& target, std::string_view content,
+                                                      mode_t mode, const StagingOptions& options) {
   StagedWrite staged;
   staged.target = target;
-  staged.temporary = directoryOf(target) / ("." + target.filename().string() + ".toold-" + newOutputId());
+  staged.temporary = options.temporary.empty() ? stagingPathFor(target) : options.temporary;
   struct stat existing {};
   const bool replacing = ::stat(target.c_str(), &existing) == 0 && S_ISREG(existing.st_mode);
   int fd = ::open(staged.temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replacing ? 0600 : mode);
@@ -57,7 +62,7 @@ std::variant<StagedWrite, std::string> stageFileWrite(const std::filesystem::pat
     if (n < 0) return fail("cannot write");
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0) return fail("cannot flush");
+  if (options.flush && ::fsync(fd) != 0) return fail("cannot flush");
   if (::fstat(fd, &staged.status) != 0) return fail("cannot stat");
   if (::close(fd) != 0) {
     std::string error = systemError("cannot close", staged.temporary);
@@ -67,13 +72,13 @@ std::variant<StagedWrite, std::string> stageFileWrite(const std::filesystem::pat
   return staged;
 }
 
-std::string commitStagedWrite(const StagedWrite& staged) {
+std::string commitStagedWrite(const StagedWrite& staged, bool flushDirectory) {
   if (::rename(staged.temporary.c_str(), staged.target.c_str()) != 0) {
     std::string error = systemError("cannot rename onto " + staged.target.string() + " from", staged.temporary);
     ::unlink(staged.temporary.c_str());
     return error;
   }
-  syncDirectory(directoryOf(staged.target));
+  if (flushDirectory) syncDirectory(directoryOf(staged.target));
   return {};
 }
 
@@ -81,7 +86,17 @@ void discardStagedWrite(const StagedWrite& staged) { ::unlink(staged.temporary.c
 
 std::string writeFileAtomically(const std::filesystem::path& target, std::string_view content, mode_t mode,
                                 struct stat* written) {
-  auto staged = stageFileWrite(target, content, mode);
+  StagingOptions options{stagingPathFor(target), true};
+  // Journal hook: the staging name is recorded before the file exists, so a start after a kill
+  // removes it (core/journal_replay). Unflushed: a power loss may still leave one behind.
+  std::unique_ptr<ChangeJournal::Transaction> intent;
+  // A journal that cannot be written (a full data disk) does not stop the write itself.
+  if (auto* journal = processJournal()) {
+    auto begun = journal->begin({}, {{target, options.temporary}}, false);
+    if (auto* begunIntent = std::get_if<std::unique_ptr<ChangeJournal::Transaction>>(&begun))
+      intent = std::move(*begunIntent);
+  }
+  auto staged = stageFileWrite(target, content, mode, options);
   if (auto* error = std::get_if<std::string>(&staged)) return *error;
   const auto& write = std::get<StagedWrite>(staged);
   if (auto error = commitStagedWrite(write); !error.empty()) return error;
