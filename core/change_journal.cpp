@@ -2,7 +2,6 @@
 
 #include "core/output_store.h"
 
-#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -266,7 +265,6 @@ std::string ChangeJournal::Transaction::advance(JournalState state) {
 
 std::variant<std::unique_ptr<ChangeJournal::Transaction>, std::string>
 ChangeJournal::begin(std::vector<fs::path> folders, std::vector<JournalEntry> entries, bool durable) {
-  static std::atomic<std::uint64_t> counter{0};
   std::error_code ec;
   fs::create_directories(directory_, ec);
   if (ec) return "cannot create the journal folder " + directory_.string() + ": " + ec.message();
@@ -274,8 +272,9 @@ ChangeJournal::begin(std::vector<fs::path> folders, std::vector<JournalEntry> en
   record.owner = JournalOwner::self();
   record.folders = std::move(folders);
   record.entries = std::move(entries);
-  const auto file = directory_ / (std::to_string(record.owner.pid) + "-" + std::to_string(record.owner.startTime) +
-                                  "-" + std::to_string(++counter) + ".journal");
+  // The pid for people reading the folder; the time-ordered random id because toolds in other pid
+  // namespaces share the folder and may have the same pid (and start time).
+  const auto file = directory_ / (std::to_string(record.owner.pid) + "-" + newOutputId() + ".journal");
   if (auto error = writeWholeFile(file, encodeJournal(record), durable); !error.empty()) return error;
   return std::make_unique<Transaction>(file, std::move(record), durable);
 }
