@@ -6,6 +6,7 @@
 #include "builtins/tool_support.h"
 
 #include <set>
+#include <unordered_set>
 
 namespace toold::builtins {
 
@@ -102,11 +103,11 @@ void planAndAsk(const std::shared_ptr<PatchCall>& call) {
   if (auto* error = std::get_if<std::string>(&planned)) return c.end(failure(*error));
   c.plan = std::move(std::get<PatchPlan>(planned));
   std::vector<std::string> resources;
+  std::unordered_set<std::string> listed; // a search of `resources` per file is quadratic in big patches
   std::string paths, diff;
   json files = json::array();
   for (const auto& file : c.plan.files) {
-    if (std::find(resources.begin(), resources.end(), file.relativePath) == resources.end())
-      resources.push_back(file.relativePath);
+    if (listed.insert(file.relativePath).second) resources.push_back(file.relativePath);
     paths += (paths.empty() ? "" : ", ") + file.relativePath;
     diff += file.diff.text;
     json entry{{"filePath", file.filePath}, {"relativePath", file.relativePath}, {"type", file.type},
@@ -118,7 +119,7 @@ void planAndAsk(const std::shared_ptr<PatchCall>& call) {
   for (const auto& operation : c.operations)
     if (operation.moveTo) {
       auto source = core::workspaceRelative(operation.path, *c.context.location);
-      if (std::find(resources.begin(), resources.end(), source) == resources.end()) resources.push_back(source);
+      if (listed.insert(source).second) resources.push_back(source);
     }
   core::PermissionAsk ask{"edit", resources, {"*"},
                           json{{"filepath", paths}, {"diff", boundedDiff(trimDiffIndentation(diff))}, {"files", files}}};
@@ -132,19 +133,15 @@ void planAndAsk(const std::shared_ptr<PatchCall>& call) {
   });
 }
 
-// Takes the locks of every path in order (sorted, so two patches never wait on each other).
-void lockAll(const std::shared_ptr<PatchCall>& call, std::vector<std::string> keys, std::size_t next) {
-  if (next == keys.size()) {
-    try {
-      return planAndAsk(call);
-    } catch (const std::exception& e) {
-      return call->end(core::ToolDefect{e.what()});
-    }
-  }
-  const std::string key = keys[next];
-  call->files->locks.acquire(key, [call, keys = std::move(keys), next](core::PathLocks::Lease lease) mutable {
+// Takes the locks of every path in one step (see PathLocks::acquireAll), then plans and asks.
+void lockAll(const std::shared_ptr<PatchCall>& call, std::vector<std::string> keys) {
+  call->files->locks.acquireAll(std::move(keys), [call](core::PathLocks::Lease lease) {
     call->leases.push_back(std::move(lease));
-    lockAll(call, std::move(keys), next + 1);
+    try {
+      planAndAsk(call);
+    } catch (const std::exception& e) {
+      call->end(core::ToolDefect{e.what()});
+    }
   });
 }
 
@@ -186,7 +183,7 @@ void run(const std::shared_ptr<PatchCall>& call) {
   assertEach(c.context, std::move(asks), [call, keys = std::vector<std::string>(keys.begin(), keys.end())](
                                              std::optional<core::ToolCompletion> refusal) mutable {
     if (refusal) return call->end(std::move(*refusal));
-    lockAll(call, std::move(keys), 0);
+    lockAll(call, std::move(keys));
   });
 }
 

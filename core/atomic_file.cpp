@@ -1,6 +1,6 @@
 #include "core/atomic_file.h"
 
-#include "core/output_store.h"
+#include "core/change_journal.h"
 #include "core/unique_fd.h"
 
 #include <cerrno>
@@ -20,18 +20,19 @@ std::filesystem::path directoryOf(const std::filesystem::path& target) {
   return target.parent_path().empty() ? std::filesystem::path(".") : target.parent_path();
 }
 
-/// The staging file's name beside `target`: hidden, and marked as toold's own.
-std::filesystem::path stagingPath(const std::filesystem::path& target) {
-  return directoryOf(target) / ("." + target.filename().string() + ".toold-" + newOutputId());
-}
-
 } // namespace
 
 std::variant<StagedWrite, std::string> stageFileWrite(int directory, const std::filesystem::path& target,
                                                       std::string_view content, mode_t mode) {
+  return stageFileWrite(directory, target, content, mode, StagingOptions{});
+}
+
+std::variant<StagedWrite, std::string> stageFileWrite(int directory, const std::filesystem::path& target,
+                                                      std::string_view content, mode_t mode,
+                                                      const StagingOptions& options) {
   StagedWrite staged;
   staged.target = target;
-  staged.temporary = stagingPath(target);
+  staged.temporary = options.temporary.empty() ? stagingPathFor(target) : options.temporary;
   const std::string leaf = target.filename().string();
   const std::string temporary = staged.temporary.filename().string();
   struct stat existing {};
@@ -58,7 +59,7 @@ std::variant<StagedWrite, std::string> stageFileWrite(int directory, const std::
     if (n < 0) return fail("cannot write");
     written += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0) return fail("cannot flush");
+  if (options.flush && ::fsync(fd) != 0) return fail("cannot flush");
   if (::fstat(fd, &staged.status) != 0) return fail("cannot stat");
   if (::close(fd) != 0) {
     std::string error = systemError("cannot close", staged.temporary);
@@ -68,7 +69,7 @@ std::variant<StagedWrite, std::string> stageFileWrite(int directory, const std::
   return staged;
 }
 
-std::string commitStagedWrite(int directory, const StagedWrite& staged) {
+std::string commitStagedWrite(int directory, const StagedWrite& staged, bool flushDirectory) {
   const std::string temporary = staged.temporary.filename().string();
   if (::renameat(directory, temporary.c_str(), directory, staged.target.filename().c_str()) != 0) {
     std::string error = systemError("cannot rename onto " + staged.target.string() + " from", staged.temporary);
@@ -77,7 +78,7 @@ std::string commitStagedWrite(int directory, const StagedWrite& staged) {
   }
   // Flushing the directory makes the rename itself durable, not only the file's bytes. A folder
   // held with O_PATH (searchable, not readable) cannot be flushed; the rename stands regardless.
-  ::fsync(directory);
+  if (flushDirectory) ::fsync(directory);
   return {};
 }
 
@@ -87,7 +88,17 @@ void discardStagedWrite(int directory, const StagedWrite& staged) {
 
 std::string writeFileAtomically(int directory, const std::filesystem::path& target, std::string_view content,
                                 mode_t mode, struct stat* written) {
-  auto staged = stageFileWrite(directory, target, content, mode);
+  StagingOptions options{stagingPathFor(target), true};
+  // Journal hook: the staging name is recorded before the file exists, so a start after a kill
+  // removes it (core/journal_replay). Unflushed: a power loss may still leave one behind.
+  std::unique_ptr<ChangeJournal::Transaction> intent;
+  // A journal that cannot be written (a full data disk) does not stop the write itself.
+  if (auto* journal = processJournal()) {
+    auto begun = journal->begin({}, {{target, options.temporary}}, false);
+    if (auto* begunIntent = std::get_if<std::unique_ptr<ChangeJournal::Transaction>>(&begun))
+      intent = std::move(*begunIntent);
+  }
+  auto staged = stageFileWrite(directory, target, content, mode, options);
   if (auto* error = std::get_if<std::string>(&staged)) return *error;
   const auto& write = std::get<StagedWrite>(staged);
   if (auto error = commitStagedWrite(directory, write); !error.empty()) return error;

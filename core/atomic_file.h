@@ -38,17 +38,30 @@ struct StagedWrite {
 std::variant<StagedWrite, std::string> stageFileWrite(int directory, const std::filesystem::path& target,
                                                       std::string_view content, mode_t mode);
 
+/// How a change of many files stages: at the staging path its journal has already recorded, and
+/// without a flush per file (the caller flushes them all at once before committing any).
+struct StagingOptions {
+  std::filesystem::path temporary; ///< empty: a fresh name beside the target
+  bool flush = true;
+};
+std::variant<StagedWrite, std::string> stageFileWrite(int directory, const std::filesystem::path& target,
+                                                      std::string_view content, mode_t mode,
+                                                      const StagingOptions& options);
+
 /// Renames the staged file over its target within `directory` (the one it was staged in) and
-/// flushes the directory. Returns an empty string, else what failed (the temporary file is then
-/// removed and the target untouched).
-std::string commitStagedWrite(int directory, const StagedWrite& staged);
+/// flushes the directory (unless `flushDirectory` is false: a change of many files flushes each
+/// directory once). Returns an empty string, else what failed (the temporary file is then removed
+/// and the target untouched).
+std::string commitStagedWrite(int directory, const StagedWrite& staged, bool flushDirectory = true);
 
 /// Removes a staged file that will not be committed from `directory`.
 void discardStagedWrite(int directory, const StagedWrite& staged);
 
 /// Stages and commits in one step in `directory`. Returns an empty string on success, else what
 /// failed with the system's reason; on failure the target is untouched and no temporary file is
-/// left behind. `written`, when given, receives the new file's status.
+/// left behind. The staging file is listed in the process journal (change_journal.h), if one is
+/// installed, for as long as it exists, so a kill cannot leave it behind for good. `written`, when
+/// given, receives the new file's status.
 std::string writeFileAtomically(int directory, const std::filesystem::path& target, std::string_view content,
                                 mode_t mode, struct stat* written = nullptr);
 

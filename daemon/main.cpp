@@ -1,5 +1,7 @@
 // toold's entry point: options, logging, the loop threads, stdio, signals, and the exit status.
 #include "builtins/builtin_tools.h"
+#include "core/change_journal.h"
+#include "core/journal_replay.h"
 #include "core/orphan_reaper.h"
 #include "core/process_runner.h"
 #include "core/permission_config.h"
@@ -99,6 +101,16 @@ int main(int argc, char** argv) {
       [&](nlohmann::json&& message) { writer.send(protocol::encodeFrame(message, outputFraming())); },
       [&](int status) { exitWith(status); });
   if (options.testMethods) daemon::bindTestMethods(*server);
+
+  // File changes a killed toold left half done are finished or undone before anything new is
+  // written; from here on every staging file toold creates is journalled first.
+  const auto journalDir = std::filesystem::absolute(options.dataDir) / "journal";
+  const auto replay = core::replayJournals(journalDir);
+  for (const auto& note : replay.notes) spdlog::warn("journal: {}", note);
+  if (replay.rolledBack + replay.rolledForward + replay.interrupted > 0)
+    spdlog::info("journal: {} change(s) rolled back, {} rolled forward, {} interrupted while undoing",
+                 replay.rolledBack, replay.rolledForward, replay.interrupted);
+  core::installProcessJournal(std::make_shared<core::ChangeJournal>(journalDir));
 
   core::ToolServiceOptions toolOptions;
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};

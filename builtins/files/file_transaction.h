@@ -5,6 +5,8 @@
 // (core/held_location.h), so a folder swapped for a symlink meanwhile is refused, not followed.
 #pragma once
 
+#include "core/change_journal.h"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -31,6 +33,12 @@ struct CommitResult {
 /// are done. On a failure the committed renames are undone (the previous bytes written back, or the
 /// new file removed), removed files are restored with their mode, and `error` says what failed —
 /// or, if the restoration itself failed, which files could not be restored.
-CommitResult commitFileChanges(const std::vector<FileChange>& changes);
+///
+/// With a `journal`, the intent (folders, targets, staging files) is written and flushed before
+/// anything is created, and marked "committing" once every staged file is flushed, so a start after
+/// a kill finishes or undoes the change whole (core/journal_replay). Many files are flushed with one
+/// syncfs per file system rather than one fsync each.
+CommitResult commitFileChanges(const std::vector<FileChange>& changes,
+                               core::ChangeJournal* journal = core::processJournal());
 
 } // namespace toold::builtins

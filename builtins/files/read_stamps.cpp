@@ -31,17 +31,23 @@ std::chrono::system_clock::time_point fromNanoseconds(std::int64_t ns) {
 void ReadStamps::record(const std::string& sessionID, const std::filesystem::path& path, ReadStamp stamp) {
   std::lock_guard lock(mutex_);
   auto& session = sessions_[sessionID];
+  if (auto it = session.byPath.find(path); it != session.byPath.end()) session.byAge.erase({it->second.readAt, path});
+  session.byAge.emplace(stamp.readAt, path);
   session.byPath.insert_or_assign(path, stamp);
   if (session.byPath.size() <= kMaxStampsPerSession) return;
-  auto oldest = session.byPath.begin();
-  for (auto it = session.byPath.begin(); it != session.byPath.end(); ++it)
-    if (it->second.readAt < oldest->second.readAt) oldest = it;
-  session.byPath.erase(oldest);
+  auto oldest = session.byAge.begin();
+  session.byPath.erase(oldest->second);
+  session.byAge.erase(oldest);
 }
 
 void ReadStamps::forget(const std::string& sessionID, const std::filesystem::path& path) {
   std::lock_guard lock(mutex_);
-  if (auto it = sessions_.find(sessionID); it != sessions_.end()) it->second.byPath.erase(path);
+  auto session = sessions_.find(sessionID);
+  if (session == sessions_.end()) return;
+  auto it = session->second.byPath.find(path);
+  if (it == session->second.byPath.end()) return;
+  session->second.byAge.erase({it->second.readAt, path});
+  session->second.byPath.erase(it);
 }
 
 std::optional<ReadStamp> ReadStamps::find(const std::string& sessionID, const std::filesystem::path& path) const {

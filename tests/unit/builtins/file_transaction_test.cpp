@@ -1,5 +1,6 @@
 #include "builtins/files/file_transaction.h"
 
+#include "core/change_journal.h"
 #include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
@@ -78,4 +79,24 @@ TEST_CASE("file transaction: a failure while staging changes nothing", "[transac
   CHECK_THAT(result.error, Catch::Contains("nothing was changed"));
   CHECK(contentOf(dir.path() / "a.txt") == "a");
   CHECK(result.written.empty());
+}
+
+TEST_CASE("file transaction: with a journal, many files commit in one flush each way and leave no journal",
+          "[transaction]") {
+  TempDir dir("transaction");
+  toold::core::ChangeJournal journal(dir.path() / "journal");
+  put(dir.path() / "old.txt", "old");
+  std::vector<FileChange> changes;
+  for (int i = 0; i < 50; ++i)
+    changes.push_back({dir.path() / ("d" + std::to_string(i % 5)) / ("f" + std::to_string(i)), std::string("x") + std::to_string(i),
+                       std::nullopt, 0644, 0644});
+  changes.push_back({dir.path() / "old.txt", std::nullopt, std::string("old"), 0644, 0644});
+  auto result = commitFileChanges(changes, &journal);
+  REQUIRE(result.error.empty());
+  CHECK(result.written.size() == 50);
+  CHECK(contentOf(dir.path() / "d3" / "f13") == "x13");
+  CHECK_FALSE(fs::exists(dir.path() / "old.txt"));
+  CHECK(fs::is_empty(dir.path() / "journal"));
+  for (const auto& entry : fs::recursive_directory_iterator(dir.path()))
+    CHECK(entry.path().filename().string().find(".toold-") == std::string::npos);
 }

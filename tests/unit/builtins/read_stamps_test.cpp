@@ -44,3 +44,20 @@ TEST_CASE("read stamps: a session keeps a bounded number, forgetting the oldest"
   CHECK_FALSE(stamps.find("s1", "/w/0"));
   CHECK(stamps.find("s1", "/w/" + std::to_string(ReadStamps::kMaxStampsPerSession)));
 }
+
+TEST_CASE("read stamps: a stamp recorded again counts as read at its new time when the oldest is evicted",
+          "[stamps]") {
+  ReadStamps stamps;
+  const auto start = std::chrono::system_clock::now();
+  auto at = [&](int seconds) { return ReadStamp{identity(1, 1), 0, start + std::chrono::seconds(seconds)}; };
+  stamps.record("s1", "/w/first", at(0));
+  for (std::size_t i = 1; i < ReadStamps::kMaxStampsPerSession; ++i)
+    stamps.record("s1", "/w/" + std::to_string(i), at(static_cast<int>(i)));
+  stamps.record("s1", "/w/first", at(100'000)); // read again: now the newest
+  stamps.record("s1", "/w/over", at(100'001));
+  CHECK(stamps.find("s1", "/w/first"));
+  CHECK_FALSE(stamps.find("s1", "/w/1"));
+  stamps.forget("s1", "/w/first");
+  stamps.record("s1", "/w/more", at(100'002)); // still room: forgetting freed one
+  CHECK(stamps.find("s1", "/w/2"));
+}
