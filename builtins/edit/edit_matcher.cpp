@@ -129,7 +129,8 @@ struct Match {
   std::size_t differing = 0;          // Anchors: middle lines that differ
 };
 
-// Every start of `pattern` in `text`, overlapping ones included (Knuth–Morris–Pratt: linear).
+// Every start of `pattern` in `text`, overlapping ones included (Knuth–Morris–Pratt: linear), up
+// to kMaxEditMatches + 1 of them: one more than an edit may replace says "too many".
 std::vector<std::size_t> occurrences(std::string_view text, std::string_view pattern) {
   std::vector<std::size_t> found;
   if (pattern.empty() || pattern.size() > text.size()) return found;
@@ -144,6 +145,7 @@ std::vector<std::size_t> occurrences(std::string_view text, std::string_view pat
     if (text[i] == pattern[k]) ++k;
     if (k == pattern.size()) {
       found.push_back(i + 1 - k);
+      if (found.size() > kMaxEditMatches) break;
       k = border[k - 1];
     }
   }
@@ -209,6 +211,7 @@ std::vector<Match> lineMatches(FileIndex& file, const Find& find, LineLevel leve
       if (shift->shifts()) match.shift = std::make_unique<IndentShift>(std::move(*shift));
     }
     out.push_back(std::move(match));
+    if (out.size() > kMaxEditMatches) break; // decide() refuses or lists what was found
     if (nonOverlapping) i += n - 1;
   }
   return out;
@@ -249,6 +252,7 @@ std::vector<Match> anchorMatches(FileIndex& file, const Find& find, bool nonOver
     if (shift->shifts()) match.shift = std::make_unique<IndentShift>(std::move(*shift));
     match.differing = differing.size();
     out.push_back(std::move(match));
+    if (out.size() > kMaxEditMatches) break; // decide() refuses or lists what was found
     if (nonOverlapping) i += n - 1;
   }
   return out;
@@ -288,6 +292,12 @@ EditPlan decide(Decision decision, const EditRequest& request) {
   if (matches.size() > 1 && !request.replaceAll) {
     plan.outcome = EditPlan::Outcome::Ambiguous;
     for (const Match& match : matches) plan.spans.push_back(match.span);
+    return plan;
+  }
+  if (matches.size() > kMaxEditMatches) {
+    // Overlapping exact matches count too, so a replaceAll just past the limit may still have
+    // fewer non-overlapping spans; refusing it is the cheap, safe side of that line.
+    plan.outcome = EditPlan::Outcome::TooMany;
     return plan;
   }
   plan.outcome = EditPlan::Outcome::Applied;
@@ -488,7 +498,9 @@ std::string describeFailure(const EditPlan& plan, std::string_view path) {
   }
   case EditPlan::Outcome::Ambiguous: {
     constexpr std::size_t listed = 20;
-    std::string out = "Found " + std::to_string(plan.spans.size()) + " matches for oldString in " + file + " (" +
+    const std::string count = plan.spans.size() > kMaxEditMatches ? "more than " + std::to_string(kMaxEditMatches)
+                                                                   : std::to_string(plan.spans.size());
+    std::string out = "Found " + count + " matches for oldString in " + file + " (" +
                       std::string(matchStepName(plan.step)) + " match) at lines ";
     for (std::size_t i = 0; i < plan.spans.size() && i < listed; ++i) {
       if (i > 0) out += ", ";
@@ -499,6 +511,10 @@ std::string describeFailure(const EditPlan& plan, std::string_view path) {
     return out;
   }
   case EditPlan::Outcome::TooLarge: return describeTooLarge(plan.resultBytes, plan.maxResultBytes, path);
+  case EditPlan::Outcome::TooMany:
+    return "oldString occurs more than " + std::to_string(kMaxEditMatches) + " times in " + file +
+           ", more than one edit replaces; nothing was changed. Make oldString longer so that it names fewer "
+           "places, or make changes this large with the shell.";
   }
   return {};
 }

@@ -47,6 +47,11 @@ struct MatchedSpan {
   int lastLine = 0;
 };
 
+/// The most spans one edit may replace. Each found span costs bookkeeping (its position, its
+/// replacement) whatever the result's size, so a replaceAll of a one-byte oldString over a 64 MiB
+/// file would hold gigabytes before writing a byte; a step stops collecting past this many.
+inline constexpr std::size_t kMaxEditMatches = 100'000;
+
 struct EditRequest {
   std::string_view text;      ///< the file, decoded to LF
   std::string_view oldString; ///< LF; not empty
@@ -67,10 +72,11 @@ struct ClosestBlock {
 };
 
 struct EditPlan {
-  enum class Outcome { Applied, NotFound, Ambiguous, TooLarge } outcome = Outcome::NotFound;
+  enum class Outcome { Applied, NotFound, Ambiguous, TooLarge, TooMany } outcome = Outcome::NotFound;
   MatchStep step = MatchStep::Exact; ///< the deciding step (Applied or Ambiguous)
   /// Applied: the spans replaced (one, or every non-overlapping span with replaceAll).
-  /// Ambiguous: every span the deciding step found. TooLarge: none.
+  /// Ambiguous: every span the deciding step found (at most kMaxEditMatches + 1). TooLarge and
+  /// TooMany (replaceAll found more than kMaxEditMatches spans): none.
   std::vector<MatchedSpan> spans;
   /// Applied: the replacement for each span, in order: `newString` verbatim (no `$&`, no
   /// unescaping), except that

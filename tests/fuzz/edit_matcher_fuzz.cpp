@@ -70,6 +70,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check(plan.resultBytes > plan.maxResultBytes && plan.maxResultBytes == request.maxResultBytes);
     check(!toold::builtins::describeFailure(plan, "f").empty());
     break;
+  case EditPlan::Outcome::TooMany:
+    check(request.replaceAll && plan.spans.empty() && plan.replacements.empty());
+    check(!toold::builtins::describeFailure(plan, "f").empty());
+    break;
   case EditPlan::Outcome::NotFound:
     check(plan.spans.empty() && plan.replacements.empty());
     check(!toold::builtins::describeFailure(plan, "f").empty());

@@ -582,3 +582,32 @@ TEST_CASE("edit matcher: a replaceAll whose result would pass the limit is TooLa
   CHECK(planEdit(EditRequest{exact, "aa", "a", true, 100}).outcome == Outcome::TooLarge); // 512 bytes > 100
   CHECK(planEdit(EditRequest{exact, "aa", "a", true, 512}).outcome == Outcome::Applied);
 }
+
+TEST_CASE("edit matcher: a step stops collecting past kMaxEditMatches, and replaceAll is then TooMany", "[edit]") {
+  using toold::builtins::kMaxEditMatches;
+  const std::string atLimit(kMaxEditMatches, 'a');
+  const EditPlan applied = planEdit(EditRequest{atLimit, "a", "b", true});
+  CHECK(applied.outcome == Outcome::Applied);
+  CHECK(applied.spans.size() == kMaxEditMatches);
+
+  // One more occurrence than an edit may replace: refused before a replacement is built.
+  const std::string overLimit(kMaxEditMatches + 1, 'a');
+  const EditPlan tooMany = planEdit(EditRequest{overLimit, "a", "b", true});
+  CHECK(tooMany.outcome == Outcome::TooMany);
+  CHECK(tooMany.spans.empty());
+  CHECK(tooMany.replacements.empty());
+  CHECK_THAT(describeFailure(tooMany, "big.txt"),
+             Catch::StartsWith("oldString occurs more than 100000 times in big.txt"));
+
+  // Without replaceAll it is ambiguous, and the spans kept stop one past the limit.
+  const std::string huge(4 * kMaxEditMatches, 'a');
+  const EditPlan ambiguous = planEdit(EditRequest{huge, "a", "b", false});
+  CHECK(ambiguous.outcome == Outcome::Ambiguous);
+  CHECK(ambiguous.spans.size() == kMaxEditMatches + 1);
+  CHECK_THAT(describeFailure(ambiguous, "big.txt"), Catch::StartsWith("Found more than 100000 matches"));
+
+  // Line steps stop too: 100,001 lines matching a line-level find (trailing spaces differ).
+  std::string lines;
+  for (std::size_t i = 0; i <= kMaxEditMatches; ++i) lines += "x \n";
+  CHECK(planEdit(EditRequest{lines, "x\n", "y\n", true}).outcome == Outcome::TooMany);
+}
