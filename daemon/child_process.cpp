@@ -2,6 +2,7 @@
 #include "daemon/child_process.h"
 
 #include "core/sigpipe_block.h"
+#include "core/unique_fd.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -33,30 +34,8 @@ void closeFd(int& fd) {
   fd = -1;
 }
 
-/// Owns one descriptor until it is handed over, so that a failed start leaks none.
-class Fd {
-public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(Fd&& other) noexcept : fd_(other.release()) {}
-  Fd& operator=(Fd&& other) noexcept {
-    reset(other.release());
-    return *this;
-  }
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
-private:
-  int fd_ = -1;
-};
+// Owns one descriptor until it is handed over, so that a failed start leaks none.
+using Fd = core::UniqueFd;
 
 struct Pipe {
   Fd read;

@@ -7,6 +7,7 @@
 #include "builtins/read.h"
 #include "builtins/write.h"
 
+#include "tests/support/file_contents.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/tool_call.h"
 
@@ -20,6 +21,7 @@ namespace fs = std::filesystem;
 using toold::core::json;
 using toold::testing::callTool;
 using toold::testing::TempDir;
+using toold::testing::contentOf;
 
 namespace {
 
@@ -40,11 +42,6 @@ struct Workspace {
     context = toold::testing::toolContext(location, [](const toold::core::PermissionAsk&) { return std::nullopt; });
   }
 };
-
-std::string contentOf(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 } // namespace
 

@@ -1,6 +1,7 @@
 #include "core/atomic_file.h"
 
 #include "core/unique_fd.h"
+#include "tests/support/file_contents.h"
 #include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
@@ -14,13 +15,9 @@
 namespace fs = std::filesystem;
 using toold::core::writeFileAtomically;
 using toold::testing::TempDir;
+using toold::testing::contentOf;
 
 namespace {
-
-std::string contentOf(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
 
 std::size_t entriesIn(const fs::path& directory) {
   return static_cast<std::size_t>(std::distance(fs::directory_iterator(directory), fs::directory_iterator()));

@@ -1,6 +1,7 @@
 #include "core/change_journal.h"
 #include "core/journal_replay.h"
 
+#include "tests/support/file_contents.h"
 #include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
@@ -11,15 +12,10 @@
 namespace fs = std::filesystem;
 using namespace toold::core;
 using toold::testing::TempDir;
+using toold::testing::contentOf;
+using toold::testing::put;
 
 namespace {
-
-std::string contentOf(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-void put(const fs::path& path, const std::string& content) { std::ofstream(path, std::ios::binary) << content; }
 
 // An owner that ran on another boot: certainly gone.
 JournalOwner deadOwner() {
