@@ -35,17 +35,34 @@ per 16 MiB), the file is named in a note, and toold still answers.""", "%modes p
 
 
 def edit_replace_all_amplifies():
-    # 1 MiB of "a", each to become 1,000 "b": a 1 GB file if it were built.
-    text = "a" * (1 << 20)
+    # 64 Ki "a", each to become 1,100 "b": 72 MB if it were built (and under the 100,000 places
+    # one edit may replace, so it is the result's size that refuses it).
+    text = "a" * (1 << 16)
     return header("""
 edit with replaceAll that would make a file over 64 MiB is refused before the result is built,
 naming the limit; the file is unchanged and toold still answers.""", "%modes pipe", "%timeout 30",
                   f"%file a.txt <<EOF\n{text}\nEOF") + \
         INITIALIZE + INITIALIZED + snapshot(1, "s", "snap") + \
-        call(2, "snap", "s", "edit", {"filePath": "a.txt", "oldString": "a", "newString": "b" * 1000, "replaceAll": True}) + \
+        call(2, "snap", "s", "edit", {"filePath": "a.txt", "oldString": "a", "newString": "b" * 1100, "replaceAll": True}) + \
         '< {"jsonrpc": "2.0", "id": 2, "result": {"status": "error", "error": {"message":\n' \
         '   "$re:^The edit would make .*a.txt larger than 64 MiB \\\\(at least [0-9]+ bytes\\\\), the limit for an ' \
         'edit\'s result; nothing was changed\\\\."}}}\n' + \
+        f'check a.txt "{text}\\n"\n' + ping_after()
+
+
+def edit_replace_all_too_many_places():
+    # 1 MiB of "a", each to become "b": the result does not grow, but a million places would each
+    # cost a position and a replacement before the first byte is written.
+    text = "a" * (1 << 20)
+    return header("""
+edit with replaceAll of a one-byte oldString over 1 MiB (a million places) is refused before the
+places are collected, naming the limit of 100,000; the file is unchanged and toold still answers.""",
+                  "%modes pipe", "%timeout 30", f"%file a.txt <<EOF\n{text}\nEOF") + \
+        INITIALIZE + INITIALIZED + snapshot(1, "s", "snap") + \
+        call(2, "snap", "s", "edit", {"filePath": "a.txt", "oldString": "a", "newString": "b", "replaceAll": True}) + \
+        '< {"jsonrpc": "2.0", "id": 2, "result": {"status": "error", "error": {"message":\n' \
+        '   "$re:^oldString occurs more than 100000 times in .*a.txt, more than one edit replaces; ' \
+        'nothing was changed\\\\."}}}\n' + \
         f'check a.txt "{text}\\n"\n' + ping_after()
 
 
@@ -74,5 +91,6 @@ def cases():
     return [
         ("grep_bounded_repetition", grep_bounded_repetition()),
         ("edit_replace_all_amplifies", edit_replace_all_amplifies()),
+        ("edit_replace_all_too_many_places", edit_replace_all_too_many_places()),
         ("blocked_workers_read", blocked_workers_read()),
     ]
