@@ -2,6 +2,8 @@
 #include "core/schema_assertions.h"
 
 #include "core/schema_budget.h"
+#include "core/schema_formats.h"
+#include "core/schema_value_hash.h"
 #include "core/schema_limits.h"
 
 #include <valijson/adapters/std_string_adapter.hpp>
@@ -23,8 +25,6 @@ using valijson::adapters::Adapter;
 
 namespace {
 
-/// A string costs one step per this many bytes it is scanned for (a length, a pattern, a copy).
-constexpr std::size_t kBytesPerStep = 64;
 
 void charge(std::uint64_t steps) { ValidationMeter::charge(steps); }
 
@@ -81,50 +81,6 @@ bool isCount(const json& value) {
 }
 
 // ---- Checking a value ----------------------------------------------------------------------------
-
-bool digitsAt(std::string_view text, std::size_t at, std::size_t count, int& out) {
-  if (at + count > text.size()) return false;
-  out = 0;
-  for (std::size_t i = at; i < at + count; ++i) {
-    if (text[i] < '0' || text[i] > '9') return false;
-    out = out * 10 + (text[i] - '0');
-  }
-  return true;
-}
-
-/// RFC 3339 full-date: 2024-02-29.
-bool isDate(std::string_view text) {
-  int year = 0, month = 0, day = 0;
-  if (text.size() != 10 || !digitsAt(text, 0, 4, year) || text[4] != '-' || !digitsAt(text, 5, 2, month) ||
-      text[7] != '-' || !digitsAt(text, 8, 2, day) || month < 1 || month > 12 || day < 1)
-    return false;
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return day <= kDays[month - 1] + (month == 2 && leap ? 1 : 0);
-}
-
-/// RFC 3339 full-time: 16:52:45Z, 16:52:45.25+02:00.
-bool isTime(std::string_view text) {
-  int hour = 0, minute = 0, second = 0;
-  if (!digitsAt(text, 0, 2, hour) || text.size() < 9 || text[2] != ':' || !digitsAt(text, 3, 2, minute) ||
-      text[5] != ':' || !digitsAt(text, 6, 2, second) || hour > 23 || minute > 59 || second > 60)
-    return false;
-  std::size_t at = 8;
-  if (text[at] == '.') {
-    const std::size_t start = ++at;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;
-    if (at == start) return false;
-  }
-  if (at < text.size() && (text[at] == 'Z' || text[at] == 'z')) return at + 1 == text.size();
-  int offsetHour = 0, offsetMinute = 0;
-  return at + 6 == text.size() && (text[at] == '+' || text[at] == '-') && digitsAt(text, at + 1, 2, offsetHour) &&
-         text[at + 3] == ':' && digitsAt(text, at + 4, 2, offsetMinute) && offsetHour <= 23 && offsetMinute <= 59;
-}
-
-bool isDateTime(std::string_view text) {
-  return text.size() > 11 && (text[10] == 'T' || text[10] == 't') && isDate(text.substr(0, 10)) &&
-         isTime(text.substr(11));
-}
 
 std::string formatMessage(const std::string& format) {
   if (format == "date") return "Expected a date in the form YYYY-MM-DD";
@@ -202,55 +158,6 @@ json toJson(const Adapter& value) {
 std::uint64_t codePoints(std::string_view text) {
   return static_cast<std::uint64_t>(
       std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
-}
-
-/// A hash under which the values JSON Schema calls equal hash alike: a number by its value (1 and
-/// 1.0 alike; two integers only when they are the same integer, even past 2^53 where a double
-/// would merge them), a string by its bytes, arrays in order, objects by keys and values.
-std::size_t hashOf(const json& value) {
-  charge(1);
-  const auto mix = [](std::size_t seed, std::size_t hash) {
-    return seed ^ (hash + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
-  };
-  std::size_t seed = static_cast<std::size_t>(value.type() == json::value_t::number_unsigned ||
-                                                      value.type() == json::value_t::number_float
-                                                  ? json::value_t::number_integer
-                                                  : value.type());
-  switch (value.type()) {
-    case json::value_t::object:
-      for (auto it = value.begin(); it != value.end(); ++it)
-        seed = mix(mix(seed, std::hash<std::string>{}(it.key())), hashOf(it.value()));
-      return seed;
-    case json::value_t::array:
-      for (const json& item : value) seed = mix(seed, hashOf(item));
-      return seed;
-    case json::value_t::string: {
-      const std::string& text = value.get_ref<const std::string&>();
-      charge(text.size() / kBytesPerStep);
-      return mix(seed, std::hash<std::string>{}(text));
-    }
-    case json::value_t::boolean:
-      return mix(seed, value.get<bool>() ? 1 : 0);
-    case json::value_t::number_integer:
-      return mix(seed, std::hash<std::int64_t>{}(value.get<std::int64_t>()));
-    case json::value_t::number_unsigned: {
-      const auto number = value.get<std::uint64_t>();
-      return mix(seed, number <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
-                           ? std::hash<std::int64_t>{}(static_cast<std::int64_t>(number))
-                           : std::hash<std::uint64_t>{}(number));
-    }
-    case json::value_t::number_float: {
-      const double number = value.get<double>();
-      // A whole number hashes as the integer it equals, so that 2.0 meets 2.
-      if (std::trunc(number) == number && number >= -0x1p63 && number < 0x1p63)
-        return mix(seed, std::hash<std::int64_t>{}(static_cast<std::int64_t>(number)));
-      if (std::trunc(number) == number && number >= 0x1p63 && number < 0x1p64)
-        return mix(seed, std::hash<std::uint64_t>{}(static_cast<std::uint64_t>(number)));
-      return mix(seed, std::hash<double>{}(number));
-    }
-    default:
-      return seed;
-  }
 }
 
 /// The first item equal to an earlier one, as (earlier, later) indexes. Hashing makes this linear

@@ -35,6 +35,9 @@ struct ValidationBudget {
 
 namespace schema_detail {
 
+/// A string costs one step per this many bytes it is scanned for (a length, a pattern, a copy).
+inline constexpr std::size_t kBytesPerStep = 64;
+
 /// Counts the steps of the validation running on this thread. Constructing one makes it the
 /// thread's current meter until it is destroyed (validations nest: a keyed schema is validated
 /// from inside another validation, on the same thread, against the same meter).
