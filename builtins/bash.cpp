@@ -3,8 +3,8 @@
 #include "builtins/shell/shell_permissions.h"
 #include "builtins/shell/shell_run.h"
 #include "builtins/tool_support.h"
-#include "core/output_store.h"
-#include "core/workspace_paths.h"
+#include "core/output/output_store.h"
+#include "core/workspace/workspace_paths.h"
 
 
 namespace toold::builtins {

@@ -5,7 +5,7 @@
 
 #include "builtins/files/line_window.h"
 #include "builtins/files/read_stamps.h"
-#include "core/path_locks.h"
+#include "core/files/path_locks.h"
 
 namespace toold::builtins {
 

@@ -1,7 +1,7 @@
 // `glob`: the files whose path matches a gitignore-style glob, newest first.
 #pragma once
 
-#include "core/tool.h"
+#include "core/tools/tool.h"
 
 namespace toold::builtins {
 

@@ -147,7 +147,7 @@ void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
             const core::CancellationToken& cancellation, const core::ToolDone& done) {
   NewestFirst<std::vector<MatchedLine>> newest(kMaxMatches);
   GrepTotals totals;
-  // The root is held as it was checked, and the search acts only through it (core/held_location.h).
+  // The root is held as it was checked, and the search acts only through it (core/workspace/held_location.h).
   auto held = core::holdLocation(root, core::HoldPurpose::Read);
   if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
   const auto& location = std::get<core::HeldLocation>(held);

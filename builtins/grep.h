@@ -1,7 +1,7 @@
 // `grep`: the lines of files that match a regular expression, newest files first.
 #pragma once
 
-#include "core/tool.h"
+#include "core/tools/tool.h"
 
 namespace toold::builtins {
 

@@ -2,7 +2,7 @@
 // build output, caches) and any `ignore` patterns the model adds.
 #pragma once
 
-#include "core/tool.h"
+#include "core/tools/tool.h"
 
 namespace toold::builtins {
 

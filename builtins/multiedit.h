@@ -2,7 +2,7 @@
 #pragma once
 
 #include "builtins/file_tools.h"
-#include "core/tool.h"
+#include "core/tools/tool.h"
 
 #include <memory>
 

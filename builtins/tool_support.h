@@ -4,9 +4,9 @@
 #pragma once
 
 #include "builtins/files/line_window.h"
-#include "core/held_location.h"
-#include "core/tool.h"
-#include "core/workspace_paths.h"
+#include "core/workspace/held_location.h"
+#include "core/tools/tool.h"
+#include "core/workspace/workspace_paths.h"
 
 #include <functional>
 #include <string>

@@ -1,14 +1,14 @@
 #include "core/tool_service.h"
 
-#include "core/client_tool.h"
-#include "core/command_tool.h"
-#include "core/output_store.h"
-#include "core/permission_guard.h"
-#include "core/pool_growth.h"
-#include "core/process_runner.h"
-#include "core/schema_cache.h"
-#include "core/session_table.h"
-#include "core/tool_name.h"
+#include "core/sources/client_tool.h"
+#include "core/sources/command_tool.h"
+#include "core/output/output_store.h"
+#include "core/tools/permission_guard.h"
+#include "core/base/pool_growth.h"
+#include "core/process/process_runner.h"
+#include "core/schema/schema_cache.h"
+#include "core/tools/session_table.h"
+#include "core/tools/tool_name.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>

@@ -3,15 +3,15 @@
 // command tools. The daemon binds wire methods to it; it knows nothing of stdio.
 #pragma once
 
-#include "core/call_pipeline.h"
-#include "core/client_channel.h"
-#include "core/output_bounding.h"
-#include "core/permission_config.h"
-#include "core/permission_service.h"
-#include "core/snapshot_store.h"
-#include "core/tool.h"
-#include "core/tool_hooks.h"
-#include "core/tool_registry.h"
+#include "core/tools/call_pipeline.h"
+#include "core/base/client_channel.h"
+#include "core/output/output_bounding.h"
+#include "core/permission/permission_config.h"
+#include "core/permission/permission_service.h"
+#include "core/tools/snapshot_store.h"
+#include "core/tools/tool.h"
+#include "core/tools/tool_hooks.h"
+#include "core/tools/tool_registry.h"
 #include "protocol/tool_messages.h"
 
 #include <boost/asio/io_context.hpp>

@@ -1,7 +1,7 @@
 // The table that binds wire methods to handlers, and what a handler is given.
 #pragma once
 
-#include "core/cancellation.h"
+#include "core/base/cancellation.h"
 #include "daemon/reply.h"
 #include "protocol/params_error.h"
 

@@ -1,6 +1,6 @@
 #include "daemon/permission_methods.h"
 
-#include "core/permission_service.h"
+#include "core/permission/permission_service.h"
 #include "daemon/server.h"
 #include "protocol/params_error.h"
 

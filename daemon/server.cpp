@@ -3,7 +3,7 @@
 // replies on other threads, so they have their own lock.
 #include "daemon/server.h"
 
-#include "core/serial_queue.h"
+#include "core/base/serial_queue.h"
 #include "protocol/bounded_json.h"
 
 #include <boost/asio/io_context.hpp>

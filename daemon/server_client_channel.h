@@ -3,7 +3,7 @@
 // requests (an MCP client knows only that one).
 #pragma once
 
-#include "core/client_channel.h"
+#include "core/base/client_channel.h"
 
 namespace toold::daemon {
 

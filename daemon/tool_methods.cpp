@@ -1,7 +1,7 @@
 #include "daemon/tool_methods.h"
 
-#include "core/schema_limits.h"
-#include "core/tool_name.h"
+#include "core/schema/schema_limits.h"
+#include "core/tools/tool_name.h"
 #include "core/tool_service.h"
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"

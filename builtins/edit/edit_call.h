@@ -4,7 +4,7 @@
 
 #include "builtins/edit/text_edits.h"
 #include "builtins/file_tools.h"
-#include "core/tool.h"
+#include "core/tools/tool.h"
 
 #include <memory>
 #include <string>

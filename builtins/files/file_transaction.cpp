@@ -1,7 +1,7 @@
 #include "builtins/files/file_transaction.h"
 
-#include "core/atomic_file.h"
-#include "core/held_location.h"
+#include "core/files/atomic_file.h"
+#include "core/workspace/held_location.h"
 
 #include <cerrno>
 #include <cstring>
@@ -69,7 +69,7 @@ std::string syncFileSystems(const std::vector<fs::path>& paths) {
   return {};
 }
 
-// Every step holds the target's folder afresh (core/held_location.h) and acts through it, so a
+// Every step holds the target's folder afresh (core/workspace/held_location.h) and acts through it, so a
 // folder swapped for a symlink between the steps is refused, never followed. Holding afresh, not
 // keeping one descriptor per file, keeps a patch of thousands of files within the descriptor limit.
 using Held = std::variant<core::HeldLocation, std::string>;

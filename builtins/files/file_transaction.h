@@ -2,10 +2,10 @@
 // target) before any target is touched, then the renames and removals are committed; if any step
 // fails, what was already committed is put back as it was. apply_patch uses it so that a patch
 // applies whole or not at all. Every step acts through the target's folder, held afresh
-// (core/held_location.h), so a folder swapped for a symlink meanwhile is refused, not followed.
+// (core/workspace/held_location.h), so a folder swapped for a symlink meanwhile is refused, not followed.
 #pragma once
 
-#include "core/change_journal.h"
+#include "core/files/change_journal.h"
 
 #include <filesystem>
 #include <optional>
@@ -36,7 +36,7 @@ struct CommitResult {
 ///
 /// With a `journal`, the intent (folders, targets, staging files) is written and flushed before
 /// anything is created, and marked "committing" once every staged file is flushed, so a start after
-/// a kill finishes or undoes the change whole (core/journal_replay). Many files are flushed with one
+/// a kill finishes or undoes the change whole (core/files/journal_replay). Many files are flushed with one
 /// syncfs per file system rather than one fsync each.
 CommitResult commitFileChanges(const std::vector<FileChange>& changes,
                                core::ChangeJournal* journal = core::processJournal());

@@ -4,7 +4,7 @@
 // million lines into a 1 GiB file be read by seeking, not scanning.
 #pragma once
 
-#include "core/cancellation.h"
+#include "core/base/cancellation.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -92,7 +92,7 @@ struct LineWindowError {
 std::variant<LineWindow, LineWindowError> readLineWindow(const std::filesystem::path& path, const LineWindowRequest& request,
                                                          LineIndexCache& cache, const core::CancellationToken& cancellation);
 
-/// The same over the file open at `fd` (the read tool holds it, see core/held_location.h), cached
+/// The same over the file open at `fd` (the read tool holds it, see core/workspace/held_location.h), cached
 /// under `key`, its canonical path. Reads with pread only, so the descriptor's offset is left alone.
 std::variant<LineWindow, LineWindowError> readLineWindow(int fd, const std::filesystem::path& key,
                                                          const LineWindowRequest& request, LineIndexCache& cache,

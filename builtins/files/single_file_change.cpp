@@ -1,7 +1,7 @@
 #include "builtins/files/single_file_change.h"
 
 #include "builtins/text/text_encoding.h"
-#include "core/atomic_file.h"
+#include "core/files/atomic_file.h"
 
 #include <sys/stat.h>
 

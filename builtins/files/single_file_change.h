@@ -8,8 +8,8 @@
 #include "builtins/files/read_stamps.h"
 #include "builtins/text/unified_diff.h"
 #include "builtins/tool_support.h"
-#include "core/tool.h"
-#include "core/workspace_paths.h"
+#include "core/tools/tool.h"
+#include "core/workspace/workspace_paths.h"
 
 #include <functional>
 #include <memory>

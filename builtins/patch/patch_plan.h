@@ -8,7 +8,7 @@
 #include "builtins/files/file_transaction.h"
 #include "builtins/patch/patch_parser.h"
 #include "builtins/text/unified_diff.h"
-#include "core/workspace_paths.h"
+#include "core/workspace/workspace_paths.h"
 
 #include <map>
 #include <optional>

@@ -34,7 +34,7 @@
 #include "builtins/search/required_literal.h"
 #include "builtins/search/rare_byte_literal.h"
 #include "builtins/search/search_budget.h"
-#include "core/held_location.h"
+#include "core/workspace/held_location.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>

@@ -24,7 +24,7 @@
 //     matched before are kept.
 #pragma once
 
-#include "core/cancellation.h"
+#include "core/base/cancellation.h"
 
 #include <cstdint>
 #include <filesystem>

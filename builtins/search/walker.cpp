@@ -10,7 +10,7 @@
 // for its identity, to detect loops).
 #include "builtins/search/walker.h"
 
-#include "core/unique_fd.h"
+#include "core/base/unique_fd.h"
 
 #include <algorithm>
 #include <atomic>

@@ -19,7 +19,7 @@
 #pragma once
 
 #include "builtins/search/ignore_rules.h"
-#include "core/cancellation.h"
+#include "core/base/cancellation.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -1,6 +1,6 @@
 #include "builtins/shell/output_log.h"
 
-#include "core/output_store.h"
+#include "core/output/output_store.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>

@@ -1,6 +1,6 @@
 #include "builtins/shell/shell_jobs.h"
 
-#include "core/cancellation.h"
+#include "core/base/cancellation.h"
 
 #include <spdlog/spdlog.h>
 

@@ -6,8 +6,8 @@
 #pragma once
 
 #include "builtins/shell/shell_run.h"
-#include "core/client_channel.h"
-#include "core/process_runner.h"
+#include "core/base/client_channel.h"
+#include "core/process/process_runner.h"
 
 #include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>

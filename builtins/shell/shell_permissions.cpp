@@ -3,7 +3,7 @@
 #include "builtins/shell/command_arity.h"
 #include "builtins/shell/command_wrappers.h"
 #include "builtins/shell/shell_scanner.h"
-#include "core/workspace_paths.h"
+#include "core/workspace/workspace_paths.h"
 
 #include <pwd.h>
 

@@ -22,8 +22,8 @@
 //    the whole line, literal-only: only an allow-everything rule or an exact saved line grants it.
 #pragma once
 
-#include "core/permission_ask.h"
-#include "core/tool.h"
+#include "core/permission/permission_ask.h"
+#include "core/tools/tool.h"
 
 #include <filesystem>
 #include <string_view>

@@ -7,8 +7,8 @@
 #pragma once
 
 #include "builtins/shell/output_digest.h"
-#include "core/cancellation.h"
-#include "core/process_runner.h"
+#include "core/base/cancellation.h"
+#include "core/process/process_runner.h"
 
 #include <boost/asio/io_context.hpp>
 #include <nlohmann/json.hpp>

@@ -3,7 +3,7 @@
 // a call's cost in pings measures the server, not a difference in the client.
 #include "tests/bench/rpc_bench.h"
 
-#include "daemon/child_process.h"
+#include "core/process/child_process.h"
 #include "tests/bench/message_scan.h"
 #include "tests/bench/resident_memory.h"
 #include "tests/bench/rpc_connection.h"

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "protocol/framing.h"
-#include "daemon/child_process.h"
+#include "core/process/child_process.h"
 
 #include <chrono>
 #include <string>

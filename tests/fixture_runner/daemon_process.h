@@ -1,7 +1,7 @@
 // toold as the runner's child: a ChildProcess whose stdin writes drain its stdout meanwhile.
 #pragma once
 
-#include "daemon/child_process.h"
+#include "core/process/child_process.h"
 
 #include <sys/types.h>
 

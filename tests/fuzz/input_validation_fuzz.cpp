@@ -1,7 +1,7 @@
 // Fuzz target for tool input validation: a schema and a value, as two JSON texts separated by the
 // first newline. Whatever they are, validation (defaults first, as for a call) ends within its
 // budget with a consistent answer, never an exception or a crash; and it answers the same twice.
-#include "core/json_schema.h"
+#include "core/schema/json_schema.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,8 +1,8 @@
 // Fuzz target for schema registration: any JSON text as a schema. Compiling must succeed or throw
 // SchemaError (never another exception, a crash or a hang, however deep or large the document),
 // and a compiled schema must validate a few plain values within a small budget without throwing.
-#include "core/json_schema.h"
-#include "core/schema_cache.h"
+#include "core/schema/json_schema.h"
+#include "core/schema/schema_cache.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // times a second.
 #pragma once
 
-#include "core/tool.h"
+#include "core/tools/tool.h"
 
 #include <functional>
 #include <memory>

@@ -13,7 +13,7 @@
 #include "builtins/read.h"
 #include "builtins/write.h"
 
-#include "core/unique_fd.h"
+#include "core/base/unique_fd.h"
 #include "tests/support/temp_dir.h"
 #include "tests/support/tool_call.h"
 

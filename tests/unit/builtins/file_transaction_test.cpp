@@ -1,6 +1,6 @@
 #include "builtins/files/file_transaction.h"
 
-#include "core/change_journal.h"
+#include "core/files/change_journal.h"
 #include "tests/support/file_contents.h"
 #include "tests/support/temp_dir.h"
 

@@ -1,5 +1,5 @@
 #include "builtins/shell/shell_permissions.h"
-#include "core/workspace_paths.h"
+#include "core/workspace/workspace_paths.h"
 #include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>

@@ -1,0 +1,27 @@
+// The serial queue: the submitting thread becomes the runner and drains what others queued.
+#include "core/base/serial_queue.h"
+
+namespace toold::core {
+
+void SerialQueue::run(Task task) {
+  {
+    std::lock_guard lock(mutex_);
+    if (running_) {
+      pending_.push_back(std::move(task));
+      return;
+    }
+    running_ = true;
+  }
+  for (;;) {
+    task();
+    std::lock_guard lock(mutex_);
+    if (pending_.empty()) {
+      running_ = false;
+      return;
+    }
+    task = std::move(pending_.front());
+    pending_.pop_front();
+  }
+}
+
+} // namespace toold::core

@@ -1,0 +1,180 @@
+// Keeping the full text of truncated tool results in `<data-dir>/tool-output/`, and removing old
+// ones. A file is either written whole or not at all: the marker in the model's preview names it,
+// so a short file would silently lose output the model believes it can read.
+#include "core/output/output_store.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdint>
+#include <random>
+#include <system_error>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace toold::core {
+
+namespace {
+
+constexpr std::string_view kFilePrefix = "tool_";
+/// The time part, as 14 hex digits: wide enough for the whole value, so ids keep sorting.
+constexpr std::size_t kTimeHexDigits = 14;
+constexpr std::size_t kRandomChars = 14;
+/// Ids made in the same millisecond are told apart, and ordered, by the low 12 bits.
+constexpr std::uint64_t kIdsPerMillisecond = 0x1000;
+
+std::string describe(std::string_view action, const fs::path& path, int error) {
+  return std::string(action) + " " + path.string() + ": " + std::generic_category().message(error);
+}
+
+/// mkdir -p with mode 0700: the folder holds tool output, which may contain secrets, so only the
+/// user may list it. Directories that exist are left as they are.
+void createDirectories(const fs::path& dir) {
+  if (::mkdir(dir.c_str(), 0700) == 0) return;
+  int error = errno;
+  if (error == EEXIST) return;
+  if (error == ENOENT && dir.has_parent_path() && dir.parent_path() != dir) {
+    createDirectories(dir.parent_path());
+    if (::mkdir(dir.c_str(), 0700) == 0) return;
+    error = errno;
+    if (error == EEXIST) return;
+  }
+  throw StorageError(describe("cannot create the tool output folder", dir, error));
+}
+
+/// Closes `fd`, removes the partial file and throws: a failed retain leaves nothing behind.
+[[noreturn]] void abandonFile(int fd, const fs::path& path, int error) {
+  ::close(fd);
+  ::unlink(path.c_str());
+  throw StorageError(describe("cannot write tool output to", path, error));
+}
+
+void writeAll(int fd, const fs::path& path, std::string_view text) {
+  const char* next = text.data();
+  std::size_t remaining = text.size();
+  while (remaining > 0) {
+    const ssize_t written = ::write(fd, next, remaining);
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      abandonFile(fd, path, errno);
+    }
+    // A regular file that accepts no bytes will not accept them on a retry either.
+    if (written == 0) abandonFile(fd, path, EIO);
+    next += written;
+    remaining -= static_cast<std::size_t>(written);
+  }
+}
+
+/// Milliseconds since the epoch times 0x1000, plus the ids already made in that millisecond. The
+/// value only grows: after a clock step back, ids continue from the last one instead of repeating
+/// or sorting before it.
+std::uint64_t nextTimeValue() {
+  static std::atomic<std::uint64_t> last{0};
+  const auto millis = std::chrono::duration_cast<std::chrono::milliseconds>(
+                          std::chrono::system_clock::now().time_since_epoch())
+                          .count();
+  const std::uint64_t fromClock = static_cast<std::uint64_t>(std::max<std::int64_t>(millis, 0)) * kIdsPerMillisecond;
+  std::uint64_t previous = last.load(std::memory_order_relaxed);
+  std::uint64_t next = 0;
+  do {
+    next = std::max(fromClock, previous + 1);
+  } while (!last.compare_exchange_weak(previous, next, std::memory_order_relaxed));
+  return next;
+}
+
+/// The random part keeps ids of different toold processes sharing one data dir apart.
+std::string randomBase62(std::size_t length) {
+  static constexpr std::string_view kAlphabet = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+  thread_local std::mt19937_64 generator = [] {
+    std::random_device device;
+    std::seed_seq seed{device(), device(), device(), device()};
+    return std::mt19937_64(seed);
+  }();
+  std::uniform_int_distribution<std::size_t> pick(0, kAlphabet.size() - 1);
+  std::string chars(length, '0');
+  for (auto& c : chars) c = kAlphabet[pick(generator)];
+  return chars;
+}
+
+bool isRetainedFileName(const fs::path& path) {
+  return path.filename().string().starts_with(kFilePrefix);
+}
+
+} // namespace
+
+std::string newOutputId() {
+  static constexpr std::string_view kHexDigits = "0123456789abcdef";
+  std::uint64_t value = nextTimeValue();
+  std::string id(kTimeHexDigits, '0');
+  for (std::size_t i = kTimeHexDigits; i-- > 0;) {
+    id[i] = kHexDigits[value & 0xFU];
+    value >>= 4;
+  }
+  return id + randomBase62(kRandomChars);
+}
+
+OutputStore::OutputStore(fs::path dataDir) : folder_(fs::absolute(std::move(dataDir)) / "tool-output") {}
+
+fs::path OutputStore::retain(std::string_view text) {
+  // Every time rather than once: the folder may have been removed since the last call.
+  createDirectories(folder_);
+  const fs::path path = folder_ / (std::string(kFilePrefix) + newOutputId());
+  // O_EXCL: never overwrite or follow anything already there, even a name another toold chose.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) throw StorageError(describe("cannot create tool output file", path, errno));
+  writeAll(fd, path, text);
+  // close() is where some file systems (NFS, quotas) first report a failed write.
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(path.c_str());
+    throw StorageError(describe("cannot write tool output to", path, error));
+  }
+  return path;
+}
+
+OutputStore::CleanupReport OutputStore::cleanup(fs::file_time_type now, std::chrono::hours maxAge) {
+  CleanupReport report;
+  std::error_code error;
+  fs::directory_iterator entries(folder_, error);
+  if (error) {
+    if (error != std::errc::no_such_file_or_directory) ++report.failed;
+    return report;
+  }
+  for (const fs::directory_iterator end; entries != end;) {
+    const fs::directory_entry& entry = *entries;
+    std::error_code entryError;
+    // Only files this store could have written; a directory or link named tool_ is not ours.
+    if (!isRetainedFileName(entry.path()) || !fs::is_regular_file(entry.symlink_status(entryError))) {
+      if (entryError) {
+        ++report.failed;
+      } else {
+        ++report.kept;
+      }
+    } else if (const auto modified = entry.last_write_time(entryError); entryError) {
+      ++report.failed;
+    } else if (now - modified <= maxAge) {
+      ++report.kept;
+    } else {
+      // A file another toold removed first is gone all the same, so it counts as deleted.
+      fs::remove(entry.path(), entryError);
+      if (entryError) {
+        ++report.failed;
+      } else {
+        ++report.deleted;
+      }
+    }
+    entries.increment(error);
+    if (error) {
+      ++report.failed;
+      break;
+    }
+  }
+  return report;
+}
+
+} // namespace toold::core

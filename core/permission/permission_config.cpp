@@ -1,0 +1,330 @@
+#include "core/permission/permission_config.h"
+
+#include "core/base/json_line_map.h"
+#include "protocol/bounded_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+namespace toold::core {
+
+namespace {
+
+// Ordered: the rules must come out in the order of the file, since the last match decides.
+using OrderedJson = nlohmann::ordered_json;
+using Pointer = nlohmann::json::json_pointer;
+
+/// `text` as a JSON string literal, quotes and escapes included.
+std::string jsonQuoted(std::string_view text) {
+  return OrderedJson(std::string(text)).dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+/// A key as one segment of a dotted key path: bare when it is a plain name, quoted otherwise, so
+/// `permission.bash."git *"` reads unambiguously.
+std::string pathSegment(std::string_view key) {
+  const bool plain = !key.empty() && std::all_of(key.begin(), key.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+  return plain ? std::string(key) : jsonQuoted(key);
+}
+
+/// A value as an error message shows what was found instead: scalars as written, containers by kind.
+std::string describeValue(const OrderedJson& value) {
+  if (value.is_object()) return "an object";
+  if (value.is_array()) return "an array";
+  return value.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+}
+
+/// nlohmann's message without its "[json.exception.parse_error.101] " tag, nor the "parse error at
+/// line 3, column 7: " that would repeat the position the caller gives in its own form.
+std::string nlohmannDetail(std::string_view what) {
+  if (what.starts_with("[json.exception.")) {
+    if (const std::size_t tagEnd = what.find("] "); tagEnd != std::string_view::npos) what.remove_prefix(tagEnd + 2);
+  }
+  if (what.starts_with("parse error")) {
+    if (const std::size_t colon = what.find(": "); colon != std::string_view::npos) what.remove_prefix(colon + 2);
+  }
+  return std::string(what);
+}
+
+/// The home directory: $HOME, else the password database's entry; nullopt when neither has one.
+std::optional<std::string> userHomeDirectory() {
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return std::string(home);
+  std::array<char, 16384> buffer{};
+  passwd entry{};
+  passwd* found = nullptr;
+  if (::getpwuid_r(::getuid(), &entry, buffer.data(), buffer.size(), &found) == 0 && found != nullptr &&
+      found->pw_dir != nullptr && *found->pw_dir != '\0')
+    return std::string(found->pw_dir);
+  return std::nullopt;
+}
+
+/// Where a value sits: its pointer (for its line) and its dotted key path (for the message).
+struct ConfigLocation {
+  Pointer pointer = Pointer();
+  std::string path; ///< e.g. permission.bash."git *"; empty for the document itself
+
+  ConfigLocation member(const std::string& key) const {
+    return {pointer / key, path.empty() ? pathSegment(key) : path + "." + pathSegment(key)};
+  }
+};
+
+/// The location of any pointer into `root`: an index of an array shows as [i], anything else as a
+/// key. Only duplicate keys, which may sit anywhere, need this; the reader knows its own locations.
+ConfigLocation locationOf(const OrderedJson& root, const Pointer& pointer) {
+  std::vector<std::string> tokens;
+  for (Pointer rest = pointer; !rest.empty(); rest = rest.parent_pointer()) tokens.push_back(rest.back());
+  std::reverse(tokens.begin(), tokens.end());
+  ConfigLocation location;
+  const OrderedJson* node = &root;
+  for (const std::string& token : tokens) {
+    if (node != nullptr && node->is_array()) {
+      location.pointer /= token;
+      location.path += "[" + token + "]";
+      const auto index = static_cast<std::size_t>(std::strtoull(token.c_str(), nullptr, 10));
+      node = index < node->size() ? &(*node)[index] : nullptr;
+      continue;
+    }
+    location = location.member(token);
+    if (node != nullptr && node->is_object()) {
+      const auto child = node->find(token);
+      node = child == node->end() ? nullptr : &*child;
+    } else {
+      node = nullptr;
+    }
+  }
+  return location;
+}
+
+/// Turns the parsed document into a PermissionConfig, or throws at its first error.
+class ConfigReader {
+public:
+  ConfigReader(std::string_view text, std::string displayName, std::optional<std::string> homeDirectory)
+      : lines_(text), file_(std::move(displayName)), home_(std::move(homeDirectory)) {}
+
+  PermissionConfig read(const OrderedJson& root) {
+    // Before anything else: with a key given twice, the value read below may not be the one the
+    // user looks at.
+    if (!lines_.duplicates().empty()) {
+      const DuplicateKey& duplicate = lines_.duplicates().front();
+      failAtLine(duplicate.line, locationOf(root, duplicate.pointer).path + ": duplicate key (first on line " +
+                                     std::to_string(duplicate.firstLine) + ")");
+    }
+    if (!root.is_object())
+      fail(ConfigLocation{}, "expected a JSON object at the top level, got " + describeValue(root));
+
+    PermissionConfig config;
+    config.file = file_;
+    for (const auto& [key, value] : root.items()) {
+      const ConfigLocation at = ConfigLocation{}.member(key);
+      if (key == "$schema") continue;
+      if (key == "permission")
+        config.rules = readPermission(value, at);
+      else if (key == "agent")
+        config.agents = readAgents(value, at);
+      else
+        fail(at, "unknown key " + jsonQuoted(key) + R"( (expected "$schema", "permission" or "agent"))");
+    }
+    return config;
+  }
+
+private:
+  std::map<std::string, Ruleset, std::less<>> readAgents(const OrderedJson& value, const ConfigLocation& at) {
+    if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
+    std::map<std::string, Ruleset, std::less<>> agents;
+    for (const auto& [name, entry] : value.items()) {
+      const ConfigLocation agent = at.member(name);
+      if (name.empty()) fail(agent, agent.path + ": empty agent name");
+      if (!entry.is_object()) fail(agent, agent.path + ": expected an object, got " + describeValue(entry));
+      Ruleset& rules = agents[name]; // an agent without `permission` is still an agent the file names
+      for (const auto& [key, section] : entry.items()) {
+        const ConfigLocation member = agent.member(key);
+        if (key != "permission")
+          fail(member, agent.path + ": unknown key " + jsonQuoted(key) + R"( (expected "permission"))");
+        rules = readPermission(section, member);
+      }
+    }
+    return agents;
+  }
+
+  /// A `permission` section: one effect, or actions mapped to an effect or to resource patterns.
+  Ruleset readPermission(const OrderedJson& value, const ConfigLocation& at) {
+    if (!value.is_object()) return {{"*", "*", readEffect(value, at, true), source(at)}};
+    Ruleset rules;
+    for (const auto& [action, actionValue] : value.items()) {
+      const ConfigLocation actionAt = at.member(action);
+      if (action.empty()) fail(actionAt, actionAt.path + ": empty action pattern");
+      if (!actionValue.is_object()) {
+        rules.push_back({action, "*", readEffect(actionValue, actionAt, true), source(actionAt)});
+        continue;
+      }
+      for (const auto& [resource, effect] : actionValue.items()) {
+        const ConfigLocation resourceAt = actionAt.member(resource);
+        if (resource.empty()) fail(resourceAt, resourceAt.path + ": empty resource pattern");
+        rules.push_back({action, expandHome(resource, resourceAt), readEffect(effect, resourceAt, false),
+                         source(resourceAt)});
+      }
+    }
+    return rules;
+  }
+
+  PermissionEffect readEffect(const OrderedJson& value, const ConfigLocation& at, bool objectAllowed) {
+    if (value.is_string()) {
+      // Exactly "allow", "deny" or "ask": a config is strict, so "Allow" or "" is an error.
+      if (const auto effect = parsePermissionEffect(value.get_ref<const std::string&>())) return *effect;
+      // A string was surely meant as an effect: name only those.
+      objectAllowed = false;
+    }
+    const char* expected = objectAllowed ? R"("allow", "deny", "ask" or an object)" : R"("allow", "deny" or "ask")";
+    fail(at, at.path + ": expected " + expected + ", got " + describeValue(value));
+  }
+
+  /// `~`, `~/…`, `$HOME` and `$HOME/…` with the home directory in front; any other `~` or `$` is
+  /// literal (`~user` is not expanded: toold does not look up other users).
+  std::string expandHome(const std::string& pattern, const ConfigLocation& at) {
+    std::string_view rest; // what follows the home: empty or "/…"
+    if (pattern == "~" || pattern.starts_with("~/"))
+      rest = std::string_view(pattern).substr(1);
+    else if (pattern == "$HOME" || pattern.starts_with("$HOME/"))
+      rest = std::string_view(pattern).substr(5);
+    else
+      return pattern;
+    const std::string& home = homeDirectory(at);
+    if (rest.empty()) return home;
+    return (home == "/" ? std::string() : home) + std::string(rest);
+  }
+
+  const std::string& homeDirectory(const ConfigLocation& at) {
+    if (!home_) home_ = userHomeDirectory();
+    if (!home_ || home_->empty())
+      fail(at, at.path + ": cannot expand the home directory: $HOME is unset and the user has none");
+    // "/home/u/" + "/x" would make a pattern with "//" that no normalized path matches.
+    while (home_->size() > 1 && home_->back() == '/') home_->pop_back();
+    return *home_;
+  }
+
+  std::size_t lineOf(const Pointer& pointer) const {
+    // Every value read has its line; walking up is only a safety net for a map that lacks one.
+    for (Pointer at = pointer;; at = at.parent_pointer()) {
+      if (const auto line = lines_.line(at)) return *line;
+      if (at.empty()) return 1;
+    }
+  }
+
+  std::string source(const ConfigLocation& at) const { return file_ + ":" + std::to_string(lineOf(at.pointer)); }
+
+  [[noreturn]] void fail(const ConfigLocation& at, const std::string& message) const {
+    failAtLine(lineOf(at.pointer), message);
+  }
+
+  [[noreturn]] void failAtLine(std::size_t line, const std::string& message) const {
+    throw ConfigError(file_ + ":" + std::to_string(line) + ": " + message);
+  }
+
+  JsonLineMap lines_;
+  std::string file_;
+  std::optional<std::string> home_; ///< resolved on first use: most files never need it
+};
+
+/// Notes the first error of a parse and where it happened. nlohmann's DOM parse throws some
+/// errors (a number too large for a double) without their position; its SAX parse reports every
+/// error with one.
+class ParseErrorCatcher : public nlohmann::json_sax<OrderedJson> {
+public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string&, const nlohmann::json::exception& error) override {
+    byte = position;
+    message = error.what();
+    return false;
+  }
+
+  std::size_t byte = 0; ///< characters read when the error was noticed, the offending one included
+  std::string message;
+};
+
+/// The error of text that nlohmann refused, as `<file>:<line>:<column>: <nlohmann's words>`. The
+/// position is that of the last character nlohmann read: where it noticed the error.
+ConfigError syntaxError(std::string_view text, const std::string& displayName) {
+  ParseErrorCatcher catcher;
+  if (OrderedJson::sax_parse(text.begin(), text.end(), &catcher) || catcher.message.empty())
+    return ConfigError(displayName + ": cannot be parsed as JSON"); // the two parses disagree: not expected
+  const TextPosition at = textPositionAt(text, catcher.byte == 0 ? 0 : catcher.byte - 1);
+  return ConfigError(displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
+                     nlohmannDetail(catcher.message));
+}
+
+std::string readConfigFile(const std::filesystem::path& path, const std::string& displayName) {
+  const auto cannotRead = [&displayName](int error) {
+    return ConfigError(displayName + ": cannot read: " + std::generic_category().message(error));
+  };
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!file) throw cannotRead(errno);
+  std::string text;
+  std::array<char, 8192> buffer{};
+  while (true) {
+    const std::size_t count = std::fread(buffer.data(), 1, buffer.size(), file.get());
+    text.append(buffer.data(), count);
+    if (count < buffer.size()) break;
+  }
+  // A directory opens but does not read (EISDIR): that, too, is a file that cannot be read.
+  if (std::ferror(file.get())) throw cannotRead(errno);
+  return text;
+}
+
+} // namespace
+
+PermissionConfig parsePermissionConfig(std::string_view text, const std::string& displayName,
+                                       const std::optional<std::string>& homeDirectory) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
+    throw ConfigError(displayName + ":1: expected a JSON object, got an empty file");
+  // Bounded in depth like a frame: the reader and the line map walk the document recursively.
+  auto parsed = protocol::parseBoundedOrdered(text);
+  if (!parsed && parsed.refusal->kind == protocol::JsonRefusal::Kind::TooDeep) {
+    const TextPosition at = textPositionAt(text, parsed.refusal->byte.value_or(0));
+    throw ConfigError(displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
+                      parsed.refusal->message);
+  }
+  if (!parsed) throw syntaxError(text, displayName);
+  return ConfigReader(text, displayName, homeDirectory).read(parsed.value);
+}
+
+PermissionConfig loadPermissionConfig(const std::filesystem::path& directory,
+                                      const std::optional<std::filesystem::path>& explicitFile) {
+  if (explicitFile) {
+    const std::string name = explicitFile->string();
+    return parsePermissionConfig(readConfigFile(*explicitFile, name), name);
+  }
+  const std::filesystem::path candidate = directory / kConfigFileName;
+  const std::string name(kConfigFileName);
+  std::error_code error;
+  // symlink_status: a dangling symlink named toold.json is a config that cannot be read, not none.
+  const std::filesystem::file_status status = std::filesystem::symlink_status(candidate, error);
+  if (status.type() == std::filesystem::file_type::not_found) return {};
+  if (error) throw ConfigError(name + ": cannot read: " + error.message());
+  return parsePermissionConfig(readConfigFile(candidate, name), name);
+}
+
+} // namespace toold::core

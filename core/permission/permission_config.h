@@ -1,0 +1,65 @@
+// toold's configuration file: `toold.json` in the workspace directory, or the file given by
+// `--config`. It holds permission rules in opencode's `permission` syntax, for all agents and per
+// agent:
+//
+//   {
+//     "$schema": "…",                                  (optional, ignored)
+//     "permission": {
+//       "edit": "deny",                                (an action: resource "*")
+//       "bash": {"git *": "allow", "rm *": "deny"},    (an action: resource patterns)
+//       "mymcp_*": "allow"
+//     },
+//     "agent": {"plan": {"permission": {"edit": "deny"}}, "review": {"permission": "ask"}}
+//   }
+//
+// `permission` may also be one effect, a rule for every action and resource. Rules keep the order
+// of the file, since the last matching rule decides. Resource patterns `~`, `~/…`, `$HOME` and
+// `$HOME/…` stand for the home directory. Every rule names its origin ("toold.json:4").
+//
+// A file with any error is refused whole, never half applied: a permission the user wrote and
+// toold silently dropped would be worse than no start at all. So the checks are strict: unknown
+// keys, keys given twice in one object, effects other than exactly "allow", "deny" or "ask", empty
+// patterns. Each error names the file, the line and the key.
+#pragma once
+
+#include "core/permission/permission_rule.h"
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace toold::core {
+
+/// The name of the configuration file looked for in the workspace directory.
+inline constexpr std::string_view kConfigFileName = "toold.json";
+
+struct PermissionConfig {
+  std::string file; ///< the display name of the file read; empty when there was none
+  Ruleset rules;    ///< the `permission` section, in file order
+  std::map<std::string, Ruleset, std::less<>> agents; ///< per-agent `permission` sections, by agent name
+};
+
+/// A configuration that cannot be used. The message is complete and meant for the user, e.g.
+/// `toold.json:5: permission.bash."git *": expected "allow", "deny" or "ask", got 5`.
+class ConfigError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Parses configuration text. `displayName` is how messages and rule sources name the file.
+/// `homeDirectory` is what `~` and `$HOME` in resource patterns stand for; nullopt: the user's
+/// ($HOME, else the password database). Throws ConfigError.
+PermissionConfig parsePermissionConfig(std::string_view text, const std::string& displayName,
+                                       const std::optional<std::string>& homeDirectory = std::nullopt);
+
+/// Reads `explicitFile` if given (it must exist; named as given), else `<directory>/toold.json`
+/// if anything is there (named "toold.json"), else returns an empty configuration. Throws
+/// ConfigError, for an unreadable file too.
+PermissionConfig loadPermissionConfig(const std::filesystem::path& directory,
+                                      const std::optional<std::filesystem::path>& explicitFile);
+
+} // namespace toold::core

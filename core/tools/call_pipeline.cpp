@@ -1,0 +1,446 @@
+#include "core/tools/call_pipeline.h"
+
+#include "core/schema/invalid_arguments.h"
+#include "core/schema/json_schema.h"
+#include "core/output/output_store.h"
+#include "core/permission/permission_service.h"
+#include "core/tools/session_table.h"
+#include "core/tools/tool_content.h"
+#include "core/tools/tool_hooks.h"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <mutex>
+
+namespace toold::core {
+
+using protocol::ErrorCode;
+using protocol::RpcError;
+using protocol::ToolOutcome;
+namespace error_type = protocol::error_type;
+
+namespace {
+
+constexpr std::string_view kDisabledMessage = "Tools are disabled after the maximum agent steps";
+
+// Validating a tool's input (and a tool's output) costs what the client's data makes it cost,
+// and the session's queue often runs on the reader thread, which must keep reading (a ping, the
+// $/cancelRequest for this very call). So a validation is first tried where the call is, within
+// a small budget that every ordinary input fits (a few hundred microseconds at most); one that
+// does not fit starts again from the beginning on the worker pool, with the full budget and the
+// call's cancellation. The common small call is never handed to another thread.
+constexpr std::uint64_t kInlineValidationSteps = 20'000;
+constexpr std::chrono::milliseconds kInlineValidationTime{2};
+
+std::string unknownToolMessage(const std::string& name, const Snapshot& snapshot) {
+  std::string message = "Unknown tool: " + name + ". Available tools: ";
+  const auto names = snapshot.names();
+  if (names.empty()) return message + "none.";
+  for (std::size_t i = 0; i < names.size(); ++i) message += (i ? ", " : "") + names[i];
+  return message + ".";
+}
+
+std::string joinIssues(const std::vector<SchemaIssue>& issues) {
+  std::string text;
+  for (const auto& issue : issues) text += (text.empty() ? "" : "; ") + issue.path + ": " + issue.message;
+  return text;
+}
+
+// The failure snapshot: the last progress update, with the failure's own metadata laid over it.
+std::optional<json> failurePartial(const std::optional<json>& lastProgress, const std::optional<json>& metadata) {
+  if (!metadata) return lastProgress;
+  if (!lastProgress) return metadata;
+  if (lastProgress->is_object() && metadata->is_object()) {
+    json merged = *lastProgress;
+    for (const auto& [key, value] : metadata->items()) merged[key] = value;
+    return merged;
+  }
+  return metadata;
+}
+
+// A cheap upper bound of the joined text's size, so that the common small result is never copied
+// or handed to a worker just to be measured.
+bool certainlyWithinLimits(const json& content, const BoundingLimits& limits) {
+  std::size_t bytes = 0, lines = 0;
+  for (const auto& item : content) {
+    if (item.value("type", "") != "text") continue;
+    const auto& text = item["text"].get_ref<const std::string&>();
+    bytes += text.size() + 1;
+    lines += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+  }
+  return bytes <= limits.maxBytes && lines <= limits.maxLines;
+}
+
+// One call's state. Every step runs on the session's queue except the tool body (inline or on a
+// worker, per the tool) and the retention write (on a worker).
+struct Call : std::enable_shared_from_this<Call> {
+  const CallPipeline::Services& services;
+  std::shared_ptr<const Snapshot> snapshot;
+  protocol::CallParams params;
+  CallIo io;
+  std::function<void(CallAnswer)> answer;
+  std::shared_ptr<Session> session;
+
+  const RegisteredTool* tool = nullptr;
+  json decodedInput;
+  ToolOutcome outcome;
+  bool preBounded = false;
+
+  std::mutex progressMutex; // progress may come from any thread the tool uses
+  std::optional<json> lastProgress;
+  std::vector<std::string> notices; // under progressMutex: verdicts arrive on any thread
+  bool finished = false;
+
+  Call(const CallPipeline::Services& s, std::shared_ptr<const Snapshot> snap, protocol::CallParams p, CallIo i,
+       std::function<void(CallAnswer)> a)
+      : services(s), snapshot(std::move(snap)), params(std::move(p)), io(std::move(i)), answer(std::move(a)) {
+    outcome.sessionID = params.sessionID;
+    outcome.agent = params.agent;
+    outcome.messageID = params.messageID;
+    outcome.callID = params.callID;
+  }
+
+  bool interrupted() const { return io.cancellation.isCancelled(); }
+
+  template <class Step>
+  void onQueue(Step step) {
+    session->queue.run([self = shared_from_this(), step = std::move(step)]() mutable {
+      if (!self->interrupted()) step(*self);
+    });
+  }
+
+  void start() {
+    session = services.sessions.get(params.sessionID);
+    onQueue([](Call& c) { c.runBeforeHooks(); });
+  }
+
+  json identity() const {
+    return json{{"sessionID", params.sessionID},
+                {"agent", params.agent},
+                {"messageID", params.messageID},
+                {"callID", params.callID}};
+  }
+
+  void runBeforeHooks() {
+    if (services.hooks.empty(HookPoint::Before)) return resolve();
+    json event = identity();
+    event["tool"] = params.name;
+    event["input"] = params.input;
+    services.hooks.run(HookPoint::Before, std::move(event), [self = shared_from_this()](HookReply reply) {
+      self->onQueue([reply = std::move(reply)](Call& c) {
+        if (reply.refusal) return c.fail(error_type::kFailure, *reply.refusal, /*afterHooks=*/false);
+        if (auto it = reply.event.find("tool"); it != reply.event.end() && it->is_string()) c.params.name = *it;
+        if (auto it = reply.event.find("input"); it != reply.event.end()) c.params.input = *it;
+        c.resolve();
+      });
+    });
+  }
+
+  void resolve() {
+    if (snapshot->final) return fail(error_type::kDisabled, std::string(kDisabledMessage), false);
+    tool = snapshot->find(params.name);
+    if (tool == nullptr) return fail(error_type::kUnknown, unknownToolMessage(params.name, *snapshot), false);
+    // The raw input is kept apart only when defaults can change it: the error text shows what the
+    // model sent, and most inputs are small enough that one copy matters per call.
+    const bool copy = tool->input->hasDefaults();
+    decodedInput = copy ? params.input : std::move(params.input);
+    auto checked = tool->input->decode(decodedInput, inlineBudget());
+    if (checked.status != CompiledSchema::Checked::Status::OverBudget) return decoded(std::move(checked));
+    if (copy) decodedInput = params.input;  // half filled in: start again from what the model sent
+    boost::asio::post(services.workers, [self = shared_from_this()] {
+      if (self->interrupted()) return;
+      auto result = self->tool->input->decode(self->decodedInput, self->fullBudget());
+      self->onQueue([result = std::move(result)](Call& c) mutable { c.decoded(std::move(result)); });
+    });
+  }
+
+  ValidationBudget inlineBudget() const { return {kInlineValidationSteps, kInlineValidationTime, io.cancellation}; }
+  ValidationBudget fullBudget() const {
+    return {ValidationBudget::kDefaultSteps, ValidationBudget::kDefaultTime, io.cancellation};
+  }
+
+  void decoded(CompiledSchema::Checked checked) {
+    using Status = CompiledSchema::Checked::Status;
+    if (checked.status == Status::Cancelled) return;  // answered -32800 by whoever cancelled
+    if (checked.status == Status::Valid) return guardDoomLoop();
+    const json& sent = tool->input->hasDefaults() ? params.input : decodedInput;
+    fail(error_type::kInvalidInput, formatInvalidArguments(tool->name, checked.issues, sent), false);
+  }
+
+  PermissionCaller permissionCaller() const {
+    return PermissionCaller{params.sessionID, params.agent, params.messageID, params.callID, snapshot->rules,
+                            io.cancellation};
+  }
+
+  // The third identical call in a row asserts `doom_loop` before it runs.
+  void guardDoomLoop() {
+    if (!session->doomLoop.record(tool->name, decodedInput)) return execute();
+    spdlog::info("call {} (session {}) repeats {} with the same input a third time", params.callID, params.sessionID,
+                 tool->name);
+    PermissionAsk ask{"doom_loop", {tool->name}, {tool->name}, json{{"tool", tool->name}, {"input", decodedInput}}};
+    services.permissions.check(std::move(ask), permissionCaller(), [self = shared_from_this()](PermissionVerdict verdict) {
+      self->keepNotice(verdict);
+      self->onQueue([verdict = std::move(verdict)](Call& c) {
+        if (verdict.granted()) return c.execute();
+        std::visit([&c](auto&& value) { c.settle(std::move(value)); }, verdict.refusal());
+      });
+    });
+  }
+
+  void keepNotice(const PermissionVerdict& verdict) {
+    if (verdict.notice.empty()) return;
+    std::lock_guard lock(progressMutex);
+    notices.push_back(verdict.notice);
+  }
+
+  // The tool's permission assertion: the verdict comes back where the tool runs.
+  std::function<void(PermissionAsk, PermissionContinuation)> permissionAssertion() {
+    return [self = shared_from_this()](PermissionAsk ask, PermissionContinuation next) {
+      self->services.permissions.check(
+          std::move(ask), self->permissionCaller(), [self, next = std::move(next)](PermissionVerdict verdict) {
+            self->keepNotice(verdict);
+            auto resume = [next, verdict = std::move(verdict)] {
+              next(verdict.granted() ? std::nullopt : std::optional<ToolCompletion>(verdict.refusal()));
+            };
+            if (self->tool->tool.threading == ToolThreading::Inline) return resume();
+            boost::asio::post(self->services.workers, std::move(resume));
+          });
+    };
+  }
+
+  void execute() {
+    ToolContext context{params.sessionID, params.agent,    params.messageID,      params.callID,
+                        progressSink(),   io.cancellation, services.location,     permissionAssertion()};
+    ToolDone done = completionHandler();
+    // After-hooks are shown the decoded input; without them the tool may have it outright.
+    json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;
+    auto run = [tool = tool, input = std::move(input), context = std::move(context), done]() mutable {
+      try {
+        tool->tool.execute(std::move(input), std::move(context), done);
+      } catch (const std::exception& e) {
+        done(ToolDefect{e.what()});
+      }
+    };
+    if (tool->tool.threading == ToolThreading::Inline) return run();
+    boost::asio::post(services.workers, std::move(run));
+  }
+
+  std::function<void(json)> progressSink() {
+    return [weak = weak_from_this()](json update) {
+      auto self = weak.lock();
+      if (!self) return;
+      std::lock_guard lock(self->progressMutex);
+      if (self->finished || self->interrupted()) return;
+      self->lastProgress = update;
+      if (self->io.progress) self->io.progress(std::move(update));
+    };
+  }
+
+  // The tool's `done`: once only; a tool that drops it without calling it is a defect, answered
+  // rather than leaving the call hanging forever.
+  ToolDone completionHandler() {
+    struct Guard {
+      std::shared_ptr<Call> call;
+      std::atomic<bool> called{false};
+      ~Guard() {
+        if (!called) call->completed(ToolDefect{"the tool finished without a result"});
+      }
+    };
+    auto guard = std::make_shared<Guard>();
+    guard->call = shared_from_this();
+    return [guard](ToolCompletion completion) {
+      if (guard->called.exchange(true)) {
+        spdlog::error("tool {} (call {}) finished twice; the second result is dropped", guard->call->tool->name,
+                      guard->call->params.callID);
+        return;
+      }
+      guard->call->completed(std::move(completion));
+    };
+  }
+
+  void completed(ToolCompletion completion) {
+    onQueue([completion = std::move(completion)](Call& c) mutable {
+      std::visit([&c](auto&& value) { c.settle(std::move(value)); }, std::move(completion));
+    });
+  }
+
+  void settle(ToolDefect defect) { operationalFailure("tool \"" + tool->name + "\" failed: " + defect.message); }
+
+  // A plain decline is no tool result: the runner learns that the person stopped this call.
+  void settle(ToolDeclined declined) {
+    spdlog::info("call {} (session {}): permission declined", params.callID, params.sessionID);
+    deliver(RpcError{ErrorCode::PermissionDeclined, declined.message, {}});
+  }
+
+  void settle(ToolFailure failure) {
+    std::optional<json> partial;
+    {
+      std::lock_guard lock(progressMutex);
+      partial = failurePartial(lastProgress, failure.metadata);
+    }
+    outcome.partial = std::move(partial);
+    fail(error_type::kFailure, failure.message, true);
+  }
+
+  void settle(ToolResult result) {
+    // The output contract: declared ⇔ present, and valid against its schema.
+    if (tool->output) {
+      if (!result.output) return fail(error_type::kFailure, "Tool did not return its declared output", true);
+      return checkOutput(std::move(result));
+    }
+    if (result.output)
+      return operationalFailure("tool \"" + tool->name + "\" returned output without an output schema");
+    accept(std::move(result));
+  }
+
+  // A client-hosted tool's output is the client's data: checked like an input (see
+  // kInlineValidationSteps).
+  void checkOutput(ToolResult result) {
+    auto checked = tool->output->check(*result.output, inlineBudget());
+    if (checked.status != CompiledSchema::Checked::Status::OverBudget)
+      return outputChecked(std::move(result), std::move(checked));
+    auto kept = std::make_shared<ToolResult>(std::move(result));
+    boost::asio::post(services.workers, [self = shared_from_this(), kept] {
+      if (self->interrupted()) return;
+      auto checkedOutput = self->tool->output->check(*kept->output, self->fullBudget());
+      self->onQueue([kept, checkedOutput = std::move(checkedOutput)](Call& c) mutable {
+        c.outputChecked(std::move(*kept), std::move(checkedOutput));
+      });
+    });
+  }
+
+  void outputChecked(ToolResult result, CompiledSchema::Checked checked) {
+    using Status = CompiledSchema::Checked::Status;
+    if (checked.status == Status::Cancelled) return;
+    if (checked.status != Status::Valid)
+      return fail(error_type::kFailure,
+                  "Tool returned an invalid value for its output schema: " + joinIssues(checked.issues), true);
+    accept(std::move(result));
+  }
+
+  void accept(ToolResult result) {
+    try {
+      outcome.content = normalizeContent(result.content, result.output);
+    } catch (const ContentError& e) {
+      return operationalFailure("tool \"" + tool->name + "\" returned invalid content: " + e.what());
+    }
+    outcome.status = ToolOutcome::Status::Completed;
+    outcome.output = std::move(result.output);
+    if (result.metadata) {
+      preBounded = result.metadata->is_object() && result.metadata->contains("truncated");
+      keepMetadata(std::move(*result.metadata));
+    }
+    bound([](Call& c) { c.runAfterHooks(); });
+  }
+
+  void keepMetadata(json metadata) {
+    if (auto problem = metadataProblem(metadata); !problem.empty()) {
+      spdlog::warn("tool {} (call {}): {}; dropped", tool->name, params.callID, problem);
+      outcome.metadata.reset();
+      return;
+    }
+    outcome.metadata = std::move(metadata);
+  }
+
+  // Bounds the outcome's text, retaining the full text on a worker when it is over the limits.
+  template <class Next>
+  void bound(Next next) {
+    if (preBounded || certainlyWithinLimits(outcome.content, services.limits)) return next(*this);
+    boost::asio::post(services.workers, [self = shared_from_this(), next = std::move(next)]() mutable {
+      try {
+        auto bounded = boundContent(self->outcome.content, self->services.limits,
+                                    [&](std::string_view text) { return self->services.outputs.retain(text); });
+        self->onQueue([bounded = std::move(bounded), next = std::move(next)](Call& c) mutable {
+          if (bounded.truncated) {
+            c.outcome.content = std::move(bounded.content);
+            if (!c.outcome.metadata) c.outcome.metadata = json::object();
+            (*c.outcome.metadata)["truncated"] = true;
+            if (bounded.outputPath) c.outcome.outputPaths.push_back(bounded.outputPath->string());
+          }
+          next(c);
+        });
+      } catch (const StorageError& e) {
+        self->onQueue([message = std::string(e.what())](Call& c) {
+          c.operationalFailure("could not save the full output of tool \"" + c.tool->name + "\": " + message);
+        });
+      }
+    });
+  }
+
+  void runAfterHooks() {
+    if (services.hooks.empty(HookPoint::After)) return finish();
+    json event = identity();
+    event["tool"] = tool->name;
+    event["input"] = decodedInput;
+    event["outcome"] = outcome;
+    services.hooks.run(HookPoint::After, std::move(event), [self = shared_from_this()](HookReply reply) {
+      self->onQueue([reply = std::move(reply)](Call& c) { c.applyAfterHooks(reply.event); });
+    });
+  }
+
+  // What the after-hooks returned replaces the outcome, normalized and bounded again; a malformed
+  // outcome from a hook is logged and ignored rather than failing a call that succeeded.
+  void applyAfterHooks(const json& event) {
+    auto it = event.find("outcome");
+    if (it == event.end()) return finish();
+    ToolOutcome changed = outcome;
+    try {
+      protocol::applyOutcomeJson(*it, changed);
+      if (changed.completed()) changed.content = normalizeContent(changed.content, changed.output);
+    } catch (const std::exception& e) {
+      spdlog::warn("an after-hook returned an invalid outcome for call {}: {}; ignored", params.callID, e.what());
+      return finish();
+    }
+    const bool contentChanged = changed.content != outcome.content;
+    outcome = std::move(changed);
+    if (!outcome.completed()) return finish();
+    if (outcome.metadata) keepMetadata(std::move(*outcome.metadata));
+    // Unchanged content was bounded already; changed content is measured again.
+    preBounded = !contentChanged;
+    bound([](Call& c) { c.finish(); });
+  }
+
+  void fail(std::string_view type, std::string message, bool afterHooks) {
+    outcome.status = ToolOutcome::Status::Error;
+    outcome.errorType = std::string(type);
+    outcome.errorMessage = std::move(message);
+    outcome.output.reset();
+    outcome.content = json::array();
+    outcome.metadata.reset();
+    if (afterHooks && tool != nullptr) return runAfterHooks();
+    finish();
+  }
+
+  void operationalFailure(std::string message) {
+    spdlog::error("call {} (session {}): {}", params.callID, params.sessionID, message);
+    deliver(RpcError{ErrorCode::InternalError, "Internal error: " + message, {}});
+  }
+
+  void finish() { deliver(std::move(outcome)); }
+
+  void deliver(CallAnswer value) {
+    {
+      std::lock_guard lock(progressMutex);
+      if (finished || interrupted()) return;
+      finished = true; // progress after this point would arrive after the answer: dropped
+      if (auto* answered = std::get_if<ToolOutcome>(&value)) answered->notices = std::move(notices);
+    }
+    answer(std::move(value));
+  }
+};
+
+} // namespace
+
+CallPipeline::CallPipeline(Services services) : services_(std::move(services)) {}
+
+void CallPipeline::call(std::shared_ptr<const Snapshot> snapshot, protocol::CallParams params, CallIo io,
+                        std::function<void(CallAnswer)> answer) const {
+  auto call = std::make_shared<Call>(services_, std::move(snapshot), std::move(params), std::move(io), std::move(answer));
+  call->start();
+}
+
+} // namespace toold::core

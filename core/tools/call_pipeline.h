@@ -1,0 +1,59 @@
+// The per-call pipeline, in the order seed 000 gives: before-hooks, resolve (in the snapshot the
+// call names), decode the input, the doom-loop check, execute (the tool asserts its permissions), check and encode the output, normalize the content,
+// bound it (retaining the full text), validate the metadata, after-hooks, outcome. One bad call
+// never fails another: each call carries its own state and its own answer.
+#pragma once
+
+#include "core/output/output_bounding.h"
+#include "core/tools/snapshot.h"
+#include "protocol/error_code.h"
+#include "protocol/tool_messages.h"
+#include "protocol/tool_outcome.h"
+
+#include <boost/asio/thread_pool.hpp>
+
+#include <functional>
+#include <memory>
+#include <variant>
+
+namespace toold::core {
+
+class OutputStore;
+class PermissionService;
+class SessionTable;
+class ToolHooks;
+
+/// A call's answer: an outcome, or a JSON-RPC error for what is not one (a defect, an operational
+/// failure such as a retention write error). Interruption produces no answer at all: whoever
+/// cancelled the call has answered it (-32800).
+using CallAnswer = std::variant<protocol::ToolOutcome, protocol::RpcError>;
+
+/// What the transport gives one call: where progress goes, and its cancellation.
+struct CallIo {
+  std::function<void(json update)> progress;
+  CancellationToken cancellation;
+};
+
+class CallPipeline {
+public:
+  struct Services {
+    SessionTable& sessions;
+    ToolHooks& hooks;
+    OutputStore& outputs;
+    PermissionService& permissions;
+    boost::asio::thread_pool& workers;
+    std::shared_ptr<const Location> location;
+    BoundingLimits limits;
+  };
+
+  explicit CallPipeline(Services services);
+
+  /// Runs one call through `snapshot`; `answer` runs at most once, from any thread.
+  void call(std::shared_ptr<const Snapshot> snapshot, protocol::CallParams params, CallIo io,
+            std::function<void(CallAnswer)> answer) const;
+
+private:
+  Services services_;
+};
+
+} // namespace toold::core

@@ -1,0 +1,74 @@
+#include "core/tools/snapshot.h"
+
+#include "core/tools/catalog_filter.h"
+#include "core/permission/permission_evaluation.h"
+
+#include <algorithm>
+
+namespace toold::core {
+
+namespace {
+
+bool equalsIgnoringAsciiCase(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+           return lower(x) == lower(y);
+         });
+}
+
+} // namespace
+
+const RegisteredTool* Snapshot::find(std::string_view name) const {
+  auto it = std::lower_bound(tools.begin(), tools.end(), name,
+                             [](const auto& tool, std::string_view n) { return tool->name < n; });
+  if (it != tools.end() && (*it)->name == name) return it->get();
+  const RegisteredTool* match = nullptr;
+  for (const auto& tool : tools) {
+    if (!equalsIgnoringAsciiCase(tool->name, name)) continue;
+    if (match != nullptr) return nullptr; // ambiguous: refuse to guess
+    match = tool.get();
+  }
+  return match;
+}
+
+json Snapshot::definitions() const {
+  json list = json::array();
+  for (const auto& tool : tools) list.push_back(tool->definition);
+  return list;
+}
+
+std::vector<std::string> Snapshot::names() const {
+  std::vector<std::string> result;
+  result.reserve(tools.size());
+  for (const auto& tool : tools) result.push_back(tool->name);
+  return result;
+}
+
+std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
+                                             const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
+                                             const protocol::SnapshotParams& params,
+                                             std::vector<const Ruleset*> configured) {
+  auto snapshot = std::make_shared<Snapshot>();
+  snapshot->id = std::move(id);
+  snapshot->sessionID = params.sessionID;
+  snapshot->agent = params.agent;
+  snapshot->model = params.model;
+  snapshot->final = params.final;
+  auto rules = std::make_shared<Ruleset>();
+  for (const auto& rule : params.rules)
+    rules->push_back({rule.action, rule.resource, *parsePermissionEffect(rule.effect), "snapshot rules"});
+  snapshot->rules = rules;
+  configured.push_back(rules.get());
+  for (const auto& tool : effective) {
+    if (whollyDenied(tool->action(), configured)) continue;
+    if (hiddenForModel(tool->name, params.model)) continue;
+    snapshot->tools.push_back(tool);
+  }
+  // The registry hands them over sorted by name already; sorting again keeps this true whatever
+  // the caller passed.
+  std::sort(snapshot->tools.begin(), snapshot->tools.end(),
+            [](const auto& a, const auto& b) { return a->name < b->name; });
+  return snapshot;
+}
+
+} // namespace toold::core

@@ -1,0 +1,44 @@
+// A request snapshot: the tools one model request advertised, captured. Calls through it run the
+// registration it advertised, even after that registration was replaced or its scope closed, so
+// the model always gets the tool it was shown.
+#pragma once
+
+#include "core/permission/permission_rule.h"
+#include "core/tools/tool_registry.h"
+#include "protocol/tool_messages.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace toold::core {
+
+struct Snapshot {
+  std::string id;
+  std::string sessionID;
+  std::string agent;
+  std::optional<std::string> model;
+  /// The agent's last step: definitions are kept (prompt caches survive), but no call runs.
+  bool final = false;
+  std::vector<std::shared_ptr<const RegisteredTool>> tools; ///< advertised, sorted by name
+  /// The snapshot's own permission rules: they filter the catalog and judge its calls.
+  std::shared_ptr<const Ruleset> rules;
+
+  /// The advertised tool called `name`; else the one advertised name that differs from it only in
+  /// ASCII letter case (models sometimes capitalise); else null.
+  const RegisteredTool* find(std::string_view name) const;
+  /// The definitions the model is shown: [{name, description, inputSchema, outputSchema?}].
+  json definitions() const;
+  std::vector<std::string> names() const;
+};
+
+/// Captures the advertised subset of `effective` for one request: tools whose permission action is
+/// wholly denied by the configured rules (`configured`) followed by `params.rules`, or hidden for
+/// `params.model`, are left out.
+std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
+                                             const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
+                                             const protocol::SnapshotParams& params,
+                                             std::vector<const Ruleset*> configured);
+
+} // namespace toold::core

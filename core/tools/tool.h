@@ -1,0 +1,105 @@
+// The Tool model: what a tool is (description, schemas, flags, one execute function), the context
+// a call runs with, and the three ways it can finish. Every tool — built-in, command, client-hosted
+// — is this one structural value; the registry names it, the pipeline runs it.
+#pragma once
+
+#include "core/base/cancellation.h"
+#include "core/permission/permission_ask.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+
+namespace toold::core {
+
+using json = nlohmann::json;
+
+/// Where tools act: the workspace directory (canonical), the git worktree that holds it, and the
+/// daemon's data folder.
+struct Location {
+  std::filesystem::path directory;
+  std::filesystem::path dataDir;
+  /// The root of the git repository holding `directory` (canonical); empty when there is none.
+  std::filesystem::path worktree;
+};
+
+struct ToolResult;
+struct ToolFailure;
+struct ToolDefect;
+struct ToolDeclined;
+using ToolCompletion = std::variant<ToolResult, ToolFailure, ToolDefect, ToolDeclined>;
+/// How a permission assertion ends: nothing when granted, else how the call must end (a
+/// ToolFailure or a ToolDeclined), to be passed to `done` as it is.
+using PermissionContinuation = std::function<void(std::optional<ToolCompletion> refusal)>;
+
+/// What a running call knows besides its input: the durable identity the runner supplied, a way to
+/// report progress, its cancellation, its Location, and the permission assertion.
+struct ToolContext {
+  std::string sessionID;
+  std::string agent;
+  std::string messageID;
+  std::string callID;
+  /// Sends one progress update to the client at once (in order, before the call's answer).
+  std::function<void(json update)> progress;
+  CancellationToken cancellation;
+  std::shared_ptr<const Location> location;
+  /// Asserts a permission for this call (the ask's source is the call itself). The continuation
+  /// runs exactly once, where the tool's `execute` runs (a worker for Workers tools), possibly
+  /// after the person answered.
+  std::function<void(PermissionAsk, PermissionContinuation)> assertPermission;
+};
+
+/// A finished call. `output` only with an output schema; `content` a string or an array of items;
+/// `metadata` a JSON object for the UI, never shown to the model.
+struct ToolResult {
+  std::optional<json> output;
+  std::optional<json> content;
+  std::optional<json> metadata;
+};
+
+/// An expected, model-visible failure ("file not found"): the call completes as an error outcome.
+struct ToolFailure {
+  std::string message;
+  std::optional<json> metadata;
+};
+
+/// A bug: not the model's business. Answered -32603 and logged with its cause; the daemon keeps
+/// serving. An exception thrown by `execute` is a defect too.
+struct ToolDefect {
+  std::string message;
+};
+
+/// The person declined a permission ask without a message: not a tool result at all. Answered with
+/// JSON-RPC error -32001, so the runner stops the turn rather than feeding the model.
+struct ToolDeclined {
+  std::string message;
+};
+
+/// Called exactly once per call, from any thread. After cancellation it may still be called; the
+/// pipeline then drops the result (the call was already answered as interrupted).
+using ToolDone = std::function<void(ToolCompletion)>;
+using ToolExecute = std::function<void(json input, ToolContext context, ToolDone done)>;
+
+/// Where `execute` is called. Tools that block (file I/O, walks) run on the worker pool; tools that
+/// only start asynchronous work (a request to the client, a child process) run inline on the
+/// session's queue, which saves a thread hand-off per call.
+enum class ToolThreading { Workers, Inline };
+
+struct Tool {
+  std::string description;
+  json inputSchema = json::object();
+  std::optional<json> outputSchema;
+  bool codemode = true;
+  /// The permission action that guards it and filters it from catalogs; empty: its effective name.
+  std::string permission;
+  bool mutates = false;
+  ToolThreading threading = ToolThreading::Workers;
+  ToolExecute execute;
+};
+
+} // namespace toold::core

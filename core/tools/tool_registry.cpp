@@ -1,0 +1,128 @@
+#include "core/tools/tool_registry.h"
+
+#include "core/schema/json_schema.h"
+#include "core/schema/schema_cache.h"
+#include "core/tools/tool_name.h"
+
+#include <algorithm>
+
+namespace toold::core {
+
+namespace {
+
+std::shared_ptr<const CompiledSchema> compileFor(SchemaCache& schemas, const json& document, const std::string& tool,
+                                                 std::string_view which) {
+  try {
+    return schemas.get(document);
+  } catch (const SchemaError& e) {
+    throw RegistrationError("Invalid " + std::string(which) + " schema for tool \"" + tool + "\": " + e.what());
+  }
+}
+
+json makeDefinition(const RegisteredTool& registered) {
+  json definition{{"name", registered.name},
+                  {"description", registered.tool.description},
+                  {"inputSchema", registered.tool.inputSchema}};
+  if (registered.tool.outputSchema) definition["outputSchema"] = *registered.tool.outputSchema;
+  return definition;
+}
+
+} // namespace
+
+ToolRegistry::ToolRegistry(SchemaCache& schemas) : schemas_(schemas) {}
+
+std::vector<std::pair<std::string, std::string>> ToolRegistry::add(const std::string& scope,
+                                                                   std::vector<std::pair<std::string, Tool>> tools,
+                                                                   const RegistrationOptions& options) {
+  // Validate and compile everything before touching the registry: a record is all or nothing.
+  std::vector<std::shared_ptr<RegisteredTool>> prepared;
+  std::vector<std::pair<std::string, std::string>> names;
+  prepared.reserve(tools.size());
+  for (auto& [authored, tool] : tools) {
+    auto registered = std::make_shared<RegisteredTool>();
+    try {
+      registered->name = effectiveToolName(authored, options.ns);
+    } catch (const RegistrationError& e) {
+      throw RegistrationError(std::string(e.what()) + " (tool \"" + authored + "\")");
+    }
+    if (!tool.execute) throw RegistrationError("Tool \"" + authored + "\" has no execute function");
+    registered->authoredName = authored;
+    registered->scope = scope;
+    if (options.codemode) tool.codemode = *options.codemode;
+    registered->input = compileFor(schemas_, tool.inputSchema, authored, "input");
+    if (tool.outputSchema) registered->output = compileFor(schemas_, *tool.outputSchema, authored, "output");
+    registered->tool = std::move(tool);
+    registered->definition = makeDefinition(*registered);
+    names.emplace_back(authored, registered->name);
+    prepared.push_back(std::move(registered));
+  }
+
+  bool changed = false;
+  std::function<void()> listener;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& registered : prepared) {
+      registered->sequence = nextSequence_++;
+      registrations_.push_back(std::move(registered));
+    }
+    changed = recomputeWinners();
+    listener = listener_;
+  }
+  if (changed && listener) listener();
+  return names;
+}
+
+bool ToolRegistry::close(const std::string& scope) {
+  bool removed = false;
+  bool changed = false;
+  std::function<void()> listener;
+  {
+    std::lock_guard lock(mutex_);
+    auto end = std::remove_if(registrations_.begin(), registrations_.end(),
+                              [&](const auto& registered) { return registered->scope == scope; });
+    removed = end != registrations_.end();
+    registrations_.erase(end, registrations_.end());
+    if (removed) changed = recomputeWinners();
+    listener = listener_;
+  }
+  if (changed && listener) listener();
+  return removed;
+}
+
+bool ToolRegistry::hasScope(const std::string& scope) const {
+  std::lock_guard lock(mutex_);
+  return std::any_of(registrations_.begin(), registrations_.end(),
+                     [&](const auto& registered) { return registered->scope == scope; });
+}
+
+std::vector<std::shared_ptr<const RegisteredTool>> ToolRegistry::effective() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::shared_ptr<const RegisteredTool>> result;
+  result.reserve(winners_.size());
+  for (const auto& [name, registered] : winners_) result.push_back(registered);
+  return result;
+}
+
+std::uint64_t ToolRegistry::revision() const {
+  std::lock_guard lock(mutex_);
+  return revision_;
+}
+
+void ToolRegistry::setChangeListener(std::function<void()> listener) {
+  std::lock_guard lock(mutex_);
+  listener_ = std::move(listener);
+}
+
+bool ToolRegistry::recomputeWinners() {
+  // Registrations are kept in sequence order, so the last one seen for a name is the latest.
+  std::map<std::string, std::shared_ptr<const RegisteredTool>> winners;
+  for (const auto& registered : registrations_) winners[registered->name] = registered;
+  const bool changed = winners != winners_;
+  if (changed) {
+    winners_ = std::move(winners);
+    ++revision_;
+  }
+  return changed;
+}
+
+} // namespace toold::core

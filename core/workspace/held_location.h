@@ -1,0 +1,97 @@
+// Holding what the resolver checked. core/workspace/workspace_paths decides, on a symlink-free `canonical`
+// path, whether a location is inside the workspace (or in a folder the person approved); nothing
+// may then open that path again by its text, because a symlink swapped in between the check and
+// the open (by the model's own background shell, say) would lead the open elsewhere.
+//
+// So a location is held: every folder of `canonical` is opened in turn from `/`, each relative to
+// the descriptor of the one before and with O_NOFOLLOW, and the tool acts only through the
+// descriptor of the last folder and the leaf's name in it (openat, fstatat, renameat, unlinkat).
+// `canonical` contains no symlink by construction, so meeting one on the way means the path
+// changed after the check: that is refused with a message that says so, before anything is read
+// or written. What is reached is therefore exactly the folder the check approved, whatever the
+// file system did meanwhile. (openat2 with RESOLVE_NO_SYMLINKS would do the walk in one call, but
+// the walk must also create missing folders one at a time, each held as it is made, so it is done
+// by hand everywhere rather than two ways.)
+//
+// Reading also refuses what could block or never end: anything but a regular file (devices,
+// FIFOs, sockets), and any file on a pseudo file system (/proc, /sys, debugfs, ...), whose
+// "regular" files may block forever or produce endless data. Files are opened with O_NONBLOCK and
+// O_NOCTTY, and only after an O_PATH look has shown them to be regular, so not even opening a
+// device has an effect.
+#pragma once
+
+#include "core/base/unique_fd.h"
+#include "core/workspace/workspace_paths.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <sys/stat.h>
+#include <variant>
+#include <vector>
+
+namespace toold::core {
+
+/// What the location is held for. Writing creates missing folders and refuses toold's own
+/// tool-output folder; reading creates nothing.
+enum class HoldPurpose { Read, Write };
+
+/// A resolved path, held: the folder that contains it, opened without following any symlink, and
+/// the leaf's name within it.
+struct HeldLocation {
+  std::filesystem::path canonical; ///< what was checked; for keys and messages only, never opened
+  std::string display;             ///< the path as the model named it, for messages
+  UniqueFd directory;              ///< the containing folder; empty when it does not exist (reading)
+  std::string leaf;                ///< the name in `directory` (`.` for `/` itself)
+  /// The leaf's lstat, taken through `directory`; nullopt when it does not exist.
+  std::optional<struct stat> status;
+
+  bool exists() const { return status.has_value(); }
+  bool isDirectory() const { return status && S_ISDIR(status->st_mode); }
+};
+
+/// Holds `path` (see the file comment). With Write, missing folders are created (0755, subject to
+/// the umask), each appended to `created` when given, outermost first. Returns the message for the
+/// model when a folder on the way is now a symlink or the leaf is ("... changed after it was
+/// checked ..."), when a folder cannot be opened or created, or when Write is asked for a path in
+/// the tool-output folder.
+std::variant<HeldLocation, std::string> holdLocation(const ResolvedPath& path, HoldPurpose purpose,
+                                                     std::vector<std::filesystem::path>* created = nullptr);
+
+/// The same for a canonical path checked earlier (a planned change), named `display` in messages.
+/// The caller has refused the tool-output folder already, when it resolved the path.
+std::variant<HeldLocation, std::string> holdLocation(const std::filesystem::path& canonical, std::string display,
+                                                     HoldPurpose purpose,
+                                                     std::vector<std::filesystem::path>* created = nullptr);
+
+/// The refusal of a change to the tool-output folder (ResolvedPath::inToolOutput).
+std::string toolOutputIsReadOnly(const std::string& display);
+
+/// Opens the held leaf for reading: O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW, and only when it
+/// is a regular file on an ordinary file system (see blockingFileReason). The message says why not.
+std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held);
+
+/// Why openReadableFileAt refused: `reason` follows the file's name in a message ("is a FIFO").
+struct ReadableFileRefusal {
+  enum class Kind { Unopenable, Symlink, Directory, Blocking, Replaced } kind = Kind::Unopenable;
+  std::string reason;
+  int error = 0; ///< the errno of Unopenable
+};
+
+/// The one way toold opens a file to read its bytes: an O_PATH look first (so not even opening a
+/// device or FIFO has an effect), blockingFileReason, then O_RDONLY | O_NONBLOCK | O_NOCTTY, and
+/// the same inode checked. A symlink as `name` is refused unless `followLink`.
+std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, const std::string& name, bool followLink);
+
+/// Opens the held leaf as a folder to list (O_RDONLY | O_DIRECTORY | O_NOFOLLOW).
+std::variant<UniqueFd, std::string> openHeldDirectory(const HeldLocation& held);
+
+/// Why the file open at `fd` must not be read, for a message after its name ("is a character
+/// device", "is on the proc pseudo file system"); nullopt for a regular file on an ordinary file
+/// system. `fd` may be an O_PATH descriptor.
+std::optional<std::string> blockingFileReason(int fd);
+
+/// The message for a location that changed after it was checked: `where` is now a symbolic link.
+std::string changedAfterCheck(const std::string& display, const std::filesystem::path& where);
+
+} // namespace toold::core

@@ -1,0 +1,212 @@
+// Resolving tool paths component by component, as the kernel would, but without requiring the
+// path to exist: realpath() of the whole path fails for a file about to be created and for a
+// dangling symlink, and falling back to lexical handling there is exactly how escapes get through.
+#include "core/workspace/workspace_paths.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <system_error>
+#include <utility>
+#include <vector>
+
+#include <pwd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace toold::core {
+
+namespace {
+
+/// The kernel's own limit (MAXSYMLINKS): a path it could open never needs more.
+constexpr int kMaxSymlinkExpansions = 40;
+
+/// The home directory: $HOME, else the password database entry of the current user; empty when
+/// neither knows one.
+std::string homeDirectory() {
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return home;
+  // getpwuid_r, not getpwuid: tools resolve paths on several worker threads at once.
+  long suggested = ::sysconf(_SC_GETPW_R_SIZE_MAX);
+  std::vector<char> buffer(suggested > 0 ? static_cast<std::size_t>(suggested) : 16384);
+  passwd entry{};
+  passwd* found = nullptr;
+  while (::getpwuid_r(::getuid(), &entry, buffer.data(), buffer.size(), &found) == ERANGE) {
+    buffer.resize(buffer.size() * 2);
+  }
+  if (found == nullptr || found->pw_dir == nullptr) return {};
+  return found->pw_dir;
+}
+
+/// `~` alone or `~/...` with the home directory in front; anything else unchanged.
+std::string expandHome(std::string_view path) {
+  if (path != "~" && !path.starts_with("~/")) return std::string(path);
+  std::string home = homeDirectory();
+  if (home.empty()) {
+    throw PathError("Cannot expand '" + std::string(path) + "': no home directory is known");
+  }
+  return home + std::string(path.substr(1));
+}
+
+/// Pushes the components of `path` onto `pending` so that the first component is popped first.
+void pushComponents(std::string_view path, std::vector<std::string>& pending) {
+  std::size_t end = path.size();
+  while (end > 0) {
+    std::size_t slash = path.rfind('/', end - 1);
+    std::size_t start = slash == std::string_view::npos ? 0 : slash + 1;
+    if (end > start) pending.emplace_back(path.substr(start, end - start));
+    if (slash == std::string_view::npos) break;
+    end = slash;
+  }
+}
+
+/// The parent of an absolute path held as text without a trailing slash; `/` is its own parent.
+void dropLastComponent(std::string& resolved) {
+  std::size_t slash = resolved.rfind('/');
+  resolved.resize(slash == 0 || slash == std::string::npos ? 1 : slash);
+}
+
+std::string joinComponent(const std::string& resolved, std::string_view component) {
+  std::string joined = resolved;
+  if (joined.back() != '/') joined += '/';
+  joined += component;
+  return joined;
+}
+
+/// The target of the symlink at `link`, read whole however long it is (/proc links report a size
+/// of 0, so lstat's st_size cannot be trusted for the buffer).
+std::string readSymlink(const std::string& link, const fs::path& given) {
+  std::vector<char> buffer(4096);
+  while (true) {
+    ssize_t length = ::readlink(link.c_str(), buffer.data(), buffer.size());
+    if (length < 0) {
+      throw PathError("Cannot resolve '" + given.string() + "': cannot read the symbolic link '" +
+                      link + "': " + std::generic_category().message(errno));
+    }
+    auto size = static_cast<std::size_t>(length);
+    if (size < buffer.size()) return std::string(buffer.data(), size);
+    buffer.resize(buffer.size() * 2);
+  }
+}
+
+/// `absolute` with every symlink, `.` and `..` resolved. Each component is lstat'ed in turn: a
+/// symlink's target is spliced in front of the components still to come (POSIX semantics, so a
+/// `..` after a link leaves the link's target, not the link); a component that cannot be looked
+/// at (missing, under a non-directory, unreadable) is appended as written and resolution goes on
+/// with the next one, still lstat'ing, so `missing/../link` follows `link` all the same.
+std::string resolveComponents(const fs::path& absolute) {
+  std::vector<std::string> pending; // the next component at the back
+  pushComponents(absolute.native(), pending);
+  std::string resolved = "/";
+  int expansions = 0;
+  while (!pending.empty()) {
+    std::string component = std::move(pending.back());
+    pending.pop_back();
+    if (component == ".") continue;
+    if (component == "..") {
+      dropLastComponent(resolved);
+      continue;
+    }
+    std::string candidate = joinComponent(resolved, component);
+    struct stat info {};
+    // Any failure, not only ENOENT: a component we cannot look at is taken as written. Nothing
+    // running as us can pass through it either, and later components are still lstat'ed, so a
+    // `..` that climbs back out reaches real, resolved directories again.
+    if (::lstat(candidate.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) {
+      resolved = std::move(candidate);
+      continue;
+    }
+    if (++expansions > kMaxSymlinkExpansions) {
+      throw PathError("Cannot resolve '" + absolute.string() +
+                      "': too many levels of symbolic links (a symlink loop?)");
+    }
+    std::string target = readSymlink(candidate, absolute);
+    if (target.starts_with('/')) resolved = "/";
+    pushComponents(target, pending);
+  }
+  return resolved;
+}
+
+/// The non-empty elements of a path: a trailing slash adds an empty one, which must not count.
+std::vector<fs::path> componentsOf(const fs::path& path) {
+  std::vector<fs::path> components;
+  for (const fs::path& element : path) {
+    if (!element.empty()) components.push_back(element);
+  }
+  return components;
+}
+
+} // namespace
+
+ResolvedPath resolveToolPath(std::string_view path, const Location& location) {
+  if (path.empty()) throw PathError("Path is empty");
+  // The system would silently cut the path at the NUL, so what was checked would not be what is
+  // opened.
+  if (path.find('\0') != std::string_view::npos) throw PathError("Path contains a NUL byte");
+
+  ResolvedPath result;
+  fs::path expanded = expandHome(path);
+  result.given = expanded.is_absolute() ? expanded : location.directory / expanded;
+  if (!result.given.is_absolute()) result.given = fs::absolute(result.given);
+  result.canonical = resolveComponents(result.given);
+
+  struct stat info {};
+  if (::stat(result.canonical.c_str(), &info) == 0) {
+    result.exists = true;
+    result.isDirectory = S_ISDIR(info.st_mode);
+  }
+  // A worktree of `/` would make the whole machine the workspace.
+  result.inside = pathContains(location.directory, result.canonical) ||
+                  (!location.worktree.empty() && location.worktree != "/" &&
+                   pathContains(location.worktree, result.canonical));
+  // Resolved like the path itself, so a link into the folder, or a data dir given through a
+  // symlink, is recognised all the same.
+  if (!location.dataDir.empty()) {
+    fs::path dataDir = location.dataDir.is_absolute() ? location.dataDir : fs::absolute(location.dataDir);
+    result.inToolOutput = pathContains(resolveComponents(dataDir / "tool-output"), result.canonical);
+  }
+  return result;
+}
+
+bool pathContains(const fs::path& root, const fs::path& candidate) {
+  std::vector<fs::path> rootParts = componentsOf(root);
+  if (rootParts.empty()) return false;
+  std::vector<fs::path> candidateParts = componentsOf(candidate);
+  if (candidateParts.size() < rootParts.size()) return false;
+  for (std::size_t i = 0; i < rootParts.size(); ++i) {
+    if (rootParts[i] != candidateParts[i]) return false;
+  }
+  return true;
+}
+
+fs::path findWorktree(const fs::path& directory) {
+  std::error_code error;
+  fs::path canonical = fs::canonical(directory, error);
+  if (error) return {};
+  for (fs::path current = canonical;; current = current.parent_path()) {
+    fs::file_status status = fs::status(current / ".git", error);
+    if (!error && (fs::is_directory(status) || fs::is_regular_file(status))) return current;
+    if (current == current.root_path() || !current.has_parent_path()) return {};
+  }
+}
+
+std::optional<PermissionAsk> externalDirectoryAsk(const ResolvedPath& path, PathKind kind) {
+  if (path.inside) return std::nullopt;
+  fs::path dir = kind == PathKind::Directory ? path.canonical : path.canonical.parent_path();
+  std::string pattern = joinComponent(dir.string(), "*");
+  PermissionAsk ask;
+  ask.action = "external_directory";
+  ask.resources = {pattern};
+  ask.save = {pattern};
+  ask.metadata = {{"filepath", path.given.string()},
+                  {"resolved", path.canonical.string()},
+                  {"parentDir", dir.string()}};
+  return ask;
+}
+
+std::string workspaceRelative(const ResolvedPath& path, const Location& location) {
+  if (!pathContains(location.directory, path.canonical)) return path.canonical.string();
+  return path.canonical.lexically_relative(location.directory).generic_string();
+}
+
+} // namespace toold::core

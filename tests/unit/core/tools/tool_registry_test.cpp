@@ -1,0 +1,113 @@
+#include "core/schema/schema_cache.h"
+#include "core/tools/tool_name.h"
+#include "core/tools/tool_registry.h"
+
+#include <catch2/catch.hpp>
+
+using namespace toold::core;
+
+namespace {
+
+Tool toolSaying(std::string description) {
+  Tool tool;
+  tool.description = std::move(description);
+  tool.execute = [](json, ToolContext, ToolDone done) { done(ToolResult{}); };
+  return tool;
+}
+
+std::vector<std::pair<std::string, Tool>> record(std::initializer_list<std::pair<const char*, const char*>> tools) {
+  std::vector<std::pair<std::string, Tool>> result;
+  for (auto [name, description] : tools) result.emplace_back(name, toolSaying(description));
+  return result;
+}
+
+std::map<std::string, std::string> descriptions(const ToolRegistry& registry) {
+  std::map<std::string, std::string> result;
+  for (const auto& tool : registry.effective()) result[tool->name] = tool->tool.description;
+  return result;
+}
+
+} // namespace
+
+TEST_CASE("registry: the latest active registration of a name wins", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  registry.add("base", record({{"echo", "base"}, {"other", "other"}}), {});
+  registry.add("overlay", record({{"echo", "overlay"}}), {});
+  CHECK(descriptions(registry) == std::map<std::string, std::string>{{"echo", "overlay"}, {"other", "other"}});
+  // Names that become equal once normalized collide too.
+  registry.add("dots", record({{"echo.tool", "dotted"}}), {});
+  registry.add("underscores", record({{"echo_tool", "underscored"}}), {});
+  CHECK(descriptions(registry).at("echo_tool") == "underscored");
+}
+
+TEST_CASE("registry: closing a scope removes only its registrations and reveals the next-latest", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  registry.add("a", record({{"echo", "a"}}), {});
+  registry.add("b", record({{"echo", "b"}, {"only_b", "b"}}), {});
+  registry.add("c", record({{"echo", "c"}}), {});
+  CHECK(registry.close("b")); // not the winner: nothing visible changes for echo
+  CHECK(descriptions(registry) == std::map<std::string, std::string>{{"echo", "c"}});
+  CHECK(registry.close("c"));
+  CHECK(descriptions(registry) == std::map<std::string, std::string>{{"echo", "a"}});
+  CHECK_FALSE(registry.close("c")); // twice is harmless
+  CHECK(registry.close("a"));
+  CHECK(registry.effective().empty());
+}
+
+TEST_CASE("registry: a registration is a copy of what the caller passed", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  auto tools = record({{"echo", "original"}});
+  registry.add("s", tools, {});
+  tools[0].second.description = "changed by the caller later";
+  CHECK(registry.effective().front()->tool.description == "original");
+}
+
+TEST_CASE("registry: a record is registered whole or not at all", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  auto tools = record({{"good", "fine"}, {"bad", "broken schema"}});
+  tools[1].second.inputSchema = json{{"type", "object"}, {"properties", {{"x", {{"$ref", "#/$defs/missing"}}}}}};
+  CHECK_THROWS_WITH(registry.add("s", tools, {}), Catch::Contains("Invalid input schema for tool \"bad\""));
+  CHECK(registry.effective().empty());
+  CHECK_FALSE(registry.hasScope("s"));
+
+  CHECK_THROWS_WITH(registry.add("s", record({{"fine", "x"}, {"execute", "y"}}), {}),
+                    Catch::Contains("reserved for Code Mode"));
+  CHECK_THROWS_WITH(registry.add("s", record({{"x", "y"}}), RegistrationOptions{"slack..admin", std::nullopt}),
+                    Catch::Contains("Invalid tool namespace"));
+  CHECK(registry.effective().empty());
+}
+
+TEST_CASE("registry: effective names, sorted in code-unit order, with namespace and codemode", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  auto names = registry.add("s", record({{"b", ""}, {"a", ""}, {"_x", ""}, {"-y", ""}, {"Z", ""}, {"1", ""}}), {});
+  REQUIRE(names.size() == 6);
+  std::vector<std::string> order;
+  for (const auto& tool : registry.effective()) order.push_back(tool->name);
+  CHECK(order == std::vector<std::string>{"-y", "1", "Z", "_x", "a", "b"});
+
+  auto namespaced = registry.add("t", record({{"echo", ""}}), RegistrationOptions{"acme.tools", false});
+  CHECK(namespaced.front() == std::pair<std::string, std::string>{"echo", "acme_tools_echo"});
+  for (const auto& tool : registry.effective())
+    if (tool->name == "acme_tools_echo") CHECK_FALSE(tool->tool.codemode);
+}
+
+TEST_CASE("registry: the revision and the listener follow changes of the effective set only", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  int changes = 0;
+  registry.setChangeListener([&] { ++changes; });
+  registry.add("a", record({{"echo", "a"}}), {});
+  CHECK(changes == 1);
+  const auto revision = registry.revision();
+  CHECK_FALSE(registry.close("nothing"));
+  CHECK(changes == 1);
+  CHECK(registry.revision() == revision);
+  registry.add("b", record({{"echo", "b"}}), {});
+  CHECK(changes == 2);
+  CHECK(registry.revision() > revision);
+}

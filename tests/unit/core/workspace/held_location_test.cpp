@@ -1,0 +1,136 @@
+#include "core/workspace/held_location.h"
+
+#include "tests/support/temp_dir.h"
+
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sys/stat.h>
+
+namespace fs = std::filesystem;
+using toold::core::HeldLocation;
+using toold::core::holdLocation;
+using toold::core::HoldPurpose;
+using toold::core::openHeldFile;
+using toold::core::ResolvedPath;
+using toold::core::UniqueFd;
+using toold::testing::TempDir;
+
+namespace {
+
+ResolvedPath resolved(const fs::path& canonical, bool inToolOutput = false) {
+  ResolvedPath path;
+  path.given = canonical;
+  path.canonical = canonical;
+  path.exists = fs::exists(canonical);
+  path.inside = true;
+  path.inToolOutput = inToolOutput;
+  return path;
+}
+
+template <typename T>
+const T& expect(const std::variant<T, std::string>& result) {
+  if (auto* error = std::get_if<std::string>(&result)) FAIL("unexpected refusal: " << *error);
+  return std::get<T>(result);
+}
+
+std::string refusal(const std::variant<HeldLocation, std::string>& result) {
+  REQUIRE(std::holds_alternative<std::string>(result));
+  return std::get<std::string>(result);
+}
+
+} // namespace
+
+TEST_CASE("held location: an existing file is held by its folder and name, with its status", "[held]") {
+  TempDir dir("held");
+  fs::create_directories(dir.path() / "a" / "b");
+  std::ofstream(dir.path() / "a" / "b" / "f.txt") << "hi";
+  auto held = holdLocation(resolved(dir.path() / "a" / "b" / "f.txt"), HoldPurpose::Read);
+  const auto& location = expect(held);
+  CHECK(location.leaf == "f.txt");
+  REQUIRE(location.exists());
+  CHECK(S_ISREG(location.status->st_mode));
+  struct stat folder {}, expected {};
+  REQUIRE(::fstat(location.directory.get(), &folder) == 0);
+  REQUIRE(::stat((dir.path() / "a" / "b").c_str(), &expected) == 0);
+  CHECK(folder.st_ino == expected.st_ino);
+}
+
+TEST_CASE("held location: a folder on the way that is now a symlink is refused as changed, for reading and writing",
+          "[held]") {
+  TempDir dir("held");
+  fs::create_directories(dir.path() / "outside");
+  std::ofstream(dir.path() / "outside" / "f.txt") << "secret";
+  // What was checked was ws/d/f.txt with d a real folder; d is now a link to outside.
+  fs::create_directories(dir.path() / "ws");
+  fs::create_directory_symlink(dir.path() / "outside", dir.path() / "ws" / "d");
+  const auto path = resolved(dir.path() / "ws" / "d" / "f.txt");
+  for (auto purpose : {HoldPurpose::Read, HoldPurpose::Write}) {
+    const std::string message = refusal(holdLocation(path, purpose));
+    CHECK_THAT(message, Catch::Contains("changed after it was checked") && Catch::Contains("is now a symbolic link"));
+  }
+}
+
+TEST_CASE("held location: a leaf that is now a symlink is refused as changed", "[held]") {
+  TempDir dir("held");
+  std::ofstream(dir.path() / "secret") << "secret";
+  fs::create_symlink(dir.path() / "secret", dir.path() / "f.txt");
+  CHECK_THAT(refusal(holdLocation(resolved(dir.path() / "f.txt"), HoldPurpose::Read)),
+             Catch::Contains("changed after it was checked"));
+}
+
+TEST_CASE("held location: reading a path below a missing folder holds nothing; writing creates the folders", "[held]") {
+  TempDir dir("held");
+  const auto path = resolved(dir.path() / "x" / "y" / "f.txt");
+  const auto& reading = expect(holdLocation(path, HoldPurpose::Read));
+  CHECK_FALSE(reading.directory);
+  CHECK_FALSE(reading.exists());
+  CHECK_FALSE(fs::exists(dir.path() / "x"));
+
+  std::vector<fs::path> created;
+  auto writing = holdLocation(path, HoldPurpose::Write, &created);
+  const auto& location = expect(writing);
+  CHECK(location.directory);
+  CHECK_FALSE(location.exists());
+  CHECK(created == std::vector<fs::path>{dir.path() / "x", dir.path() / "x" / "y"});
+  CHECK(fs::is_directory(dir.path() / "x" / "y"));
+}
+
+TEST_CASE("held location: the tool-output folder is held for reading, never for writing", "[held]") {
+  TempDir dir("held");
+  std::ofstream(dir.path() / "tool_1") << "saved";
+  const auto path = resolved(dir.path() / "tool_1", true);
+  CHECK(expect(holdLocation(path, HoldPurpose::Read)).exists());
+  CHECK_THAT(refusal(holdLocation(path, HoldPurpose::Write)), Catch::Contains("tool-output folder"));
+}
+
+TEST_CASE("held location: reads refuse FIFOs, devices and pseudo files at once, and open regular files", "[held]") {
+  TempDir dir("held");
+  REQUIRE(::mkfifo((dir.path() / "pipe").c_str(), 0600) == 0);
+  std::ofstream(dir.path() / "plain") << "text";
+  auto read = [](const fs::path& canonical) { return openHeldFile(expect(holdLocation(resolved(canonical), HoldPurpose::Read))); };
+
+  auto fifo = read(dir.path() / "pipe"); // would block for a writer without O_NONBLOCK, and forever on read
+  REQUIRE(std::holds_alternative<std::string>(fifo));
+  CHECK_THAT(std::get<std::string>(fifo), Catch::Contains("is a FIFO") && Catch::Contains("can block or never end"));
+
+  auto device = read("/dev/zero");
+  REQUIRE(std::holds_alternative<std::string>(device));
+  CHECK_THAT(std::get<std::string>(device), Catch::Contains("is a character device"));
+
+  // /proc/self is a link; the resolver hands the canonical /proc/<pid> path on.
+  auto pagemap = read(fs::canonical("/proc/self") / "pagemap");
+  REQUIRE(std::holds_alternative<std::string>(pagemap));
+  CHECK_THAT(std::get<std::string>(pagemap), Catch::Contains("is on the proc pseudo file system"));
+
+  if (fs::exists("/sys/kernel/mm/transparent_hugepage/enabled")) {
+    auto sysfs = read("/sys/kernel/mm/transparent_hugepage/enabled");
+    REQUIRE(std::holds_alternative<std::string>(sysfs));
+    CHECK_THAT(std::get<std::string>(sysfs), Catch::Contains("is on the sysfs pseudo file system"));
+  }
+
+  auto plain = read(dir.path() / "plain");
+  REQUIRE(std::holds_alternative<UniqueFd>(plain));
+  char buffer[8] = {};
+  CHECK(::read(std::get<UniqueFd>(plain).get(), buffer, sizeof buffer) == 4);
+}
