@@ -67,11 +67,6 @@ std::string notGranted(const PermissionAsk& ask, const std::string& why) {
 
 } // namespace
 
-ToolCompletion PermissionVerdict::refusal() const {
-  if (kind == Kind::Declined) return ToolDeclined{message};
-  return ToolFailure{message, std::nullopt};
-}
-
 struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   struct Pending {
     std::string id;

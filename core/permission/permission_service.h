@@ -6,11 +6,11 @@
 #pragma once
 
 #include "core/base/cancellation.h"
+#include "core/base/location.h"
 #include "core/permission/permission_ask.h"
 #include "core/permission/permission_config.h"
 #include "core/permission/permission_prompter.h"
 #include "core/permission/permission_rule.h"
-#include "core/tools/tool.h"
 
 #include <boost/asio/io_context.hpp>
 
@@ -57,8 +57,6 @@ struct PermissionVerdict {
   std::string notice;
 
   bool granted() const { return kind == Kind::Granted; }
-  /// How the call ends when not granted: a ToolFailure or a ToolDeclined.
-  ToolCompletion refusal() const;
 };
 
 class PermissionService {

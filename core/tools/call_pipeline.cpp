@@ -4,6 +4,7 @@
 #include "core/schema/json_schema.h"
 #include "core/output/output_store.h"
 #include "core/permission/permission_service.h"
+#include "core/tools/permission_guard.h"
 #include "core/tools/session_table.h"
 #include "core/tools/tool_content.h"
 #include "core/tools/tool_hooks.h"
@@ -186,7 +187,7 @@ struct Call : std::enable_shared_from_this<Call> {
       self->keepNotice(verdict);
       self->onQueue([verdict = std::move(verdict)](Call& c) {
         if (verdict.granted()) return c.execute();
-        std::visit([&c](auto&& value) { c.settle(std::move(value)); }, verdict.refusal());
+        std::visit([&c](auto&& value) { c.settle(std::move(value)); }, refusalOf(verdict));
       });
     });
   }
@@ -204,7 +205,7 @@ struct Call : std::enable_shared_from_this<Call> {
           std::move(ask), self->permissionCaller(), [self, next = std::move(next)](PermissionVerdict verdict) {
             self->keepNotice(verdict);
             auto resume = [next, verdict = std::move(verdict)] {
-              next(verdict.granted() ? std::nullopt : std::optional<ToolCompletion>(verdict.refusal()));
+              next(verdict.granted() ? std::nullopt : std::optional<ToolCompletion>(refusalOf(verdict)));
             };
             if (self->tool->tool.threading == ToolThreading::Inline) return resume();
             boost::asio::post(self->services.workers, std::move(resume));

@@ -2,6 +2,11 @@
 
 namespace toold::core {
 
+ToolCompletion refusalOf(const PermissionVerdict& verdict) {
+  if (verdict.kind == PermissionVerdict::Kind::Declined) return ToolDeclined{verdict.message};
+  return ToolFailure{verdict.message, std::nullopt};
+}
+
 ToolExecute guardedByPermission(std::string action, std::string toolName, ToolExecute execute) {
   return [action = std::move(action), toolName = std::move(toolName),
           execute = std::move(execute)](json input, ToolContext context, ToolDone done) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/base/cancellation.h"
+#include "core/base/location.h"
 #include "core/permission/permission_ask.h"
 
 #include <nlohmann/json.hpp>
@@ -18,15 +19,6 @@
 namespace toold::core {
 
 using json = nlohmann::json;
-
-/// Where tools act: the workspace directory (canonical), the git worktree that holds it, and the
-/// daemon's data folder.
-struct Location {
-  std::filesystem::path directory;
-  std::filesystem::path dataDir;
-  /// The root of the git repository holding `directory` (canonical); empty when there is none.
-  std::filesystem::path worktree;
-};
 
 struct ToolResult;
 struct ToolFailure;

@@ -1,4 +1,5 @@
 #include "core/permission/permission_service.h"
+#include "core/tools/permission_guard.h"
 #include "tests/support/temp_dir.h"
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -187,7 +188,7 @@ TEST_CASE("permission service: a plain reject declines this ask and every other 
   auto verdict = rejected.get();
   CHECK(verdict.kind == Kind::Declined);
   CHECK(verdict.message == "The user rejected permission to use this specific tool call.");
-  CHECK(std::holds_alternative<ToolDeclined>(verdict.refusal()));
+  CHECK(std::holds_alternative<ToolDeclined>(refusalOf(verdict)));
   CHECK(sameSession.get().kind == Kind::Declined);
   CHECK(f.prompter->question(1).withdrawn.isCancelled());
   CHECK_FALSE(otherSession.ready());
@@ -206,7 +207,7 @@ TEST_CASE("permission service: a reject with a message is feedback for the model
   CHECK(verdict.kind == Kind::Failed);
   CHECK(verdict.message ==
         "The user rejected permission to use this specific tool call with the following feedback: use pnpm");
-  CHECK(std::holds_alternative<ToolFailure>(verdict.refusal()));
+  CHECK(std::holds_alternative<ToolFailure>(refusalOf(verdict)));
 }
 
 TEST_CASE("permission service: unattended, the policy decides and no one is asked", "[permission_service]") {
