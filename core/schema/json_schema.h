@@ -56,32 +56,15 @@
 #pragma once
 
 #include "core/schema/schema_budget.h"
+#include "core/schema/schema_issue.h"
 
 #include <nlohmann/json.hpp>
 
 #include <memory>
-#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace toold::core {
-
-using json = nlohmann::json;
-
-enum class SchemaDialect { Draft07, Draft2020_12 };
-
-/// One reason a value does not match: where ("a.b[0].c", "root" for the value itself) and what.
-struct SchemaIssue {
-  std::string path;
-  std::string message;
-
-  bool operator==(const SchemaIssue&) const = default;
-};
-
-/// A schema that cannot be compiled; the message says what is wrong and where ("#/properties/a").
-struct SchemaError : std::runtime_error {
-  using std::runtime_error::runtime_error;
-};
 
 /// A compiled schema. Immutable once built; validate() and applyDefaults() may run on many threads
 /// at once.

@@ -12,7 +12,7 @@
 // "multipleOf" also judge numbers and numeric strings; and it does not count 1.0 as an integer.
 #pragma once
 
-#include "core/schema/json_schema.h"
+#include "core/schema/schema_issue.h"
 #include "core/schema/regex.h"
 
 #include <cstddef>

@@ -7,7 +7,7 @@
 // command tool's definition, a built-in.
 #pragma once
 
-#include "core/schema/json_schema.h"
+#include "core/schema/schema_issue.h"
 
 #include <cstddef>
 

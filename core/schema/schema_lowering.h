@@ -4,8 +4,8 @@
 // files (see schema_assertions.h).
 #pragma once
 
-#include "core/schema/json_schema.h"
 #include "core/schema/schema_assertions.h"
+#include "core/schema/schema_issue.h"
 
 #include <cstddef>
 #include <memory>
