@@ -1,14 +1,13 @@
-// ChildProcess: the spawn, the pipe I/O with deadlines and SIGPIPE kept away, and the reaping.
+// ChildProcess: the pipe I/O with deadlines and SIGPIPE kept away, and the reaping.
 #include "core/process/child_process.h"
 
-#include "core/process/sigpipe_block.h"
 #include "core/base/unique_fd.h"
+#include "core/process/sigpipe_block.h"
+#include "core/process/spawn_plan.h"
 
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,8 +18,6 @@
 #include <system_error>
 #include <thread>
 #include <utility>
-
-extern char** environ;
 
 namespace toold::client {
 namespace {
@@ -34,87 +31,13 @@ void closeFd(int& fd) {
   fd = -1;
 }
 
-// Owns one descriptor until it is handed over, so that a failed start leaks none.
 using Fd = core::UniqueFd;
-
-struct Pipe {
-  Fd read;
-  Fd write;
-};
-
-Pipe makePipe() {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw systemError(errno, "pipe");
-  return {Fd(fds[0]), Fd(fds[1])};
-}
 
 Fd openFile(const std::string& path, int flags) {
   const int fd = ::open(path.c_str(), flags | O_CLOEXEC, 0644);
   if (fd < 0) throw systemError(errno, "open " + path);
   return Fd(fd);
 }
-
-/// A descriptor the child gets as 0, 1 or 2 must not be one of those numbers already: with the
-/// parent's own stdin closed, a pipe may land on 0, and the dup2 onto 0 would then clobber it.
-void keepAboveStdio(Fd& fd) {
-  if (fd.get() < 0 || fd.get() > STDERR_FILENO) return;
-  const int moved = ::fcntl(fd.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-  if (moved < 0) throw systemError(errno, "fcntl");
-  fd.reset(moved);
-}
-
-/// Only the parent's ends: the child's are other open file descriptions and stay blocking.
-void setNonBlocking(int fd) {
-  const int flags = ::fcntl(fd, F_GETFL);
-  if (flags < 0 || ::fcntl(fd, F_SETFL, flags | O_NONBLOCK) < 0) throw systemError(errno, "fcntl");
-}
-
-class SpawnActions {
-public:
-  SpawnActions() {
-    if (const int error = ::posix_spawn_file_actions_init(&actions_); error != 0) throw systemError(error, "posix_spawn");
-  }
-  ~SpawnActions() { ::posix_spawn_file_actions_destroy(&actions_); }
-  SpawnActions(const SpawnActions&) = delete;
-  SpawnActions& operator=(const SpawnActions&) = delete;
-
-  void dup2(const Fd& from, int to) {
-    if (const int error = ::posix_spawn_file_actions_adddup2(&actions_, from.get(), to); error != 0)
-      throw systemError(error, "posix_spawn");
-  }
-  const posix_spawn_file_actions_t* get() const { return &actions_; }
-
-private:
-  posix_spawn_file_actions_t actions_;
-};
-
-class SpawnAttributes {
-public:
-  explicit SpawnAttributes(bool newProcessGroup) {
-    if (const int error = ::posix_spawnattr_init(&attributes_); error != 0) throw systemError(error, "posix_spawn");
-    // Clients ignore SIGPIPE (a dead child must show as a failed write) and catch or ignore SIGINT
-    // (Ctrl-C is theirs); caught signals are reset by exec, ignored ones would be inherited.
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGPIPE);
-    sigaddset(&defaults, SIGINT);
-    ::posix_spawnattr_setsigdefault(&attributes_, &defaults);
-    int flags = POSIX_SPAWN_SETSIGDEF;
-    if (newProcessGroup) {
-      flags |= POSIX_SPAWN_SETPGROUP;
-      ::posix_spawnattr_setpgroup(&attributes_, 0);
-    }
-    ::posix_spawnattr_setflags(&attributes_, static_cast<short>(flags));
-  }
-  ~SpawnAttributes() { ::posix_spawnattr_destroy(&attributes_); }
-  SpawnAttributes(const SpawnAttributes&) = delete;
-  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
-
-  const posix_spawnattr_t* get() const { return &attributes_; }
-
-private:
-  posix_spawnattr_t attributes_;
-};
 
 bool sigpipeIgnored() {
   struct sigaction current {};
@@ -155,38 +78,31 @@ std::string ExitStatus::describe() const {
 
 int ExitStatus::shellStatus() const { return signaled ? 128 + value : value; }
 
-// posix_spawn rather than fork: it costs the same for a small parent and a large one (the bench
-// times spawns), sets the process group atomically, and in glibc (since 2.24) as in musl it waits
-// for the exec and returns its errno, so a failed exec is an error here, not an exit status of 127.
 ChildProcess::ChildProcess(const Options& options) : sigpipeIgnored_(sigpipeIgnored()) {
   if (options.argv.empty()) throw std::invalid_argument("no program to start");
-  Pipe out = makePipe();
-  Pipe in;
+  core::SpawnPlan plan(options.argv, {},
+                       options.newProcessGroup ? core::SpawnPlan::Isolation::ProcessGroup : core::SpawnPlan::Isolation::None);
+  core::PipeEnds out = core::makePipe();
+  core::PipeEnds in;
   Fd childStdin;
   if (options.stdinFile.empty()) {
-    in = makePipe();
+    in = core::makePipe();
     childStdin = std::move(in.read);
   } else {
     childStdin = openFile(options.stdinFile, O_RDONLY);
   }
   Fd childStderr;
   if (!options.stderrFile.empty()) childStderr = openFile(options.stderrFile, O_WRONLY | O_CREAT | O_TRUNC);
-  keepAboveStdio(childStdin);
-  keepAboveStdio(out.write);
-  keepAboveStdio(childStderr);
-  setNonBlocking(out.read.get());
-  if (in.write.get() >= 0) setNonBlocking(in.write.get());
+  core::keepAboveStdio(childStdin);
+  core::keepAboveStdio(out.write);
+  core::keepAboveStdio(childStderr);
+  core::setNonBlocking(out.read);
+  if (in.write) core::setNonBlocking(in.write);
 
-  SpawnActions actions;
-  actions.dup2(childStdin, STDIN_FILENO);
-  actions.dup2(out.write, STDOUT_FILENO);
-  if (childStderr.get() >= 0) actions.dup2(childStderr, STDERR_FILENO);
-  const SpawnAttributes attributes(options.newProcessGroup);
-  std::vector<char*> argv;
-  for (const auto& arg : options.argv) argv.push_back(const_cast<char*>(arg.c_str()));
-  argv.push_back(nullptr);
-  if (const int error = ::posix_spawnp(&pid_, argv[0], actions.get(), attributes.get(), argv.data(), environ); error != 0)
-    throw systemError(error, "cannot start " + options.argv[0]);
+  plan.setStream(childStdin, STDIN_FILENO);
+  plan.setStream(out.write, STDOUT_FILENO);
+  if (childStderr) plan.setStream(childStderr, STDERR_FILENO);
+  if (const int error = plan.spawn(pid_); error != 0) throw systemError(error, "cannot start " + options.argv[0]);
   // The child's ends close here with their owners; the child holds its own copies.
   stdin_ = in.write.release();
   stdout_ = out.read.release();

@@ -44,8 +44,9 @@ public:
     bool newProcessGroup = false;
   };
 
-  /// Starts the child with SIGPIPE and SIGINT at their default dispositions, whatever the parent
-  /// did with them. Throws std::system_error carrying the errno when it cannot be started,
+  /// Starts the child through core::SpawnPlan: every standard signal at its default and none
+  /// blocked, whatever the parent did with them (clients ignore SIGPIPE and catch SIGINT), and
+  /// no descriptor of the parent's but its three streams. Throws std::system_error carrying the errno when it cannot be started,
   /// including a failed exec: that never looks like a child that exited early.
   explicit ChildProcess(const Options& options);
   /// Kills the child if it was not reaped yet, and reaps it.

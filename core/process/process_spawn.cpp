@@ -1,21 +1,17 @@
-// spawnProcess: posix_spawnp with a new session, the pipes, a clean signal state and environment.
+// spawnProcess: the runner's pipes and the ChildTable entry around one SpawnPlan.
 #include "core/process/process_spawn.h"
 
 #include "core/process/child_table.h"
 #include "core/process/process_runner.h"
+#include "core/process/spawn_plan.h"
 
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <string_view>
-#include <vector>
-
-extern char** environ;
+#include <system_error>
 
 namespace toold::core {
 
@@ -26,130 +22,10 @@ std::string errnoText(int error) {
   return ::strerror_r(error, buffer, sizeof buffer); // the GNU variant: returns the text
 }
 
-/// Thrown inside spawnProcess only, and turned into SpawnedProcess::error there.
-struct SpawnFailure {
-  std::string what;
-  int error;
-};
-
 constexpr int kOutputPipeBytes = 1 << 20;
-
-struct PipeEnds {
-  UniqueFd read;
-  UniqueFd write;
-};
-
-PipeEnds makePipe() {
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) throw SpawnFailure{"pipe", errno};
-  return {UniqueFd(fds[0]), UniqueFd(fds[1])};
-}
-
-/// A descriptor the child gets as 0, 1 or 2 must not be one of those numbers already: with
-/// toold's own stdin closed, a pipe may land on 0, and the dup2 onto 0 would clobber it.
-void keepAboveStdio(UniqueFd& fd) {
-  if (fd.get() > STDERR_FILENO) return;
-  const int moved = ::fcntl(fd.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
-  if (moved < 0) throw SpawnFailure{"fcntl", errno};
-  fd.reset(moved);
-}
-
-/// Only the parent's ends: the child's are other open file descriptions and stay blocking.
-void setNonBlocking(const UniqueFd& fd) {
-  const int flags = ::fcntl(fd.get(), F_GETFL);
-  if (flags < 0 || ::fcntl(fd.get(), F_SETFL, flags | O_NONBLOCK) < 0) throw SpawnFailure{"fcntl", errno};
-}
-
-void check(int error, const char* what) {
-  if (error != 0) throw SpawnFailure{what, error};
-}
-
-class FileActions {
-public:
-  FileActions() { check(::posix_spawn_file_actions_init(&actions_), "posix_spawn_file_actions_init"); }
-  ~FileActions() { ::posix_spawn_file_actions_destroy(&actions_); }
-  FileActions(const FileActions&) = delete;
-  FileActions& operator=(const FileActions&) = delete;
-
-  void changeDirectory(const UniqueFd& directory) {
-    check(::posix_spawn_file_actions_addfchdir_np(&actions_, directory.get()), "posix_spawn_file_actions_addfchdir_np");
-  }
-  void dup2(const UniqueFd& from, int to) {
-    check(::posix_spawn_file_actions_adddup2(&actions_, from.get(), to), "posix_spawn_file_actions_adddup2");
-  }
-  /// Whatever descriptor toold leaked without O_CLOEXEC (a library, another thread between
-  /// pipe() and fcntl()) would otherwise keep a pipe open in every child and its descendants.
-  void closeFrom(int lowest) {
-    check(::posix_spawn_file_actions_addclosefrom_np(&actions_, lowest), "posix_spawn_file_actions_addclosefrom_np");
-  }
-  const posix_spawn_file_actions_t* get() const { return &actions_; }
-
-private:
-  posix_spawn_file_actions_t actions_;
-};
-
-class SpawnAttributes {
-public:
-  SpawnAttributes() {
-    check(::posix_spawnattr_init(&attributes_), "posix_spawnattr_init");
-    // Ignored signals survive exec: were SIGPIPE ignored in toold (by a library, say), a child
-    // would not die writing into a closed pipe (`yes | head` would spin), and an ignored SIGCHLD
-    // would lose a shell its jobs' statuses. Blocked signals survive too, and a child starts with
-    // the mask of whichever thread spawned it. So every standard signal starts at its default,
-    // unblocked.
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    for (int signal = 1; signal < 32; ++signal) // the standard signals; real-time ones are left alone
-      if (signal != SIGKILL && signal != SIGSTOP) sigaddset(&defaults, signal);
-    sigset_t mask;
-    sigemptyset(&mask);
-    check(::posix_spawnattr_setsigdefault(&attributes_, &defaults), "posix_spawnattr_setsigdefault");
-    check(::posix_spawnattr_setsigmask(&attributes_, &mask), "posix_spawnattr_setsigmask");
-    // A session of its own makes the child the leader of a new process group, so that one
-    // kill(-pgid) reaches it and everything it starts (unless they call setsid themselves), and
-    // detaches it from toold's controlling terminal.
-    constexpr int flags = POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK;
-    check(::posix_spawnattr_setflags(&attributes_, static_cast<short>(flags)), "posix_spawnattr_setflags");
-  }
-  ~SpawnAttributes() { ::posix_spawnattr_destroy(&attributes_); }
-  SpawnAttributes(const SpawnAttributes&) = delete;
-  SpawnAttributes& operator=(const SpawnAttributes&) = delete;
-
-  const posix_spawnattr_t* get() const { return &attributes_; }
-
-private:
-  posix_spawnattr_t attributes_;
-};
-
-std::string_view variableName(std::string_view entry) { return entry.substr(0, entry.find('=')); }
-
-/// toold's environment with `extra` laid over it: "K=V" sets K, a bare "K" removes it.
-std::vector<std::string> childEnvironment(const std::vector<std::string>& extra) {
-  std::vector<std::string> result;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    const std::string_view name = variableName(*entry);
-    bool overridden = false;
-    for (const auto& item : extra) overridden = overridden || variableName(item) == name;
-    if (!overridden) result.emplace_back(*entry);
-  }
-  for (const auto& item : extra)
-    if (item.find('=') != std::string::npos) result.push_back(item);
-  return result;
-}
-
-std::vector<char*> pointers(const std::vector<std::string>& strings) {
-  std::vector<char*> result;
-  result.reserve(strings.size() + 1);
-  for (const auto& item : strings) result.push_back(const_cast<char*>(item.c_str()));
-  result.push_back(nullptr);
-  return result;
-}
 
 } // namespace
 
-// posix_spawn rather than fork: glibc runs the child with CLONE_VFORK on a small stack of its own,
-// so a spawn costs the same whatever toold's size, nothing in the child can touch toold's heap or
-// locks, and it returns the errno of a failed exec instead of a child exiting 127.
 SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
   SpawnedProcess result;
   if (spec.argv.empty() || spec.argv.front().empty()) {
@@ -158,7 +34,7 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
   }
   const std::string program = "cannot run \"" + spec.argv.front() + "\"";
   try {
-    FileActions actions;
+    SpawnPlan plan(spec.argv, spec.extraEnv, SpawnPlan::Isolation::Session);
     // The directory is opened here rather than named to the child, so that a bad one gets a
     // message naming it rather than an ENOENT that reads as a missing program.
     UniqueFd directory;
@@ -168,7 +44,7 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
         result.error = program + ": working directory \"" + spec.cwd.string() + "\": " + errnoText(errno);
         return result;
       }
-      actions.changeDirectory(directory);
+      plan.changeDirectory(directory);
     }
 
     UniqueFd childStdin;
@@ -178,7 +54,7 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
       result.stdinPipe = std::move(in.write);
     } else {
       childStdin.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-      if (!childStdin) throw SpawnFailure{"open /dev/null", errno};
+      if (!childStdin) throw std::system_error(errno, std::generic_category(), "open /dev/null");
     }
     PipeEnds out = makePipe();
     // A larger pipe lets a chatty child write more before it blocks: fewer wake-ups per byte read.
@@ -192,18 +68,13 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
     }
     keepAboveStdio(childStdin);
     keepAboveStdio(out.write);
-    if (err.write) keepAboveStdio(err.write);
+    keepAboveStdio(err.write);
     for (const UniqueFd* end : {&result.stdinPipe, &result.stdoutPipe, &result.stderrPipe})
       if (*end) setNonBlocking(*end);
 
-    actions.dup2(childStdin, STDIN_FILENO);
-    actions.dup2(out.write, STDOUT_FILENO);
-    actions.dup2(spec.mergeOutput ? out.write : err.write, STDERR_FILENO);
-    actions.closeFrom(STDERR_FILENO + 1);
-    const SpawnAttributes attributes;
-    const std::vector<char*> argv = pointers(spec.argv);
-    const std::vector<std::string> environment = childEnvironment(spec.extraEnv);
-    const std::vector<char*> envp = pointers(environment);
+    plan.setStream(childStdin, STDIN_FILENO);
+    plan.setStream(out.write, STDOUT_FILENO);
+    plan.setStream(spec.mergeOutput ? out.write : err.write, STDERR_FILENO);
 
     bool attempted = false;
     int spawnError = 0;
@@ -212,7 +83,7 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
     const ChildTable::ChildId id = ChildTable::instance().spawn(owner, [&]() -> pid_t {
       attempted = true;
       pid_t child = -1;
-      spawnError = ::posix_spawnp(&child, argv[0], actions.get(), attributes.get(), argv.data(), envp.data());
+      spawnError = plan.spawn(child);
       if (spawnError != 0) return -1;
       pid = child;
       // Opened before anyone can reap the child (the table's lock keeps the orphan reaper out),
@@ -236,13 +107,13 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
     if (pidfdError != 0) {
       // Without a way to see it exit the child cannot be run; it has done nothing yet worth keeping.
       ChildTable::instance().release(id, std::chrono::seconds(2));
-      throw SpawnFailure{"pidfd_open", pidfdError};
+      throw std::system_error(pidfdError, std::generic_category(), "pidfd_open");
     }
     result.id = id;
     result.pid = pid;
-  } catch (const SpawnFailure& failure) {
+  } catch (const std::system_error& failure) {
     result = SpawnedProcess{};
-    result.error = program + ": " + failure.what + ": " + errnoText(failure.error);
+    result.error = program + ": " + failure.what();
   }
   return result;
 }

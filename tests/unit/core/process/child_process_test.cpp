@@ -3,9 +3,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <filesystem>
@@ -232,4 +234,42 @@ TEST_CASE("a new process group, when asked for", "[child_process]") {
   CHECK(::getpgid(own.pid()) == own.pid());
   ChildProcess shared({.argv = {"sleep", "10"}});
   CHECK(::getpgid(shared.pid()) == ::getpgrp());
+}
+
+TEST_CASE("a client's child inherits no descriptor of its parent but its three streams") {
+  // A descriptor leaked without O_CLOEXEC (by a library, say) must not reach toold: it would keep
+  // a pipe of the client's open for as long as toold and its own children live.
+  const int leaked = ::dup(STDERR_FILENO); // dup() never sets O_CLOEXEC
+  REQUIRE(leaked > STDERR_FILENO);
+  ChildProcess child(shell("ls /proc/self/fd"));
+  child.closeStdin();
+  const std::string listed = readAll(child);
+  ::close(leaked);
+  // ls itself opens one descriptor to read the folder; anything beyond 0, 1, 2 and that is a leak.
+  std::vector<std::string> fds;
+  for (std::size_t start = 0; start < listed.size();) {
+    const auto end = listed.find('\n', start);
+    fds.push_back(listed.substr(start, end - start));
+    start = end == std::string::npos ? listed.size() : end + 1;
+  }
+  CHECK(fds.size() <= 4);
+  CHECK(std::find(fds.begin(), fds.end(), std::to_string(leaked)) == fds.end());
+  const auto status = child.waitExit(Clock::now() + 5s);
+  REQUIRE(status);
+  CHECK(status->describe() == "exit status 0");
+}
+
+TEST_CASE("a client's child starts with no signal blocked, whatever the starting thread blocked") {
+  sigset_t blocked, previous;
+  sigemptyset(&blocked);
+  sigaddset(&blocked, SIGTERM);
+  sigaddset(&blocked, SIGUSR1);
+  REQUIRE(::pthread_sigmask(SIG_BLOCK, &blocked, &previous) == 0);
+  ChildProcess child(shell("grep '^SigBlk:' /proc/self/status"));
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  child.closeStdin();
+  CHECK(readAll(child) == "SigBlk:\t0000000000000000\n");
+  const auto status = child.waitExit(Clock::now() + 5s);
+  REQUIRE(status);
+  CHECK(status->describe() == "exit status 0");
 }
