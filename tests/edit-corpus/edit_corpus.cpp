@@ -75,13 +75,14 @@ Verdict judge(const std::string& file, const std::optional<std::string>& result,
   return overlaps ? Verdict::WrongText : Verdict::WrongBlock;
 }
 
-std::optional<std::string> runEdit(const json& kase, std::string& error) {
+std::optional<std::string> runEdit(const json& kase, std::string& error, std::string& how) {
   const std::vector<TextEdit> edits{{kase["oldString"].get<std::string>(), kase["newString"].get<std::string>(), false}};
   auto applied = applyTextEdits(kase["file"].get<std::string>(), edits, "corpus-file", std::size_t{64} << 20);
   if (auto* message = std::get_if<std::string>(&applied)) {
     error = *message;
     return std::nullopt;
   }
+  how = std::get<AppliedEdits>(applied).results.dump();
   return std::get<AppliedEdits>(applied).bytes;
 }
 
@@ -206,16 +207,18 @@ void add(Tally& into, const Tally& t) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::cerr << "usage: edit_corpus <corpus dir> [--min-recall R] [--verbose]\n";
+    std::cerr << "usage: edit_corpus <corpus dir> [--min-recall R] [--verbose] [--show <case id>]\n";
     return 2;
   }
   const fs::path root = argv[1];
   double minRecall = 0;
   bool verbose = false;
+  std::string show; // a case whose result to print whole
   for (int i = 2; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--min-recall" && i + 1 < argc) minRecall = std::stod(argv[++i]);
     if (arg == "--verbose") verbose = true;
+    if (arg == "--show" && i + 1 < argc) show = argv[++i];
   }
   std::map<std::string, Tally> edits;
   std::map<std::string, Tally> patches;
@@ -226,7 +229,9 @@ int main(int argc, char** argv) {
   for (const auto& path : editFiles) {
     for (const json& kase : load(path)) {
       std::string error;
-      const auto result = runEdit(kase, error);
+      std::string how;
+      const auto result = runEdit(kase, error, how);
+      if (kase["id"] == show) std::printf("%s\n%s\n%s\n", how.c_str(), error.c_str(), result.value_or("").c_str());
       const Verdict verdict = judge(kase["file"].get<std::string>(), result, kase);
       count(edits[kase["kind"].get<std::string>()], kase, verdict);
       if (verbose || verdict == Verdict::WrongBlock || (verbose && verdict != Verdict::Correct))

@@ -459,6 +459,9 @@ def fragment_of(line):
     end = len(line.rstrip()) - rng.randint(1, 4)
     while end > start and (line[end - 1].isalnum() or line[end - 1] == "_") and (line[end].isalnum() or line[end] == "_"):
         end -= 1
+    # A fragment starts and ends at text, as the model quotes it.
+    while end > start and line[end - 1] == " ":
+        end -= 1
     if end - start < 14:
         return None
     return start, end
