@@ -193,9 +193,26 @@ TEST_CASE("edit matcher: an inner block never matches lines with different relat
   CHECK(result.closest->firstLine == 2);
   CHECK(result.closest->lastLine == 4);
 
-  // Nor does a block whose lines sit at one level stand in for a nested one.
-  const std::string nested = "        a()\n    b()\n";
-  CHECK(plan(nested, "a()\nb()\n", "c()\n").outcome == Outcome::NotFound);
+}
+
+TEST_CASE("edit matcher: a block written flush-left matches by its content when that is unique", "[edit]") {
+  const std::string nested = "def f():\n    if a:\n        b()\n    c()\n";
+  const EditPlan result = plan(nested, "if a:\nb()\nc()\n", "if a:\nb()\nd()\nc()\n");
+  REQUIRE(result.outcome == Outcome::Applied);
+  CHECK(result.step == MatchStep::IndentLost);
+  checkSpan(result.spans[0], 9, nested.size(), 2, 4);
+  // Kept lines keep their indentation; the new line takes the indentation of the line before it.
+  CHECK(applied(nested, result) == "def f():\n    if a:\n        b()\n        d()\n    c()\n");
+  // Nothing kept: the new lines take the block's first line's indentation.
+  const EditPlan replaced = plan(nested, "if a:\nb()\n", "x()\n");
+  REQUIRE(replaced.outcome == Outcome::Applied);
+  CHECK(applied(nested, replaced) == "def f():\n    x()\n    c()\n");
+  // The same content at two nestings is ambiguous, never a guess.
+  const std::string twice = "if a:\n    b()\nif c:\n    if a:\n        b()\n";
+  const EditPlan ambiguous = plan(twice, "if a:\nb()\n", "x\n");
+  CHECK(ambiguous.outcome == Outcome::Ambiguous);
+  CHECK(ambiguous.step == MatchStep::IndentLost);
+  CHECK(ambiguous.spans.size() == 2);
 }
 
 TEST_CASE("edit matcher: whitespace runs inside lines are collapsed", "[edit]") {
@@ -258,11 +275,27 @@ TEST_CASE("edit matcher: blank lines around the find are ignored, and dropped fr
   CHECK(result.step == MatchStep::BlankLines);
   checkSpan(result.spans[0], 2, 4, 2, 2);
   CHECK(result.replacements[0] == "B\n");
-  CHECK(result.note == "matched ignoring blank lines at the start or end of oldString");
+  CHECK(result.note == "matched ignoring blank lines");
   CHECK(applied(text, result) == "a\nB\nc\n");
+}
 
-  // A blank line inside the find is part of it: never glued away.
-  CHECK(plan("x = 1\ny = 2\n", "x = 1\n\ny = 2\n", "z\n").outcome == Outcome::NotFound);
+TEST_CASE("edit matcher: blank lines inside the block are compared by the lines around them", "[edit]") {
+  // One added in the find: the file's lines are found, and the file keeps its own spacing where
+  // newString keeps the same lines.
+  const std::string text = "x = 1\ny = 2\nz = 3\n";
+  const EditPlan added = plan(text, "x = 1\n\ny = 2\n", "x = 1\n\ny = 20\n");
+  REQUIRE(added.outcome == Outcome::Applied);
+  CHECK(added.step == MatchStep::BlankLines);
+  checkSpan(added.spans[0], 0, 12, 1, 2);
+  CHECK(applied(text, added) == "x = 1\n\ny = 20\nz = 3\n");
+  // One dropped: the file's blank line stays between the lines newString keeps.
+  const std::string spaced = "def f():\n    a()\n\n    b()\n    c()\n";
+  const EditPlan dropped = plan(spaced, "    a()\n    b()\n    c()\n", "    a()\n    b()\n    d()\n");
+  REQUIRE(dropped.outcome == Outcome::Applied);
+  CHECK(dropped.step == MatchStep::BlankLines);
+  CHECK(applied(spaced, dropped) == "def f():\n    a()\n\n    b()\n    d()\n");
+  // Never across a non-blank line the find does not have.
+  CHECK(plan("x = 1\nw = 0\ny = 2\n", "x = 1\n\ny = 2\n", "z\n").outcome == Outcome::NotFound);
 }
 
 TEST_CASE("edit matcher: anchors accept one slightly different middle line", "[edit]") {
@@ -492,8 +525,7 @@ TEST_CASE("edit matcher: notes say what was tolerated in combined steps", "[edit
   REQUIRE(blank.outcome == Outcome::Applied);
   CHECK(blank.step == MatchStep::BlankLines);
   checkSpan(blank.spans[0], 6, nested.size(), 2, 3);
-  CHECK(blank.note == "matched ignoring blank lines at the start or end of oldString; indentation shifted from no "
-                      "indentation to 4 spaces");
+  CHECK(blank.note == "matched ignoring blank lines; indentation shifted from no indentation to 4 spaces");
   CHECK(applied(nested, blank) == "if a:\n    d()\n");
 }
 
@@ -547,8 +579,24 @@ TEST_CASE("edit matcher: plans of arbitrary inputs keep their invariants", "[edi
       CHECK(span.end <= text.size());
       if (result.outcome == Outcome::Applied) CHECK(span.begin >= previousEnd);
       previousEnd = span.end;
-      if (result.step != MatchStep::Exact && result.step != MatchStep::Escapes &&
-          result.step != MatchStep::BlankLines) {
+      const bool blankTolerant = result.step == MatchStep::BlankLines || result.step == MatchStep::IndentScale ||
+                                 result.step == MatchStep::LetterCase || result.step == MatchStep::IndentLost;
+      if (blankTolerant) {
+        // As many non-blank lines as the find has, and blank lines only between them.
+        const auto nonBlank = [](std::string_view s) {
+          std::size_t count = 0;
+          std::size_t pos = 0;
+          while (pos <= s.size()) {
+            const std::size_t end = std::min(s.find('\n', pos), s.size());
+            if (s.substr(pos, end - pos).find_first_not_of(" \t\r\f\v") != std::string_view::npos) ++count;
+            pos = end + 1;
+          }
+          return count;
+        };
+        const std::string_view spanned = std::string_view(text).substr(span.begin, span.end - span.begin);
+        CHECK(nonBlank(spanned) == nonBlank(find));
+      } else if (result.step != MatchStep::Exact && result.step != MatchStep::Escapes &&
+                 result.step != MatchStep::Fragment) {
         const auto expected =
             static_cast<std::size_t>(std::count(find.begin(), find.end(), '\n')) + (find.back() == '\n' ? 0 : 1);
         CHECK(static_cast<std::size_t>(span.lastLine - span.firstLine + 1) == expected);

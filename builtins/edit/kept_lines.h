@@ -1,0 +1,30 @@
+// The replacement for a match that tolerated differences: the lines newString keeps from
+// oldString are written as the file has them (its blank lines, indentation, typographic
+// characters, letter case, a middle line the model misremembered), the lines it adds or changes
+// are the model's, indented the file's way. Private to builtins/edit.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace toold::builtins::edit {
+
+/// How a line of newString that is not kept is indented: given the line, the file line kept just
+/// before it (kNoLine when none) and the find line that file line matched.
+using IndentNewLine = std::function<std::string(std::string_view line, std::size_t previousFileLine,
+                                                std::size_t previousFindLine, std::size_t nextFileLine)>;
+
+/// `newString` with each non-blank line that equals (ignoring trailing whitespace) a find line, in
+/// order (a longest common subsequence), replaced by the file line that find line matched
+/// (`fileLineOf`, kNoLine for none). Between two kept lines where both newString and the file have
+/// only blank lines, the file's blank lines are kept. Every other line goes through `indent`.
+/// Finds and replacements too large to align (beyond a budget of line pairs) keep only their
+/// common first and last lines.
+std::string keepFileLines(std::span<const std::string_view> findLines, std::string_view newString,
+                          std::span<const std::string_view> fileLines, std::span<const std::size_t> fileLineOf,
+                          const IndentNewLine& indent);
+
+} // namespace toold::builtins::edit
