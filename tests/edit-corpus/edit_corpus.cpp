@@ -242,6 +242,8 @@ int main(int argc, char** argv) {
   for (const json& kase : load(root / "patch" / "patch_cases.json")) {
     std::string error;
     const auto result = runPatch(kase, error);
+    if (kase["id"] == show && result)
+      for (const auto& [path, content] : *result) std::printf("%s:\n%s\n", path.c_str(), content.c_str());
     const Verdict verdict = judgePatch(kase, result);
     count(patches[kase["kind"].get<std::string>()], kase, verdict);
     if (verbose || verdict == Verdict::WrongBlock)
