@@ -343,6 +343,25 @@ std::string lineRange(const MatchedSpan& span) {
   return std::to_string(span.firstLine) + "-" + std::to_string(span.lastLine);
 }
 
+// What a step tolerated, for the ambiguity message: "… matches it only <this>".
+std::string_view tolerance(MatchStep step) {
+  switch (step) {
+  case MatchStep::Exact: return "as written";
+  case MatchStep::TrailingSpace: return "when trailing whitespace is ignored";
+  case MatchStep::Indentation: return "with its indentation shifted";
+  case MatchStep::InnerSpace: return "when whitespace inside lines is ignored";
+  case MatchStep::Escapes: return "once its escape sequences are decoded";
+  case MatchStep::Punctuation: return "once typographic quotes, dashes, arrows and spaces are folded to ASCII";
+  case MatchStep::BlankLines: return "when blank lines are ignored";
+  case MatchStep::IndentScale: return "with its nesting rescaled";
+  case MatchStep::LetterCase: return "when letter case is ignored";
+  case MatchStep::IndentLost: return "when indentation is ignored";
+  case MatchStep::Fragment: return "when whitespace in and around it is ignored";
+  case MatchStep::Anchors: return "by its first and last lines, its middle lines being similar";
+  }
+  return "loosely";
+}
+
 } // namespace
 
 std::string_view matchStepName(MatchStep step) {
@@ -402,7 +421,14 @@ std::string describeFailure(const EditPlan& plan, std::string_view path) {
       out += lineRange(plan.spans[i]);
     }
     if (plan.spans.size() > listed) out += " and " + std::to_string(plan.spans.size() - listed) + " more";
-    out += ". Provide more surrounding context to make the match unique, or set replaceAll to change every one.";
+    out += ".";
+    if (plan.step != MatchStep::Exact) {
+      // The model's text is close to each place but equal to none: saying how lets it quote the
+      // one it means exactly in one retry.
+      out += " oldString is not in " + file + " as written; each of these places matches it only " +
+             std::string(tolerance(plan.step)) + ".";
+    }
+    out += " Provide more surrounding context to make the match unique, or set replaceAll to change every one.";
     return out;
   }
   case EditPlan::Outcome::TooLarge: return describeTooLarge(plan.resultBytes, plan.maxResultBytes, path);

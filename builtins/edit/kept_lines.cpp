@@ -82,14 +82,22 @@ std::string keepFileLines(std::span<const std::string_view> findLines, std::stri
                                          : indent(lines[next], previousFile, previousFind, nextFile));
     }
   };
+  const auto allBlank = [](auto begin, auto end) {
+    return std::all_of(begin, end, [](std::string_view line) { return isBlank(line); });
+  };
   for (const auto& [newLine, findLine] : kept) {
     const std::size_t fileLine = fileLineOf[findLine];
-    const bool onlyBlankNew =
-        std::all_of(lines.begin() + static_cast<std::ptrdiff_t>(next), lines.begin() + static_cast<std::ptrdiff_t>(newLine),
-                    [](std::string_view line) { return isBlank(line); });
-    bool onlyBlankFile = previousFile != kNoLine && previousFile < fileLine;
-    for (std::size_t i = previousFile + 1; onlyBlankFile && i < fileLine; ++i) onlyBlankFile = isBlank(fileLines[i]);
-    if (onlyBlankNew && onlyBlankFile) {
+    // Between two kept lines, newString left the find's blank lines as they were: the file's
+    // blank lines there stay as the file has them.
+    bool fileSpacing = previousFile != kNoLine && previousFile < fileLine && newLine - next == findLine - previousFind - 1;
+    if (fileSpacing) {
+      fileSpacing = allBlank(lines.begin() + static_cast<std::ptrdiff_t>(next), lines.begin() + static_cast<std::ptrdiff_t>(newLine)) &&
+                    allBlank(findLines.begin() + static_cast<std::ptrdiff_t>(previousFind + 1),
+                             findLines.begin() + static_cast<std::ptrdiff_t>(findLine)) &&
+                    allBlank(fileLines.begin() + static_cast<std::ptrdiff_t>(previousFile + 1),
+                             fileLines.begin() + static_cast<std::ptrdiff_t>(fileLine));
+    }
+    if (fileSpacing) {
       for (std::size_t i = previousFile + 1; i < fileLine; ++i) out.emplace_back(fileLines[i]);
       next = newLine;
     } else {

@@ -19,8 +19,10 @@ using IndentNewLine = std::function<std::string(std::string_view line, std::size
 
 /// `newString` with each non-blank line that equals (ignoring trailing whitespace) a find line, in
 /// order (a longest common subsequence), replaced by the file line that find line matched
-/// (`fileLineOf`, kNoLine for none). Between two kept lines where both newString and the file have
-/// only blank lines, the file's blank lines are kept. Every other line goes through `indent`.
+/// (`fileLineOf`, kNoLine for none). Between two kept lines where newString has the blank lines
+/// oldString had (as many, nothing else), the file's blank lines there are written, so a blank
+/// line the model dropped, added or moved stays as the file has it while one it removes or adds
+/// on purpose is removed or added. Every other line goes through `indent`.
 /// Finds and replacements too large to align (beyond a budget of line pairs) keep only their
 /// common first and last lines.
 std::string keepFileLines(std::span<const std::string_view> findLines, std::string_view newString,

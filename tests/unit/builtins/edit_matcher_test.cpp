@@ -378,7 +378,8 @@ TEST_CASE("edit matcher: a fuzzy step finding two blocks refuses and names both 
   CHECK(result.spans[1].firstLine == 5);
   CHECK(result.spans[1].lastLine == 6);
   CHECK(describeFailure(result, "a.py") ==
-        "Found 2 matches for oldString in a.py (indentation match) at lines 2-3, 5-6. Provide more surrounding "
+        "Found 2 matches for oldString in a.py (indentation match) at lines 2-3, 5-6. oldString is not in a.py as "
+        "written; each of these places matches it only with its indentation shifted. Provide more surrounding "
         "context to make the match unique, or set replaceAll to change every one.");
 
   // Anchors are just as strict.

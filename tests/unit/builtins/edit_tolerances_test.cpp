@@ -65,6 +65,11 @@ TEST_CASE("edit tolerances: letter case is ignored only when the block is unique
   const EditPlan ambiguous = plan(twice, "x = value(1)\ny = 2\n", "z\n");
   CHECK(ambiguous.outcome == Outcome::Ambiguous);
   CHECK(ambiguous.step == MatchStep::LetterCase);
+  // The refusal names both places and says what differs, for a retry in one turn.
+  CHECK(toold::builtins::describeFailure(ambiguous, "m.py") ==
+        "Found 2 matches for oldString in m.py (letter case match) at lines 1-2, 3-4. oldString is not in m.py as "
+        "written; each of these places matches it only when letter case is ignored. Provide more surrounding "
+        "context to make the match unique, or set replaceAll to change every one.");
 }
 
 TEST_CASE("edit tolerances: a mid-line fragment matches with whitespace drift", "[edit]") {
