@@ -12,7 +12,7 @@ namespace toold::builtins::edit {
 namespace {
 
 // Above this many (find line, new line) pairs the middle of the two is not aligned.
-constexpr std::size_t kAlignBudget = 4'000'000;
+constexpr std::size_t kAlignBudget = 1'000'000;
 
 bool sameLine(std::string_view a, std::string_view b) { return trimRight(a) == trimRight(b); }
 
