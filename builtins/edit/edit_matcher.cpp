@@ -259,10 +259,12 @@ EditPlan planImpl(const EditRequest& request) { // NOLINT(misc-no-recursion): on
   // A byte-order mark copied into the start of oldString is not in the decoded text (the file's
   // own mark is kept apart): plan again without it, and without newString's.
   constexpr std::string_view bom = "\xEF\xBB\xBF";
-  if (request.oldString.starts_with(bom) && request.oldString.size() > bom.size()) {
+  if (request.oldString.starts_with(bom)) {
     EditRequest withoutMark = request;
-    withoutMark.oldString.remove_prefix(bom.size());
-    if (withoutMark.newString.starts_with(bom)) withoutMark.newString.remove_prefix(bom.size());
+    // Every leading mark at once: the plan below never comes back here.
+    while (withoutMark.oldString.starts_with(bom)) withoutMark.oldString.remove_prefix(bom.size());
+    while (withoutMark.newString.starts_with(bom)) withoutMark.newString.remove_prefix(bom.size());
+    if (withoutMark.oldString.empty()) return {};
     EditPlan plan = planImpl(withoutMark);
     if (plan.outcome == EditPlan::Outcome::Applied) {
       const std::string_view note = "ignoring the byte-order mark at the start of oldString";

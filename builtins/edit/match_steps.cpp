@@ -173,9 +173,10 @@ std::vector<Match> anchorMatches(FileIndex& file, const Find& find, bool nonOver
     if (keys[i] != findKeys.front() || keys[i + n - 1] != findKeys.back()) continue;
     if (!budget.charge(n)) return outOfBudget(out, nonOverlapping, budget);
     std::vector<std::size_t> differing;
-    for (std::size_t j = 1; j + 1 < n; ++j) {
+    for (std::size_t j = 1; j + 1 < n && differing.size() <= 2; ++j) {
       if (keys[i + j] != findKeys[j]) differing.push_back(j);
     }
+    if (differing.size() > 2) continue; // too different to be a match, or a near miss
     double total = static_cast<double>(middle - differing.size());
     bool similar = true;
     for (const std::size_t j : differing) {
@@ -185,7 +186,7 @@ std::vector<Match> anchorMatches(FileIndex& file, const Find& find, bool nonOver
       total += *similarity;
     }
     const double average = total / static_cast<double>(middle);
-    const bool fewDiffer = differing.size() <= 2 && (middle < 4 || 2 * differing.size() < middle);
+    const bool fewDiffer = middle < 4 || 2 * differing.size() < middle;
     std::optional<IndentShift> shift = matchIndentation(find.shapes, file.shapes(i, n));
     Match match = windowMatch(file, i, n, find.endsWithNewline);
     if (!similar || !fewDiffer || average < 0.65 || !shift) {

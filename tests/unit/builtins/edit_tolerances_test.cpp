@@ -153,3 +153,12 @@ TEST_CASE("edit tolerances: anchors refuse when another window nearly matches to
   CHECK(result.spans[0].firstLine == 1);
   CHECK(result.spans[1].firstLine == 5);
 }
+
+TEST_CASE("edit tolerances: many byte-order marks are dropped at once", "[edit]") {
+  std::string marks;
+  for (int i = 0; i < 100'000; ++i) marks += "\xEF\xBB\xBF";
+  const EditPlan result = plan("import os\n", marks + "import os", "import re");
+  REQUIRE(result.outcome == Outcome::Applied);
+  CHECK(applied("import os\n", result) == "import re\n");
+  CHECK(plan("import os\n", marks, "x").outcome == Outcome::NotFound);
+}
