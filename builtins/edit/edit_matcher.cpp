@@ -151,13 +151,15 @@ EditPlan decide(Decision decision, const EditRequest& request, const FileIndex& 
   }
   if (decision.step == MatchStep::Fragment) newString = trimLikeFind(newString, decision.findText);
   const bool keepsLines = decision.find && decision.step != MatchStep::Escapes;
+  std::vector<std::pair<std::size_t, std::size_t>> kept;
+  if (keepsLines) kept = edit::keptLines(decision.find->lines, newString);
   for (const Match& match : matches) {
     if (!plan.spans.empty() && match.span.begin < taken) continue;
     plan.spans.push_back(match.span);
     taken = match.span.end;
     std::string replacement;
     if (keepsLines && !match.fileLines.empty()) {
-      replacement = edit::keepFileLines(decision.find->lines, newString, file.lines(), match.fileLines,
+      replacement = edit::keepFileLines(decision.find->lines, newString, kept, file.lines(), match.fileLines,
                                         indenter(match, file, *decision.find));
     } else if (match.shift) {
       replacement = edit::reindent(newString, *match.shift);

@@ -63,13 +63,20 @@ std::vector<std::pair<std::size_t, std::size_t>> align(std::span<const std::stri
 
 } // namespace
 
+std::vector<std::pair<std::size_t, std::size_t>> keptLines(std::span<const std::string_view> findLines,
+                                                          std::string_view newString) {
+  const SplitLines split = splitLines(newString);
+  return align(findLines, split.lines);
+}
+
 std::string keepFileLines(std::span<const std::string_view> findLines, std::string_view newString,
+                          std::span<const std::pair<std::size_t, std::size_t>> aligned,
                           std::span<const std::string_view> fileLines, std::span<const std::size_t> fileLineOf,
                           const IndentNewLine& indent) {
   const SplitLines split = splitLines(newString);
   const auto& lines = split.lines;
   std::vector<std::pair<std::size_t, std::size_t>> kept;
-  for (const auto& pair : align(findLines, lines)) {
+  for (const auto& pair : aligned) {
     if (pair.second < fileLineOf.size() && fileLineOf[pair.second] != kNoLine) kept.push_back(pair);
   }
   std::vector<std::string> out;

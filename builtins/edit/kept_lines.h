@@ -9,6 +9,8 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace toold::builtins::edit {
 
@@ -17,15 +19,21 @@ namespace toold::builtins::edit {
 using IndentNewLine = std::function<std::string(std::string_view line, std::size_t previousFileLine,
                                                 std::size_t previousFindLine, std::size_t nextFileLine)>;
 
-/// `newString` with each non-blank line that equals (ignoring trailing whitespace) a find line, in
-/// order (a longest common subsequence), replaced by the file line that find line matched
+/// The lines of newString that keep a find line: pairs (newString line, find line) of a longest
+/// common subsequence of their non-blank lines, equal ignoring trailing whitespace. Finds and
+/// replacements too large to align (beyond a budget of line pairs) keep only their common first
+/// and last lines. The same for every match of one edit, so computed once.
+std::vector<std::pair<std::size_t, std::size_t>> keptLines(std::span<const std::string_view> findLines,
+                                                          std::string_view newString);
+
+/// `newString` with each non-blank line that keeps a find line (`kept`, from keptLines)
+/// replaced by the file line that find line matched
 /// (`fileLineOf`, kNoLine for none). Between two kept lines where newString has the blank lines
 /// oldString had (as many, nothing else), the file's blank lines there are written, so a blank
 /// line the model dropped, added or moved stays as the file has it while one it removes or adds
 /// on purpose is removed or added. Every other line goes through `indent`.
-/// Finds and replacements too large to align (beyond a budget of line pairs) keep only their
-/// common first and last lines.
 std::string keepFileLines(std::span<const std::string_view> findLines, std::string_view newString,
+                          std::span<const std::pair<std::size_t, std::size_t>> kept,
                           std::span<const std::string_view> fileLines, std::span<const std::size_t> fileLineOf,
                           const IndentNewLine& indent);
 

@@ -195,26 +195,6 @@ TEST_CASE("edit matcher: an inner block never matches lines with different relat
 
 }
 
-TEST_CASE("edit matcher: a block written flush-left matches by its content when that is unique", "[edit]") {
-  const std::string nested = "def f():\n    if a:\n        b()\n    c()\n";
-  const EditPlan result = plan(nested, "if a:\nb()\nc()\n", "if a:\nb()\nd()\nc()\n");
-  REQUIRE(result.outcome == Outcome::Applied);
-  CHECK(result.step == MatchStep::IndentLost);
-  checkSpan(result.spans[0], 9, nested.size(), 2, 4);
-  // Kept lines keep their indentation; the new line takes the indentation of the line before it.
-  CHECK(applied(nested, result) == "def f():\n    if a:\n        b()\n        d()\n    c()\n");
-  // Nothing kept: the new lines take the block's first line's indentation.
-  const EditPlan replaced = plan(nested, "if a:\nb()\n", "x()\n");
-  REQUIRE(replaced.outcome == Outcome::Applied);
-  CHECK(applied(nested, replaced) == "def f():\n    x()\n    c()\n");
-  // The same content at two nestings is ambiguous, never a guess.
-  const std::string twice = "if a:\n    b()\nif c:\n    if a:\n        b()\n";
-  const EditPlan ambiguous = plan(twice, "if a:\nb()\n", "x\n");
-  CHECK(ambiguous.outcome == Outcome::Ambiguous);
-  CHECK(ambiguous.step == MatchStep::IndentLost);
-  CHECK(ambiguous.spans.size() == 2);
-}
-
 TEST_CASE("edit matcher: whitespace runs inside lines are collapsed", "[edit]") {
   const std::string text = "x = 0\n    total  =  a +\tb\ny = 1\n";
   const EditPlan result = plan(text, "total = a + b\n", "total = a - b\n");
@@ -277,25 +257,6 @@ TEST_CASE("edit matcher: blank lines around the find are ignored, and dropped fr
   CHECK(result.replacements[0] == "B\n");
   CHECK(result.note == "matched ignoring blank lines");
   CHECK(applied(text, result) == "a\nB\nc\n");
-}
-
-TEST_CASE("edit matcher: blank lines inside the block are compared by the lines around them", "[edit]") {
-  // One added in the find: the file's lines are found, and the file keeps its own spacing where
-  // newString keeps the same lines.
-  const std::string text = "x = 1\ny = 2\nz = 3\n";
-  const EditPlan added = plan(text, "x = 1\n\ny = 2\n", "x = 1\n\ny = 20\n");
-  REQUIRE(added.outcome == Outcome::Applied);
-  CHECK(added.step == MatchStep::BlankLines);
-  checkSpan(added.spans[0], 0, 12, 1, 2);
-  CHECK(applied(text, added) == "x = 1\n\ny = 20\nz = 3\n");
-  // One dropped: the file's blank line stays between the lines newString keeps.
-  const std::string spaced = "def f():\n    a()\n\n    b()\n    c()\n";
-  const EditPlan dropped = plan(spaced, "    a()\n    b()\n    c()\n", "    a()\n    b()\n    d()\n");
-  REQUIRE(dropped.outcome == Outcome::Applied);
-  CHECK(dropped.step == MatchStep::BlankLines);
-  CHECK(applied(spaced, dropped) == "def f():\n    a()\n\n    b()\n    d()\n");
-  // Never across a non-blank line the find does not have.
-  CHECK(plan("x = 1\nw = 0\ny = 2\n", "x = 1\n\ny = 2\n", "z\n").outcome == Outcome::NotFound);
 }
 
 TEST_CASE("edit matcher: anchors accept one slightly different middle line", "[edit]") {

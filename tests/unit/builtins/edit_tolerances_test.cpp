@@ -29,6 +29,47 @@ std::string applied(std::string_view text, const EditPlan& editPlan) {
 
 } // namespace
 
+TEST_CASE("edit tolerances: blank lines inside the block are compared by the lines around them", "[edit]") {
+  // One added in the find: the file's lines are found, and the file keeps its own spacing where
+  // newString keeps the same lines.
+  const std::string text = "x = 1\ny = 2\nz = 3\n";
+  const EditPlan added = plan(text, "x = 1\n\ny = 2\n", "x = 1\n\ny = 20\n");
+  REQUIRE(added.outcome == Outcome::Applied);
+  CHECK(added.step == MatchStep::BlankLines);
+  CHECK(added.spans[0].firstLine == 1);
+  CHECK(added.spans[0].lastLine == 2);
+  CHECK(applied(text, added) == "x = 1\n\ny = 20\nz = 3\n");
+  // One dropped: the file's blank line stays between the lines newString keeps.
+  const std::string spaced = "def f():\n    a()\n\n    b()\n    c()\n";
+  const EditPlan dropped = plan(spaced, "    a()\n    b()\n    c()\n", "    a()\n    b()\n    d()\n");
+  REQUIRE(dropped.outcome == Outcome::Applied);
+  CHECK(dropped.step == MatchStep::BlankLines);
+  CHECK(applied(spaced, dropped) == "def f():\n    a()\n\n    b()\n    d()\n");
+  // Never across a non-blank line the find does not have.
+  CHECK(plan("x = 1\nw = 0\ny = 2\n", "x = 1\n\ny = 2\n", "z\n").outcome == Outcome::NotFound);
+}
+
+TEST_CASE("edit tolerances: a block written flush-left matches by its content when that is unique", "[edit]") {
+  const std::string nested = "def f():\n    if a:\n        b()\n    c()\n";
+  const EditPlan result = plan(nested, "if a:\nb()\nc()\n", "if a:\nb()\nd()\nc()\n");
+  REQUIRE(result.outcome == Outcome::Applied);
+  CHECK(result.step == MatchStep::IndentLost);
+  CHECK(result.spans[0].firstLine == 2);
+  CHECK(result.spans[0].lastLine == 4);
+  // Kept lines keep their indentation; the new line takes the indentation of the line before it.
+  CHECK(applied(nested, result) == "def f():\n    if a:\n        b()\n        d()\n    c()\n");
+  // Nothing kept: the new lines take the block's first line's indentation.
+  const EditPlan replaced = plan(nested, "if a:\nb()\n", "x()\n");
+  REQUIRE(replaced.outcome == Outcome::Applied);
+  CHECK(applied(nested, replaced) == "def f():\n    x()\n    c()\n");
+  // The same content at two nestings is ambiguous, never a guess.
+  const std::string twice = "if a:\n    b()\nif c:\n    if a:\n        b()\n";
+  const EditPlan ambiguous = plan(twice, "if a:\nb()\n", "x\n");
+  CHECK(ambiguous.outcome == Outcome::Ambiguous);
+  CHECK(ambiguous.step == MatchStep::IndentLost);
+  CHECK(ambiguous.spans.size() == 2);
+}
+
 TEST_CASE("edit tolerances: nesting written at another scale is rescaled, newString too", "[edit]") {
   const std::string text = "class A:\n    def f(self):\n        if x:\n            return 1\n        return 2\n";
   // 2-space levels for the file's 4.
