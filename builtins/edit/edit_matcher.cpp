@@ -56,9 +56,10 @@ struct Decision {
 };
 
 // How a line of newString that is not kept gets the file's indentation for `match`.
-edit::IndentNewLine indenter(const Match& match, const FileIndex& file, const Find& find) {
-  return [&match, &file, &find](std::string_view line, std::size_t previousFile, std::size_t previousFind,
-                                std::size_t nextFile) -> std::string {
+edit::IndentNewLine indenter(const Match& match, const std::vector<std::size_t>& fileLines, const FileIndex& file,
+                            const Find& find) {
+  return [&match, &fileLines, &file, &find](std::string_view line, std::size_t previousFile, std::size_t previousFind,
+                                            std::size_t nextFile) -> std::string {
     switch (match.reindent) {
     case Reindent::Verbatim: return std::string(line);
     case Reindent::Shift: return edit::reindentLine(line, *match.shift);
@@ -67,9 +68,9 @@ edit::IndentNewLine indenter(const Match& match, const FileIndex& file, const Fi
       std::size_t neighbour = previousFile != edit::kNoLine ? previousFile : nextFile;
       if (neighbour == edit::kNoLine) {
         // Nothing kept: the replaced block's first line is the neighbour.
-        const auto first = std::find_if(match.fileLines.begin(), match.fileLines.end(),
+        const auto first = std::find_if(fileLines.begin(), fileLines.end(),
                                         [](std::size_t fileLine) { return fileLine != edit::kNoLine; });
-        if (first == match.fileLines.end()) return std::string(line);
+        if (first == fileLines.end()) return std::string(line);
         neighbour = *first;
       }
       const std::string_view indent = edit::leadingIndent(line);
@@ -115,7 +116,7 @@ Decision decisionOf(MatchStep step, std::string note = {}, const Find* find = nu
   return decision;
 }
 
-EditPlan decide(Decision decision, const EditRequest& request, const FileIndex& file) {
+EditPlan decide(Decision decision, const EditRequest& request, FileIndex& file) {
   EditPlan plan;
   plan.step = decision.step;
   auto& matches = decision.matches;
@@ -158,9 +159,10 @@ EditPlan decide(Decision decision, const EditRequest& request, const FileIndex& 
     plan.spans.push_back(match.span);
     taken = match.span.end;
     std::string replacement;
-    if (keepsLines && !match.fileLines.empty()) {
-      replacement = edit::keepFileLines(decision.find->lines, newString, kept, file.lines(), match.fileLines,
-                                        indenter(match, file, *decision.find));
+    if (keepsLines && match.lines != Match::Lines::None) {
+      const std::vector<std::size_t> fileLines = edit::fileLinesOf(match, file, *decision.find);
+      replacement = edit::keepFileLines(decision.find->lines, newString, kept, file.lines(), fileLines,
+                                        indenter(match, fileLines, file, *decision.find));
     } else if (match.shift) {
       replacement = edit::reindent(newString, *match.shift);
     } else {

@@ -73,9 +73,27 @@ Match windowMatch(const FileIndex& file, std::size_t first, std::size_t lineCoun
     else
       match.dropFinalNewline = true;
   }
-  match.fileLines.resize(lineCount);
-  for (std::size_t i = 0; i < lineCount; ++i) match.fileLines[i] = first + i;
+  match.lines = Match::Lines::Window;
+  match.firstLine = first;
   return match;
+}
+
+std::vector<std::size_t> fileLinesOf(const Match& match, FileIndex& file, const Find& find) {
+  std::vector<std::size_t> out;
+  switch (match.lines) {
+  case Match::Lines::None: break;
+  case Match::Lines::Window:
+    for (std::size_t i = 0; i < find.lines.size(); ++i) out.push_back(match.firstLine + i);
+    break;
+  case Match::Lines::NonBlank: {
+    const std::vector<std::size_t>& nonBlank = file.nonBlank();
+    std::size_t next = match.firstLine;
+    for (std::size_t i = 0; i < find.lines.size(); ++i)
+      out.push_back(find.shapes[i].blank || next >= nonBlank.size() ? kNoLine : nonBlank[next++]);
+    break;
+  }
+  }
+  return out;
 }
 
 std::vector<Match> outOfBudget(std::vector<Match>& found, bool nonOverlapping, Budget& budget) {

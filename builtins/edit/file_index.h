@@ -104,16 +104,23 @@ struct Match {
   std::unique_ptr<IndentShift> shift; ///< set when the replacement must be shifted (rare: kept small)
   std::unique_ptr<IndentScale> scale; ///< set when the find's levels were scaled
   Reindent reindent = Reindent::Verbatim;
-  /// Per find line, the file line it matched (kNoLine for a skipped blank line); empty for a
-  /// match that is not by lines (exact, fragment). Lines newString keeps from oldString are
-  /// written as these file lines.
-  std::vector<std::size_t> fileLines;
+  /// Which file line each find line matched, for a line step (see fileLinesOf); kept as two
+  /// numbers rather than a list, so that 100,000 matches of a long find cost no more than a few.
+  enum class Lines { None, Window, NonBlank } lines = Lines::None;
+  /// Window: the window's first line. NonBlank: the position in FileIndex::nonBlank() of the
+  /// file line the find's first non-blank line matched.
+  std::size_t firstLine = 0;
   bool dropFinalNewline = false; ///< the find ends with '\n' but the window's last line has none
   std::size_t differing = 0;     ///< Anchors: middle lines that differ
 };
 
 /// A match of the window of `lineCount` lines from `first`, each find line on the window's line.
 Match windowMatch(const FileIndex& file, std::size_t first, std::size_t lineCount, bool findEndsWithNewline);
+
+/// Per find line, the file line it matched (kNoLine for a blank line a blank-tolerant step
+/// skipped); empty for a match that is not by lines (exact, fragment). Lines newString keeps from
+/// oldString are written as these file lines.
+std::vector<std::size_t> fileLinesOf(const Match& match, FileIndex& file, const Find& find);
 
 /// What a step returns when the budget ran out with `found` spans so far.
 std::vector<Match> outOfBudget(std::vector<Match>& found, bool nonOverlapping, Budget& budget);

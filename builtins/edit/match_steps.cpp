@@ -150,8 +150,8 @@ std::vector<Match> blankTolerantMatches(FileIndex& file, const Find& find, LineL
       else
         match.dropFinalNewline = true;
     }
-    match.fileLines.assign(find.lines.size(), kNoLine);
-    for (std::size_t j = 0; j < m; ++j) match.fileLines[findLines[j]] = fileLines[p + j];
+    match.lines = Match::Lines::NonBlank;
+    match.firstLine = p;
     out.push_back(std::move(match));
     if (out.size() > kMaxEditMatches) break;
     if (nonOverlapping) p += m - 1;
