@@ -1,14 +1,15 @@
 #include "builtins/edit/edit_matcher.h"
 
 #include "builtins/edit/closest_block.h"
+#include "builtins/edit/file_index.h"
+#include "builtins/edit/fragment_match.h"
 #include "builtins/edit/indentation.h"
+#include "builtins/edit/kept_lines.h"
 #include "builtins/edit/line_text.h"
-#include "builtins/edit/similarity.h"
+#include "builtins/edit/match_steps.h"
 
 #include <algorithm>
 #include <array>
-#include <cstdint>
-#include <functional>
 #include <memory>
 #include <span>
 
@@ -16,247 +17,14 @@ namespace toold::builtins {
 
 namespace {
 
-using edit::IndentShift;
+using edit::Budget;
+using edit::FileIndex;
+using edit::Find;
+using edit::IndentRule;
 using edit::LineLevel;
+using edit::Match;
+using edit::Reindent;
 using edit::SplitLines;
-
-constexpr std::uint64_t kHashBase = 1000003;
-// What one plan may spend on degenerate input (thousands of overlapping candidate windows of a
-// huge find, long similar lines): each is tens of milliseconds at most.
-constexpr std::size_t kLineCheckBudget = 10'000'000; // window lines compared
-constexpr std::size_t kDistanceBudget = 20'000'000;  // edit-distance cells (Anchors)
-
-std::uint64_t hashKey(std::string_view key) { return static_cast<std::uint64_t>(std::hash<std::string_view>{}(key)); }
-
-// The file as lines, with comparison keys and rolling-hash prefixes built per level on demand.
-class FileIndex {
-public:
-  explicit FileIndex(std::string_view text) : text_(text), split_(edit::splitLines(text)) {
-    starts_.reserve(split_.lines.size());
-    shapes_.reserve(split_.lines.size());
-    for (const std::string_view line : split_.lines) {
-      starts_.push_back(static_cast<std::size_t>(line.data() - text_.data()));
-      shapes_.push_back(edit::lineShape(line));
-    }
-  }
-
-  std::string_view text() const { return text_; }
-  std::size_t count() const { return split_.lines.size(); }
-  const std::vector<std::string_view>& lines() const { return split_.lines; }
-  std::span<const edit::LineShape> shapes(std::size_t first, std::size_t lineCount) const {
-    return std::span<const edit::LineShape>(shapes_).subspan(first, lineCount);
-  }
-  std::size_t begin(std::size_t line) const { return starts_[line]; }
-  std::size_t end(std::size_t line) const { return starts_[line] + split_.lines[line].size(); }
-  bool hasNewline(std::size_t line) const { return line + 1 < count() || split_.endsWithNewline; }
-
-  // 1-based number of the line holding byte `offset`.
-  int lineNumberAt(std::size_t offset) const {
-    const auto after = std::upper_bound(starts_.begin(), starts_.end(), offset);
-    return static_cast<int>(std::max<std::ptrdiff_t>(after - starts_.begin(), 1));
-  }
-
-  const std::vector<std::string>& keys(LineLevel level) {
-    auto& slot = keys_[static_cast<std::size_t>(level)];
-    if (!slot) {
-      slot.emplace();
-      slot->reserve(count());
-      for (const std::string_view line : split_.lines) slot->push_back(edit::lineKey(line, level));
-    }
-    return *slot;
-  }
-
-  // prefix[k] = hash of the keys of lines [0, k); a window's hash is prefix[i+n] − prefix[i]·Bⁿ.
-  const std::vector<std::uint64_t>& prefixHashes(LineLevel level) {
-    auto& slot = prefixes_[static_cast<std::size_t>(level)];
-    if (!slot) {
-      const auto& lineKeys = keys(level);
-      slot.emplace();
-      slot->reserve(lineKeys.size() + 1);
-      slot->push_back(0);
-      for (const std::string& key : lineKeys) slot->push_back(slot->back() * kHashBase + hashKey(key));
-    }
-    return *slot;
-  }
-
-private:
-  std::string_view text_;
-  SplitLines split_;
-  std::vector<std::size_t> starts_;
-  std::vector<edit::LineShape> shapes_;
-  std::array<std::optional<std::vector<std::string>>, edit::kLineLevels> keys_;
-  std::array<std::optional<std::vector<std::uint64_t>>, edit::kLineLevels> prefixes_;
-};
-
-// The find as lines (its final empty element dropped when it ends with '\n').
-struct Find {
-  std::vector<std::string_view> lines;
-  bool endsWithNewline = false;
-  std::vector<edit::LineShape> shapes;
-  bool hasText = false; // some line is not blank: a blank-only find never matches by lines
-
-  Find(std::vector<std::string_view> findLines, bool endsWithNewlineChar)
-      : lines(std::move(findLines)), endsWithNewline(endsWithNewlineChar) {
-    for (const std::string_view line : lines) shapes.push_back(edit::lineShape(line));
-    hasText = std::any_of(shapes.begin(), shapes.end(), [](const edit::LineShape& shape) { return !shape.blank; });
-  }
-};
-
-Find makeFind(std::string_view text) {
-  SplitLines split = edit::splitLines(text);
-  return Find(std::move(split.lines), split.endsWithNewline);
-}
-
-// When it runs out, a step that has already found two spans is ambiguous anyway (and reports the
-// ones it found); otherwise the plan gives up as NotFound rather than guess.
-struct Budget {
-  std::size_t lineChecks = kLineCheckBudget;
-  std::size_t distanceCells = kDistanceBudget;
-  bool exhausted = false;
-
-  // Charges `lines` line comparisons; false when the budget does not cover them.
-  bool charge(std::size_t lines) {
-    if (lines > lineChecks) return false;
-    lineChecks -= lines;
-    return true;
-  }
-};
-
-struct Match {
-  MatchedSpan span;
-  std::unique_ptr<IndentShift> shift; // set when the replacement must be re-indented (rare: kept small)
-  bool dropFinalNewline = false;      // the find ends with '\n' but the window's last line has none
-  std::size_t differing = 0;          // Anchors: middle lines that differ
-};
-
-// Every start of `pattern` in `text`, overlapping ones included (Knuth–Morris–Pratt: linear), up
-// to kMaxEditMatches + 1 of them: one more than an edit may replace says "too many".
-std::vector<std::size_t> occurrences(std::string_view text, std::string_view pattern) {
-  std::vector<std::size_t> found;
-  if (pattern.empty() || pattern.size() > text.size()) return found;
-  std::vector<std::size_t> border(pattern.size(), 0);
-  for (std::size_t i = 1, k = 0; i < pattern.size(); ++i) {
-    while (k > 0 && pattern[i] != pattern[k]) k = border[k - 1];
-    if (pattern[i] == pattern[k]) ++k;
-    border[i] = k;
-  }
-  for (std::size_t i = 0, k = 0; i < text.size(); ++i) {
-    while (k > 0 && text[i] != pattern[k]) k = border[k - 1];
-    if (text[i] == pattern[k]) ++k;
-    if (k == pattern.size()) {
-      found.push_back(i + 1 - k);
-      if (found.size() > kMaxEditMatches) break;
-      k = border[k - 1];
-    }
-  }
-  return found;
-}
-
-std::vector<Match> exactMatches(const FileIndex& file, std::string_view find) {
-  std::vector<Match> out;
-  for (const std::size_t begin : occurrences(file.text(), find)) {
-    Match match;
-    match.span = {begin, begin + find.size(), file.lineNumberAt(begin), file.lineNumberAt(begin + find.size() - 1)};
-    out.push_back(std::move(match));
-  }
-  return out;
-}
-
-// What a step returns when the budget ran out with `found` spans so far.
-std::vector<Match> outOfBudget(std::vector<Match>& found, bool nonOverlapping, Budget& budget) {
-  if (!nonOverlapping && found.size() >= 2) return std::move(found);
-  budget.exhausted = true;
-  return {};
-}
-
-Match windowMatch(const FileIndex& file, std::size_t first, std::size_t lineCount, bool findEndsWithNewline) {
-  const std::size_t last = first + lineCount - 1;
-  Match match;
-  match.span = {file.begin(first), file.end(last), static_cast<int>(first + 1), static_cast<int>(last + 1)};
-  if (findEndsWithNewline) {
-    if (file.hasNewline(last))
-      ++match.span.end;
-    else
-      match.dropFinalNewline = true;
-  }
-  return match;
-}
-
-// Every window of the find's line count whose lines equal the find's at `level`, with relative
-// indentation kept (identical indentation for TrailingSpace). With `nonOverlapping` (replaceAll),
-// windows overlapping one already found are skipped without being compared.
-std::vector<Match> lineMatches(FileIndex& file, const Find& find, LineLevel level, bool nonOverlapping,
-                               Budget& budget) {
-  std::vector<Match> out;
-  const std::size_t n = find.lines.size();
-  if (n == 0 || n > file.count() || !find.hasText) return out;
-  std::vector<std::string> findKeys;
-  std::uint64_t findHash = 0;
-  std::uint64_t power = 1;
-  for (const std::string_view line : find.lines) {
-    findKeys.push_back(edit::lineKey(line, level));
-    findHash = findHash * kHashBase + hashKey(findKeys.back());
-    power *= kHashBase;
-  }
-  const auto& keys = file.keys(level);
-  const auto& prefix = file.prefixHashes(level);
-  for (std::size_t i = 0; i + n <= file.count(); ++i) {
-    if (prefix[i + n] - prefix[i] * power != findHash) continue;
-    if (!budget.charge(n)) return outOfBudget(out, nonOverlapping, budget);
-    if (!std::equal(findKeys.begin(), findKeys.end(), keys.begin() + static_cast<std::ptrdiff_t>(i))) continue;
-    Match match = windowMatch(file, i, n, find.endsWithNewline);
-    if (level != LineLevel::TrailingSpace) {
-      std::optional<IndentShift> shift = edit::matchIndentation(find.shapes, file.shapes(i, n));
-      if (!shift) continue;
-      if (shift->shifts()) match.shift = std::make_unique<IndentShift>(std::move(*shift));
-    }
-    out.push_back(std::move(match));
-    if (out.size() > kMaxEditMatches) break; // decide() refuses or lists what was found
-    if (nonOverlapping) i += n - 1;
-  }
-  return out;
-}
-
-// Windows of the find's line count whose first and last lines equal the find's (trimmed) and whose
-// middle lines are close enough; never with a trivial anchor line. Edit distances are computed
-// within a budget: when it runs out the step finds nothing (or, already ambiguous, what it has).
-std::vector<Match> anchorMatches(FileIndex& file, const Find& find, bool nonOverlapping, Budget& budget) {
-  std::vector<Match> out;
-  const std::size_t n = find.lines.size();
-  if (n < 3 || n > file.count()) return out;
-  std::vector<std::string> findKeys;
-  for (const std::string_view line : find.lines) findKeys.push_back(edit::lineKey(line, LineLevel::Trimmed));
-  if (edit::isTrivialAnchor(findKeys.front()) || edit::isTrivialAnchor(findKeys.back())) return out;
-  const auto& keys = file.keys(LineLevel::Trimmed);
-  const std::size_t middle = n - 2;
-  for (std::size_t i = 0; i + n <= file.count(); ++i) {
-    if (keys[i] != findKeys.front() || keys[i + n - 1] != findKeys.back()) continue;
-    if (!budget.charge(n)) return outOfBudget(out, nonOverlapping, budget);
-    std::vector<std::size_t> differing;
-    for (std::size_t j = 1; j + 1 < n && differing.size() <= 2; ++j) {
-      if (keys[i + j] != findKeys[j]) differing.push_back(j);
-    }
-    if (differing.size() > 2 || (middle >= 4 && 2 * differing.size() >= middle)) continue;
-    double total = static_cast<double>(middle - differing.size());
-    bool similar = true;
-    for (const std::size_t j : differing) {
-      const std::optional<double> similarity = edit::lineSimilarity(keys[i + j], findKeys[j], budget.distanceCells);
-      if (!similarity) return outOfBudget(out, nonOverlapping, budget);
-      similar = similar && *similarity >= 0.5;
-      total += *similarity;
-    }
-    if (!similar || total / static_cast<double>(middle) < 0.65) continue;
-    std::optional<IndentShift> shift = edit::matchIndentation(find.shapes, file.shapes(i, n));
-    if (!shift) continue;
-    Match match = windowMatch(file, i, n, find.endsWithNewline);
-    if (shift->shifts()) match.shift = std::make_unique<IndentShift>(std::move(*shift));
-    match.differing = differing.size();
-    out.push_back(std::move(match));
-    if (out.size() > kMaxEditMatches) break; // decide() refuses or lists what was found
-    if (nonOverlapping) i += n - 1;
-  }
-  return out;
-}
 
 // `text` without up to `leading` blank lines at its start and `trailing` at its end (as the find
 // had), unless that would leave nothing.
@@ -281,11 +49,74 @@ struct Decision {
   MatchStep step = MatchStep::Exact;
   std::vector<Match> matches;
   std::string note;                  // what the step tolerated, before indentation notes
-  std::size_t leadingBlankLines = 0; // BlankLines: removed from the find, so from newString too
+  const Find* find = nullptr;        // the find the step matched (its lines for kept lines)
+  std::size_t leadingBlankLines = 0; // removed from the find's ends, so from newString's too
   std::size_t trailingBlankLines = 0;
+  std::string_view findText;         // Fragment: oldString, for the whitespace at its ends
 };
 
-EditPlan decide(Decision decision, const EditRequest& request) {
+// How a line of newString that is not kept gets the file's indentation for `match`.
+edit::IndentNewLine indenter(const Match& match, const std::vector<std::size_t>& fileLines, const FileIndex& file,
+                            const Find& find) {
+  return [&match, &fileLines, &file, &find](std::string_view line, std::size_t previousFile, std::size_t previousFind,
+                                            std::size_t nextFile) -> std::string {
+    switch (match.reindent) {
+    case Reindent::Verbatim: return std::string(line);
+    case Reindent::Shift: return edit::reindentLine(line, *match.shift);
+    case Reindent::Scale: return edit::reindentLine(line, *match.scale);
+    case Reindent::Neighbour: {
+      std::size_t neighbour = previousFile != edit::kNoLine ? previousFile : nextFile;
+      if (neighbour == edit::kNoLine) {
+        // Nothing kept: the replaced block's first line is the neighbour.
+        const auto first = std::find_if(fileLines.begin(), fileLines.end(),
+                                        [](std::size_t fileLine) { return fileLine != edit::kNoLine; });
+        if (first == fileLines.end()) return std::string(line);
+        neighbour = *first;
+      }
+      const std::string_view indent = edit::leadingIndent(line);
+      std::string out(edit::leadingIndent(file.lines()[neighbour]));
+      // Indentation the model gave the line beyond its neighbour's (a line nested under it) is kept.
+      if (previousFile != edit::kNoLine) {
+        const std::string_view findIndent = edit::leadingIndent(find.lines[previousFind]);
+        if (indent.size() > findIndent.size() && indent.starts_with(findIndent)) out += indent.substr(findIndent.size());
+      }
+      return out + std::string(line.substr(indent.size()));
+    }
+    }
+    return std::string(line);
+  };
+}
+
+// newString without the whitespace oldString had at its start and end (a fragment's match starts
+// and ends at text).
+std::string trimLikeFind(std::string_view replacement, std::string_view find) {
+  std::size_t lead = 0;
+  while (lead < find.size() && lead < replacement.size() && find[lead] == replacement[lead] &&
+         (edit::isSpaceChar(find[lead]) || find[lead] == '\n'))
+    ++lead;
+  replacement.remove_prefix(lead);
+  find.remove_prefix(std::min(lead, find.size()));
+  std::size_t trail = 0;
+  while (trail < find.size() && trail < replacement.size() &&
+         find[find.size() - 1 - trail] == replacement[replacement.size() - 1 - trail] &&
+         (edit::isSpaceChar(find[find.size() - 1 - trail]) || find[find.size() - 1 - trail] == '\n'))
+    ++trail;
+  replacement.remove_suffix(trail);
+  return std::string(replacement);
+}
+
+Decision decisionOf(MatchStep step, std::string note = {}, const Find* find = nullptr, std::size_t leading = 0,
+                    std::size_t trailing = 0) {
+  Decision decision;
+  decision.step = step;
+  decision.note = std::move(note);
+  decision.find = find;
+  decision.leadingBlankLines = leading;
+  decision.trailingBlankLines = trailing;
+  return decision;
+}
+
+EditPlan decide(Decision decision, const EditRequest& request, FileIndex& file) {
   EditPlan plan;
   plan.step = decision.step;
   auto& matches = decision.matches;
@@ -315,20 +146,31 @@ EditPlan decide(Decision decision, const EditRequest& request) {
     refused.maxResultBytes = request.maxResultBytes;
     return refused;
   };
+  std::string newString(request.newString);
+  if (decision.leadingBlankLines + decision.trailingBlankLines > 0) {
+    newString = stripBlankEdges(newString, decision.leadingBlankLines, decision.trailingBlankLines);
+  }
+  if (decision.step == MatchStep::Fragment) newString = trimLikeFind(newString, decision.findText);
+  const bool keepsLines = decision.find && decision.step != MatchStep::Escapes;
+  std::vector<std::pair<std::size_t, std::size_t>> kept;
+  if (keepsLines) kept = edit::keptLines(decision.find->lines, newString);
   for (const Match& match : matches) {
     if (!plan.spans.empty() && match.span.begin < taken) continue;
     plan.spans.push_back(match.span);
     taken = match.span.end;
-    std::string replacement(request.newString);
-    if (decision.leadingBlankLines + decision.trailingBlankLines > 0) {
-      replacement = stripBlankEdges(replacement, decision.leadingBlankLines, decision.trailingBlankLines);
+    std::string replacement;
+    if (keepsLines && match.lines != Match::Lines::None) {
+      const std::vector<std::size_t> fileLines = edit::fileLinesOf(match, file, *decision.find);
+      replacement = edit::keepFileLines(decision.find->lines, newString, kept, file.lines(), fileLines,
+                                        indenter(match, fileLines, file, *decision.find));
+    } else if (match.shift) {
+      replacement = edit::reindent(newString, *match.shift);
+    } else {
+      replacement = newString;
     }
-    if (match.shift) {
-      replacement = edit::reindent(replacement, *match.shift);
-      const std::string shiftNote = match.shift->describe();
-      if (std::find(shiftNotes.begin(), shiftNotes.end(), shiftNote) == shiftNotes.end())
-        shiftNotes.push_back(shiftNote);
-    }
+    std::string shiftNote = match.shift ? match.shift->describe() : match.scale ? match.scale->describe() : "";
+    if (!shiftNote.empty() && std::find(shiftNotes.begin(), shiftNotes.end(), shiftNote) == shiftNotes.end())
+      shiftNotes.push_back(std::move(shiftNote));
     if (match.dropFinalNewline && !replacement.empty() && replacement.back() == '\n') replacement.pop_back();
     replacementBytes += replacement.size();
     replacedBytes += match.span.end - match.span.begin;
@@ -361,6 +203,21 @@ constexpr std::array<LineStep, 4> kLineSteps = {{
     {MatchStep::Punctuation, LineLevel::Punctuation, "matched ignoring typographic quotes, dashes and spaces"},
 }};
 
+// The blank-tolerant steps after BlankLines: each compares lines with punctuation folded.
+struct LooseStep {
+  MatchStep step;
+  LineLevel level;
+  IndentRule rule;
+  std::string_view note;
+};
+
+constexpr std::array<LooseStep, 3> kLooseSteps = {{
+    {MatchStep::IndentScale, LineLevel::Punctuation, IndentRule::Scale, "matched with its nesting rescaled"},
+    {MatchStep::LetterCase, LineLevel::Letters, IndentRule::ShiftOrScale, "matched ignoring letter case"},
+    {MatchStep::IndentLost, LineLevel::Punctuation, IndentRule::Ignore,
+     "matched ignoring indentation, which oldString had lost; the file's indentation is kept"},
+}};
+
 // "matched after X" + "matched ignoring Y" → "matched after X, ignoring Y".
 std::string joinNotes(std::string_view first, std::string_view second) {
   if (second.starts_with("matched ")) second.remove_prefix(8);
@@ -384,64 +241,104 @@ std::optional<ClosestBlock> closestBlock(FileIndex& file, const Find& find) {
   return edit::closestBlock(file.lines(), file.keys(LineLevel::Trimmed), find.lines);
 }
 
-EditPlan planImpl(const EditRequest& request) {
+EditPlan planImpl(const EditRequest& request) { // NOLINT(misc-no-recursion): once, without the mark
   if (request.oldString.empty()) return {};
   FileIndex file(request.text);
-  const Find find = makeFind(request.oldString);
+  const Find find = edit::makeFind(request.oldString);
   const bool all = request.replaceAll;
   Budget budget;
   std::optional<EditPlan> result;
   // Settles the plan when a step found anything, or gives up (NotFound) when the budget ran out.
-  const auto settled = [&](std::vector<Match> matches, MatchStep step, std::string note, std::size_t leading = 0,
-                           std::size_t trailing = 0) {
+  const auto settled = [&](std::vector<Match> matches, Decision decision) {
     if (budget.exhausted) {
       result.emplace().closest = closestBlock(file, find);
     } else if (!matches.empty()) {
-      result = decide({step, std::move(matches), std::move(note), leading, trailing}, request);
+      decision.matches = std::move(matches);
+      result = decide(std::move(decision), request, file);
     }
     return result.has_value();
   };
 
-  if (settled(exactMatches(file, request.oldString), MatchStep::Exact, "")) return *result;
+  if (settled(edit::exactMatches(file, request.oldString), decisionOf(MatchStep::Exact))) return *result;
+  // A byte-order mark copied into the start of oldString is not in the decoded text (the file's
+  // own mark is kept apart): plan again without it, and without newString's.
+  constexpr std::string_view bom = "\xEF\xBB\xBF";
+  if (request.oldString.starts_with(bom)) {
+    EditRequest withoutMark = request;
+    // Every leading mark at once: the plan below never comes back here.
+    while (withoutMark.oldString.starts_with(bom)) withoutMark.oldString.remove_prefix(bom.size());
+    while (withoutMark.newString.starts_with(bom)) withoutMark.newString.remove_prefix(bom.size());
+    if (withoutMark.oldString.empty()) return {};
+    EditPlan plan = planImpl(withoutMark);
+    if (plan.outcome == EditPlan::Outcome::Applied) {
+      const std::string_view note = "ignoring the byte-order mark at the start of oldString";
+      plan.note = plan.note.empty() ? "matched " + std::string(note) : plan.note + "; " + std::string(note);
+    }
+    return plan;
+  }
   for (const LineStep& step : std::span(kLineSteps).first(3)) {
-    if (settled(lineMatches(file, find, step.level, all, budget), step.step, std::string(step.note))) return *result;
+    if (settled(edit::lineMatches(file, find, step.level, all, budget), decisionOf(step.step, std::string(step.note), &find)))
+      return *result;
   }
   if (const std::optional<std::string> unescaped = edit::unescape(request.oldString)) {
     const std::string_view note = "matched after unescaping oldString's \\n, \\t, \\\" …";
-    if (settled(exactMatches(file, *unescaped), MatchStep::Escapes, std::string(note))) return *result;
-    const Find unescapedFind = makeFind(*unescaped);
+    if (settled(edit::exactMatches(file, *unescaped), decisionOf(MatchStep::Escapes, std::string(note)))) return *result;
+    const Find unescapedFind = edit::makeFind(*unescaped);
     for (const LineStep& step : std::span(kLineSteps).first(3)) {
-      if (settled(lineMatches(file, unescapedFind, step.level, all, budget), MatchStep::Escapes,
-                  joinNotes(note, step.note))) {
+      if (settled(edit::lineMatches(file, unescapedFind, step.level, all, budget),
+                  decisionOf(MatchStep::Escapes, joinNotes(note, step.note), &unescapedFind))) {
         return *result;
       }
     }
   }
   const LineStep& punctuation = kLineSteps[3];
-  if (settled(lineMatches(file, find, punctuation.level, all, budget), punctuation.step,
-              std::string(punctuation.note))) {
+  if (settled(edit::lineMatches(file, find, punctuation.level, all, budget),
+              decisionOf(punctuation.step, std::string(punctuation.note), &find))) {
     return *result;
   }
+  // From here on blank lines anywhere in the find or the file are ignored; the find's edge blank
+  // lines are dropped, and as many from newString's ends.
   std::size_t leading = 0;
   std::size_t trailing = 0;
   const Find trimmed = withoutBlankEdges(find, leading, trailing);
-  if (leading + trailing > 0) {
-    for (const LineStep& step : kLineSteps) {
-      const std::string note = joinNotes("matched ignoring blank lines at the start or end of oldString",
-                                         step.level == LineLevel::TrailingSpace ? "" : step.note);
-      if (settled(lineMatches(file, trimmed, step.level, all, budget), MatchStep::BlankLines, note, leading,
-                  trailing)) {
-        return *result;
-      }
+  for (const LineStep& step : kLineSteps) {
+    const std::string note =
+        joinNotes("matched ignoring blank lines", step.level == LineLevel::TrailingSpace ? "" : step.note);
+    if (settled(edit::blankTolerantMatches(file, trimmed, step.level, IndentRule::Shift, all, budget),
+                decisionOf(MatchStep::BlankLines, note, &trimmed, leading, trailing))) {
+      return *result;
     }
   }
-  std::vector<Match> anchored = anchorMatches(file, find, all, budget);
+  for (const LooseStep& step : kLooseSteps) {
+    if (settled(edit::blankTolerantMatches(file, trimmed, step.level, step.rule, all, budget),
+                decisionOf(step.step, std::string(step.note), &trimmed, leading, trailing))) {
+      return *result;
+    }
+  }
+  Decision fragment = decisionOf(MatchStep::Fragment, "matched ignoring whitespace in and around the text");
+  fragment.findText = request.oldString;
+  if (settled(edit::fragmentMatches(file, request.oldString), std::move(fragment))) {
+    return *result;
+  }
+  std::vector<MatchedSpan> nearMisses;
+  std::vector<Match> anchored = edit::anchorMatches(file, find, all, budget, nearMisses);
   std::string note = "matched by its first and last lines";
   if (anchored.size() == 1) {
+    if (!nearMisses.empty() && !all) {
+      // Another window with the same anchors comes close: the model may have meant either.
+      EditPlan ambiguous;
+      ambiguous.outcome = EditPlan::Outcome::Ambiguous;
+      ambiguous.step = MatchStep::Anchors;
+      ambiguous.spans.push_back(anchored.front().span);
+      ambiguous.spans.insert(ambiguous.spans.end(), nearMisses.begin(), nearMisses.end());
+      std::sort(ambiguous.spans.begin(), ambiguous.spans.end(),
+                [](const MatchedSpan& a, const MatchedSpan& b) { return a.begin < b.begin; });
+      return ambiguous;
+    }
     note += "; " + std::to_string(anchored.front().differing) + " of " + std::to_string(find.lines.size() - 2) +
             " middle lines differ";
   }
-  if (settled(std::move(anchored), MatchStep::Anchors, std::move(note))) return *result;
+  if (settled(std::move(anchored), decisionOf(MatchStep::Anchors, std::move(note), &find))) return *result;
   EditPlan notFound;
   notFound.closest = closestBlock(file, find);
   return notFound;
@@ -450,6 +347,25 @@ EditPlan planImpl(const EditRequest& request) {
 std::string lineRange(const MatchedSpan& span) {
   if (span.lastLine <= span.firstLine) return std::to_string(span.firstLine);
   return std::to_string(span.firstLine) + "-" + std::to_string(span.lastLine);
+}
+
+// What a step tolerated, for the ambiguity message: "… matches it only <this>".
+std::string_view tolerance(MatchStep step) {
+  switch (step) {
+  case MatchStep::Exact: return "as written";
+  case MatchStep::TrailingSpace: return "when trailing whitespace is ignored";
+  case MatchStep::Indentation: return "with its indentation shifted";
+  case MatchStep::InnerSpace: return "when whitespace inside lines is ignored";
+  case MatchStep::Escapes: return "once its escape sequences are decoded";
+  case MatchStep::Punctuation: return "once typographic quotes, dashes, arrows and spaces are folded to ASCII";
+  case MatchStep::BlankLines: return "when blank lines are ignored";
+  case MatchStep::IndentScale: return "with its nesting rescaled";
+  case MatchStep::LetterCase: return "when letter case is ignored";
+  case MatchStep::IndentLost: return "when indentation is ignored";
+  case MatchStep::Fragment: return "when whitespace in and around it is ignored";
+  case MatchStep::Anchors: return "by its first and last lines, its middle lines being similar";
+  }
+  return "loosely";
 }
 
 } // namespace
@@ -463,6 +379,10 @@ std::string_view matchStepName(MatchStep step) {
   case MatchStep::Escapes: return "escape sequences";
   case MatchStep::Punctuation: return "punctuation";
   case MatchStep::BlankLines: return "blank lines";
+  case MatchStep::IndentScale: return "indentation scale";
+  case MatchStep::LetterCase: return "letter case";
+  case MatchStep::IndentLost: return "indentation lost";
+  case MatchStep::Fragment: return "fragment";
   case MatchStep::Anchors: return "anchors";
   }
   return "unknown";
@@ -507,7 +427,14 @@ std::string describeFailure(const EditPlan& plan, std::string_view path) {
       out += lineRange(plan.spans[i]);
     }
     if (plan.spans.size() > listed) out += " and " + std::to_string(plan.spans.size() - listed) + " more";
-    out += ". Provide more surrounding context to make the match unique, or set replaceAll to change every one.";
+    out += ".";
+    if (plan.step != MatchStep::Exact) {
+      // The model's text is close to each place but equal to none: saying how lets it quote the
+      // one it means exactly in one retry.
+      out += " oldString is not in " + file + " as written; each of these places matches it only " +
+             std::string(tolerance(plan.step)) + ".";
+    }
+    out += " Provide more surrounding context to make the match unique, or set replaceAll to change every one.";
     return out;
   }
   case EditPlan::Outcome::TooLarge: return describeTooLarge(plan.resultBytes, plan.maxResultBytes, path);

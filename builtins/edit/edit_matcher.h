@@ -31,10 +31,19 @@ enum class MatchStep {
   Indentation,     ///< whole lines, equal once a uniform indentation shift (incl. tabs↔spaces) is undone
   InnerSpace,      ///< whole lines, equal once whitespace runs inside lines are collapsed (indentation as above)
   Escapes,         ///< `oldString` sent with literal escapes (`\n`, `\t`, `\"`, …): unescaped, then matched as above
-  Punctuation,     ///< whole lines, equal once typographic quotes/dashes/spaces are folded to ASCII
-  BlankLines,      ///< the line steps, first with a span deciding, without `oldString`'s edge blank lines
+  Punctuation,     ///< whole lines, equal once typographic quotes/dashes/arrows/spaces are folded to ASCII
+                   ///< and zero-width characters dropped
+  BlankLines,      ///< the non-blank lines in order, blank lines anywhere ignored (levels as above, first
+                   ///< with a span deciding), indentation as above
+  IndentScale,     ///< as BlankLines (punctuation folded), the nesting consistently scaled (2 for 4 spaces, …)
+  LetterCase,      ///< as BlankLines (punctuation folded), ASCII letter case ignored, indentation shifted or scaled
+  IndentLost,      ///< as BlankLines (punctuation folded), oldString's lines all at one indentation
+                   ///< (its nesting lost), the file's indentation anything
+  Fragment,        ///< any span (mid-line included) equal once whitespace is compared loosely:
+                   ///< runs between word characters of any length, others optional
   Anchors,         ///< first and last lines equal (trimmed, not trivial like `}`), same line count,
-                   ///< middle lines similar (average ≥ 0.65, each differing ≥ 0.5, ≤ 2 differ)
+                   ///< middle lines similar (average ≥ 0.65, each differing ≥ 0.5, ≤ 2 differ), and no
+                   ///< other window with the same anchors nearly so (average ≥ 0.5)
 };
 
 std::string_view matchStepName(MatchStep step); ///< "exact", "trailing whitespace", …
@@ -78,15 +87,18 @@ struct EditPlan {
   /// Ambiguous: every span the deciding step found (at most kMaxEditMatches + 1). TooLarge and
   /// TooMany (replaceAll found more than kMaxEditMatches spans): none.
   std::vector<MatchedSpan> spans;
-  /// Applied: the replacement for each span, in order: `newString` verbatim (no `$&`, no
-  /// unescaping), except that
-  /// - when the span needed an indentation shift (Indentation, InnerSpace, BlankLines, … with a
-  ///   shift) the same shift is applied to `newString`'s non-blank lines that start with the find's
-  ///   base indentation;
-  /// - BlankLines drops from `newString` as many blank lines at its start and end as it dropped
-  ///   from `oldString` (unless `newString` is all blank lines);
-  /// - when `oldString` ends with '\n' but the matched last line is the file's last and has none,
-  ///   one final '\n' of `newString` is dropped.
+  /// Applied: the replacement for each span, in order. Exact: `newString` verbatim (no `$&`, no
+  /// unescaping). Line steps (all but Exact, Escapes and Fragment): the lines `newString` keeps
+  /// from `oldString` (equal, in order) are written as the file has them, so that what the step
+  /// tolerated (blank lines, indentation, punctuation, letter case, a different middle line) is
+  /// left as it was; the file's blank lines between two kept lines stay where `newString` has only
+  /// blank lines there too; the other lines of `newString` are indented the file's way (the shift
+  /// or scaling the find needed; with its indentation lost, the indentation of the kept line before
+  /// them, or after them at the start). Escapes: `newString` verbatim with the shift applied.
+  /// Fragment: `newString` without the whitespace `oldString` had at its ends. Blank lines dropped
+  /// from `oldString`'s ends are dropped from `newString`'s too (unless it is all blank lines).
+  /// When `oldString` ends with '\n' but the matched last line is the file's last and has none,
+  /// one final '\n' of the replacement is dropped.
   std::vector<std::string> replacements;
   /// Applied: a short human note of what was tolerated, empty for Exact, e.g.
   /// "indentation shifted from 4 spaces to 1 tab", "matched ignoring trailing whitespace".

@@ -88,6 +88,30 @@ std::string convertIndent(std::string_view indent, const IndentShift& shift) {
   return out;
 }
 
+// The one character `indents` use, '\0' when none has any indentation, or nullopt when mixed.
+std::optional<char> indentChar(std::span<const LineShape> lines, std::span<const LineShape> other) {
+  char found = '\0';
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].blank || other[i].blank) continue;
+    for (const char c : lines[i].indent) {
+      if (found != '\0' && c != found) return std::nullopt;
+      found = c;
+    }
+  }
+  return found;
+}
+
+std::size_t gcd(std::size_t a, std::size_t b) {
+  while (b != 0) {
+    const std::size_t rest = a % b;
+    a = b;
+    b = rest;
+  }
+  return a;
+}
+
+} // namespace
+
 std::string reindentLine(std::string_view line, const IndentShift& shift) {
   if (isBlank(line) || !line.starts_with(shift.findBase)) return std::string(line);
   const std::string_view rest = line.substr(shift.findBase.size());
@@ -95,7 +119,72 @@ std::string reindentLine(std::string_view line, const IndentShift& shift) {
   return shift.windowBase + convertIndent(nested, shift) + std::string(rest.substr(nested.size()));
 }
 
-} // namespace
+std::string reindentLine(std::string_view line, const IndentScale& scale) {
+  if (isBlank(line)) return std::string(line);
+  const std::string_view indent = leadingIndent(line);
+  return scale.map(indent) + std::string(line.substr(indent.size()));
+}
+
+std::string IndentScale::map(std::string_view findIndent) const {
+  // Indentation written with the other character (a tab in a space-indented find) counts as
+  // one level.
+  std::size_t width = 0;
+  for (const char c : findIndent) width += c == findChar ? 1 : findStep;
+  std::size_t target = 0;
+  if (width >= findBase) {
+    const std::size_t above = width - findBase;
+    target = windowBase + above / findStep * windowStep + above % findStep;
+  } else {
+    const std::size_t below = (findBase - width + findStep - 1) / findStep * windowStep;
+    target = below > windowBase ? 0 : windowBase - below;
+  }
+  return std::string(target, windowChar);
+}
+
+std::string IndentScale::describe() const {
+  const auto unit = [](std::size_t step, char c) {
+    return c == '\t' ? countNoun(step, "tab") : countNoun(step, "space");
+  };
+  return "indentation rescaled from " + unit(findStep, findChar) + " to " + unit(windowStep, windowChar) +
+         " per level";
+}
+
+std::optional<IndentScale> matchIndentScale(std::span<const LineShape> find, std::span<const LineShape> window) {
+  if (find.size() != window.size()) return std::nullopt;
+  const std::optional<char> findChar = indentChar(find, window);
+  const std::optional<char> windowChar = indentChar(window, find);
+  if (!findChar || !windowChar) return std::nullopt;
+  std::optional<std::size_t> findBase;
+  std::optional<std::size_t> windowBase;
+  for (std::size_t i = 0; i < find.size(); ++i) {
+    if (find[i].blank || window[i].blank) continue;
+    if (!findBase || find[i].indent.size() < *findBase) findBase = find[i].indent.size();
+    if (!windowBase || window[i].indent.size() < *windowBase) windowBase = window[i].indent.size();
+  }
+  if (!findBase) return std::nullopt;
+  std::size_t findStep = 0;
+  std::size_t windowStep = 0;
+  for (std::size_t i = 0; i < find.size(); ++i) {
+    if (find[i].blank || window[i].blank) continue;
+    findStep = gcd(findStep, find[i].indent.size() - *findBase);
+    windowStep = gcd(windowStep, window[i].indent.size() - *windowBase);
+  }
+  // One level only is a uniform shift, another step's business.
+  if (findStep == 0 || windowStep == 0) return std::nullopt;
+  for (std::size_t i = 0; i < find.size(); ++i) {
+    if (find[i].blank || window[i].blank) continue;
+    if ((find[i].indent.size() - *findBase) / findStep != (window[i].indent.size() - *windowBase) / windowStep)
+      return std::nullopt;
+  }
+  IndentScale scale;
+  scale.findBase = *findBase;
+  scale.findStep = findStep;
+  scale.windowBase = *windowBase;
+  scale.windowStep = windowStep;
+  scale.findChar = *findChar == '\0' ? ' ' : *findChar;
+  scale.windowChar = *windowChar == '\0' ? ' ' : *windowChar;
+  return scale;
+}
 
 std::string IndentShift::describe() const {
   std::string out;

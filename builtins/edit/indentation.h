@@ -27,6 +27,23 @@ struct IndentShift {
   std::string describe() const;
 };
 
+/// A consistent scaling of nesting: the find nests by `findStep` indentation characters per level
+/// from `findBase`, the window by `windowStep` from `windowBase` (2-space levels for 4-space ones,
+/// 3 spaces for a tab, …). Each side indents with one character only.
+struct IndentScale {
+  std::size_t findBase = 0;
+  std::size_t findStep = 1;
+  std::size_t windowBase = 0;
+  std::size_t windowStep = 1;
+  char windowChar = ' '; ///< ' ' or '\t'
+  char findChar = ' ';
+
+  /// The window's indentation for a line the model indented with `findIndent`.
+  std::string map(std::string_view findIndent) const;
+  /// "indentation rescaled from 2 spaces to 4 spaces per level"
+  std::string describe() const;
+};
+
 /// What indentation comparison needs of a line.
 struct LineShape {
   std::string_view indent; ///< leading spaces and tabs
@@ -38,6 +55,16 @@ LineShape lineShape(std::string_view line);
 /// The shift that makes `find`'s indentation the `window`'s (same number of lines), or nullopt
 /// when their relative indentation differs. Lines blank on either side are not compared.
 std::optional<IndentShift> matchIndentation(std::span<const LineShape> find, std::span<const LineShape> window);
+
+/// The scaling of levels that makes `find`'s indentation the `window`'s (same number of lines),
+/// or nullopt when there is none: each side must indent with one character (spaces or tabs), have
+/// at least two levels, and every line's level (its indentation above the base, in steps) must be
+/// the same on both sides. Lines blank on either side are not compared.
+std::optional<IndentScale> matchIndentScale(std::span<const LineShape> find, std::span<const LineShape> window);
+
+/// `line` with its indentation written the file's way; blank lines are kept as they are.
+std::string reindentLine(std::string_view line, const IndentShift& shift);
+std::string reindentLine(std::string_view line, const IndentScale& scale);
 
 /// `replacement` with the shift applied to each non-blank line that starts with the find's base:
 /// that base replaced by the window's, nested indentation converted to the file's style. Other

@@ -70,6 +70,12 @@ std::string lineKey(std::string_view line, LineLevel level) {
   case LineLevel::Trimmed: return std::string(trimBoth(line));
   case LineLevel::InnerSpace: return collapseSpaces(trimBoth(line));
   case LineLevel::Punctuation: return collapseSpaces(trimBoth(foldPunctuation(line)));
+  case LineLevel::Letters: {
+    std::string key = collapseSpaces(trimBoth(foldPunctuation(line)));
+    for (char& c : key)
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+    return key;
+  }
   }
   return std::string(line);
 }

@@ -34,8 +34,9 @@ enum class LineLevel {
   Trimmed,       ///< without leading and trailing whitespace (indentation compared separately)
   InnerSpace,    ///< trimmed, runs of whitespace inside collapsed to one space
   Punctuation,   ///< typographic punctuation folded to ASCII, then as InnerSpace
+  Letters,       ///< as Punctuation, ASCII letters in lower case
 };
-constexpr std::size_t kLineLevels = 4;
+constexpr std::size_t kLineLevels = 5;
 
 std::string lineKey(std::string_view line, LineLevel level);
 

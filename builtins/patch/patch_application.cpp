@@ -12,7 +12,8 @@ namespace toold::builtins {
 
 namespace {
 
-constexpr int kPasses = 4;
+constexpr int kPasses = 5;
+constexpr std::size_t kNoLine = static_cast<std::size_t>(-1);
 
 bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
@@ -26,8 +27,23 @@ std::string_view trim(std::string_view s) {
   return trimRight(s);
 }
 
+/// `trimmed` with each run of whitespace inside it as one space (a tab written as spaces).
+std::string collapseSpaces(std::string_view trimmed) {
+  std::string out;
+  out.reserve(trimmed.size());
+  for (const char c : trimmed) {
+    if (isSpace(c)) {
+      if (out.empty() || out.back() != ' ') out.push_back(' ');
+    } else {
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 /// A line as a pass compares it: (0) as is, (1) without trailing whitespace, (2) without
-/// surrounding whitespace, (3) with typographic punctuation folded, then trimmed.
+/// surrounding whitespace, (3) with runs of whitespace inside it collapsed, (4) with typographic
+/// punctuation folded, then as (3).
 std::string normalize(std::string_view line, int pass) {
   switch (pass) {
   case 0:
@@ -36,10 +52,14 @@ std::string normalize(std::string_view line, int pass) {
     return std::string(trimRight(line));
   case 2:
     return std::string(trim(line));
+  case 3:
+    return collapseSpaces(trim(line));
   default:
-    return std::string(trim(foldPunctuation(line)));
+    return collapseSpaces(trim(foldPunctuation(line)));
   }
 }
+
+bool isBlankLine(std::string_view line) { return trim(line).empty(); }
 
 std::vector<std::string> normalizeAll(const std::vector<std::string>& lines, int pass) {
   std::vector<std::string> out;
@@ -69,33 +89,40 @@ public:
     if (auto error = seekContexts(chunk)) return error;
     std::vector<std::string> oldLines = chunk.oldLines;
     std::vector<std::string> newLines = chunk.newLines;
-    std::optional<std::size_t> start;
-    if (!oldLines.empty()) {
-      auto found = locate(chunk, oldLines);
-      if (error_) return error_;
-      if (!found.has_value() && oldLines.back().empty()) {
-        // A trailing empty line in the patch that the file does not have (often the patch's own
-        // final newline): try again without it.
-        oldLines.pop_back();
-        if (!newLines.empty() && newLines.back().empty()) newLines.pop_back();
-        if (!oldLines.empty()) found = locate(chunk, oldLines);
-      }
-      if (error_) return error_;
-      if (found.has_value()) start = found;
-      else if (!oldLines.empty()) return notFound(chunk);
-    }
-    if (!start.has_value()) {
+    if (oldLines.empty()) {
       // Pure addition: after the last `@@` context line, else at the end of the file.
-      start = !chunk.contexts.empty() && !chunk.endOfFile ? cursor_ : lines_.size();
+      const std::size_t start = !chunk.contexts.empty() && !chunk.endOfFile ? cursor_ : lines_.size();
+      cursor_ = start;
+      replacements_.push_back(Replacement{start, 0, std::move(newLines)});
+      return std::nullopt;
     }
-    // Context lines keep the file's spelling (trailing spaces, curly quotes) when they matched loosely.
-    for (std::size_t i = 0; i < newLines.size() && i < chunk.contextOf.size(); ++i) {
-      const int old = chunk.contextOf[i];
-      if (old >= 0 && static_cast<std::size_t>(old) < oldLines.size() && *start + static_cast<std::size_t>(old) < lines_.size())
-        newLines[i] = lines_[*start + static_cast<std::size_t>(old)];
+    auto found = locate(chunk, oldLines);
+    if (error_) return error_;
+    if (!found.has_value() && oldLines.back().empty()) {
+      // A trailing empty line in the patch that the file does not have (often the patch's own
+      // final newline): try again without it.
+      oldLines.pop_back();
+      if (!newLines.empty() && newLines.back().empty()) newLines.pop_back();
+      if (!oldLines.empty()) found = locate(chunk, oldLines);
     }
-    cursor_ = *start + oldLines.size();
-    replacements_.push_back(Replacement{*start, oldLines.size(), std::move(newLines)});
+    if (error_) return error_;
+    if (oldLines.empty()) {
+      // Only the empty line was old: an addition where the file lacks it.
+      const std::size_t start = !chunk.contexts.empty() && !chunk.endOfFile ? cursor_ : lines_.size();
+      replacements_.push_back(Replacement{start, 0, std::move(newLines)});
+      cursor_ = start;
+      return std::nullopt;
+    }
+    if (!found.has_value() && !chunk.endOfFile) {
+      // Last, blank lines anywhere in the old lines or the file are ignored.
+      found = locateIgnoringBlankLines(chunk, oldLines);
+      if (error_) return error_;
+    }
+    if (!found.has_value()) return notFound(chunk);
+    const std::size_t start = found->fileLines[firstMatched(found->fileLines)];
+    const std::size_t end = found->fileLines[lastMatched(found->fileLines)] + 1;
+    cursor_ = end;
+    replacements_.push_back(Replacement{start, end - start, keepFileLines(chunk, newLines, found->fileLines)});
     return std::nullopt;
   }
 
@@ -113,6 +140,72 @@ public:
   }
 
 private:
+  /// Where a chunk's old lines are: per old line, the file line it matched (kNoLine for a blank
+  /// line a blank-tolerant pass skipped).
+  struct Located {
+    std::vector<std::size_t> fileLines;
+  };
+
+  static Located window(std::size_t start, std::size_t length) {
+    Located located;
+    for (std::size_t i = 0; i < length; ++i) located.fileLines.push_back(start + i);
+    return located;
+  }
+
+  static std::size_t firstMatched(const std::vector<std::size_t>& fileLines) {
+    std::size_t i = 0;
+    while (fileLines[i] == kNoLine) ++i;
+    return i;
+  }
+
+  static std::size_t lastMatched(const std::vector<std::size_t>& fileLines) {
+    std::size_t i = fileLines.size() - 1;
+    while (fileLines[i] == kNoLine) --i;
+    return i;
+  }
+
+  /// The chunk's new lines, with its context lines as the file spells them (trailing spaces,
+  /// curly quotes) when they matched loosely. When blank lines were skipped to match, the file's
+  /// blank lines stay where they are: the patch's blank context lines are dropped, and the file's
+  /// blank lines between two context lines are written around the lines the chunk changes there
+  /// (on the side of the changed old lines they were on).
+  std::vector<std::string> keepFileLines(const PatchChunk& chunk, const std::vector<std::string>& newLines,
+                                         const std::vector<std::size_t>& fileLines) const {
+    std::vector<std::string> out;
+    std::vector<std::string> pending; // new lines since the last context line written from the file
+    std::size_t previous = kNoLine; // the file line of that context line
+    std::vector<std::size_t> matched; // the file lines old lines matched, in order
+    for (const std::size_t line : fileLines)
+      if (line != kNoLine) matched.push_back(line);
+    const auto isMatched = [&](std::size_t k) { return std::binary_search(matched.begin(), matched.end(), k); };
+    for (std::size_t i = 0; i < newLines.size(); ++i) {
+      const int context = i < chunk.contextOf.size() ? chunk.contextOf[i] : -1;
+      const auto old = static_cast<std::size_t>(context);
+      if (context >= 0 && old < fileLines.size() && fileLines[old] != kNoLine) {
+        const std::size_t line = fileLines[old];
+        // The chunk changes lines here: the file's blank lines its old lines skipped stay on
+        // their side of the changed lines (before them when the old lines here have none).
+        const std::size_t from = previous == kNoLine ? line : previous + 1;
+        std::size_t firstOld = from;
+        while (firstOld < line && !isMatched(firstOld)) ++firstOld;
+        for (std::size_t k = from; k < firstOld; ++k) out.push_back(lines_[k]);
+        out.insert(out.end(), pending.begin(), pending.end());
+        for (std::size_t k = firstOld; k < line; ++k)
+          if (!isMatched(k)) out.push_back(lines_[k]);
+        pending.clear();
+        out.push_back(lines_[line]);
+        previous = line;
+      } else if (context >= 0 && old < fileLines.size()) {
+        // A blank context line the match skipped: where blank lines are, the file says.
+        continue;
+      } else {
+        pending.push_back(newLines[i]);
+      }
+    }
+    out.insert(out.end(), pending.begin(), pending.end());
+    return out;
+  }
+
   const std::vector<std::string>& normalized(int pass) {
     auto& slot = normalized_[static_cast<std::size_t>(pass)];
     if (!slot.has_value()) slot = normalizeAll(lines_, pass);
@@ -167,9 +260,25 @@ private:
     return std::nullopt;
   }
 
-  /// Where `oldLines` start: the first pass that finds them decides; a second place in that
-  /// pass is an ambiguity (set in error_). End-of-file chunks only look at the end.
-  std::optional<std::size_t> locate(const PatchChunk& chunk, const std::vector<std::string>& oldLines) {
+  void ambiguous(const PatchChunk& chunk, const std::string& first, const std::string& second, int pass) {
+    error_ = ChunkError{chunkName(chunk) + " matches lines " + first + " and " + second + " of " + std::string(path_) +
+                        (pass > 0 ? " (" + passName(pass) + ")" : std::string()) +
+                        "; add an '@@ <line>' context or more context lines to say which"};
+  }
+
+  static std::string passName(int pass) {
+    switch (pass) {
+    case 1: return "ignoring trailing whitespace";
+    case 2: return "ignoring indentation";
+    case 3: return "ignoring whitespace inside lines";
+    default: return "ignoring typographic punctuation";
+    }
+  }
+
+  /// Where `oldLines` are: the first pass that finds them decides; a second place in that pass
+  /// is an ambiguity (set in error_), except after an `@@` context, which is the patch's own
+  /// choice: there the first place at or after it wins. End-of-file chunks only look at the end.
+  std::optional<Located> locate(const PatchChunk& chunk, const std::vector<std::string>& oldLines) {
     for (int pass = 0; pass < kPasses; ++pass) {
       const auto& file = normalized(pass);
       std::vector<std::string> wanted;
@@ -178,18 +287,57 @@ private:
       if (chunk.endOfFile) {
         if (file.size() < wanted.size() || file.size() - wanted.size() < cursor_) return std::nullopt;
         const std::size_t start = file.size() - wanted.size();
-        if (matchesAt(file, wanted, start)) return start;
+        if (matchesAt(file, wanted, start)) return window(start, wanted.size());
         continue;
       }
       const auto first = findFrom(file, wanted, cursor_, file.size());
       if (!first.has_value()) continue;
-      if (const auto second = findFrom(file, wanted, *first + 1, file.size())) {
-        error_ = ChunkError{chunkName(chunk) + " matches lines " + lineRange(*first, wanted.size()) + " and " +
-                            lineRange(*second, wanted.size()) + " of " + std::string(path_) +
-                            "; add an '@@ <line>' context or more context lines to say which"};
-        return std::nullopt;
+      if (chunk.contexts.empty()) {
+        if (const auto second = findFrom(file, wanted, *first + 1, file.size())) {
+          ambiguous(chunk, lineRange(*first, wanted.size()), lineRange(*second, wanted.size()), pass);
+          return std::nullopt;
+        }
       }
-      return first;
+      return window(*first, wanted.size());
+    }
+    return std::nullopt;
+  }
+
+  /// As locate, with blank lines anywhere ignored: the old lines' non-blank lines, in order, on
+  /// consecutive non-blank lines of the file, each pass in turn.
+  std::optional<Located> locateIgnoringBlankLines(const PatchChunk& chunk, const std::vector<std::string>& oldLines) {
+    std::vector<std::size_t> wantedLines; // the old lines that are not blank
+    for (std::size_t i = 0; i < oldLines.size(); ++i)
+      if (!isBlankLine(oldLines[i])) wantedLines.push_back(i);
+    if (wantedLines.empty()) return std::nullopt;
+    std::vector<std::size_t> fileLines; // the file's lines that are not blank, from the cursor
+    for (std::size_t i = cursor_; i < lines_.size(); ++i)
+      if (!isBlankLine(lines_[i])) fileLines.push_back(i);
+    const std::size_t m = wantedLines.size();
+    for (int pass = 0; pass < kPasses; ++pass) {
+      const auto& file = normalized(pass);
+      std::vector<std::string> wanted;
+      for (const std::size_t i : wantedLines) wanted.push_back(normalize(oldLines[i], pass));
+      std::optional<std::size_t> found;
+      for (std::size_t p = 0; p + m <= fileLines.size(); ++p) {
+        bool equal = true;
+        for (std::size_t j = 0; j < m && equal; ++j) equal = file[fileLines[p + j]] == wanted[j];
+        if (!equal) continue;
+        if (found) {
+          const auto range = [&](std::size_t at) {
+            return lineRange(fileLines[at], fileLines[at + m - 1] - fileLines[at] + 1);
+          };
+          ambiguous(chunk, range(*found), range(p), pass);
+          return std::nullopt;
+        }
+        found = p;
+        if (!chunk.contexts.empty()) break;
+      }
+      if (!found) continue;
+      Located located;
+      located.fileLines.assign(oldLines.size(), kNoLine);
+      for (std::size_t j = 0; j < m; ++j) located.fileLines[wantedLines[j]] = fileLines[*found + j];
+      return located;
     }
     return std::nullopt;
   }

@@ -6,14 +6,32 @@ namespace toold::builtins {
 
 namespace {
 
-// The ASCII a code point folds to, or nullptr when it is kept.
+// The ASCII a code point folds to ("" for the invisible ones), or nullptr when it is kept.
 const char* folded(std::uint32_t cp) {
   if ((cp >= 0x2018 && cp <= 0x201B) || cp == 0x2032) return "'";
   if ((cp >= 0x201C && cp <= 0x201F) || cp == 0x2033) return "\"";
   if ((cp >= 0x2010 && cp <= 0x2015) || cp == 0x2212) return "-";
   if (cp == 0x2026) return "...";
   if (cp == 0x00A0 || (cp >= 0x2002 && cp <= 0x200A) || cp == 0x202F || cp == 0x205F || cp == 0x3000) return " ";
-  return nullptr;
+  if ((cp >= 0x200B && cp <= 0x200D) || cp == 0x2060 || cp == 0xFEFF) return "";
+  switch (cp) {
+  case 0x2192: return "->";
+  case 0x2190: return "<-";
+  case 0x2194: return "<->";
+  case 0x21D2: return "=>";
+  case 0x2264: return "<=";
+  case 0x2265: return ">=";
+  case 0x2260: return "!=";
+  default: return nullptr;
+  }
+}
+
+// Appends `ascii`, keeping a run of dashes as one: `—`, `–` and `--` all stand for a dash.
+void appendFolded(std::string& out, std::string_view ascii) {
+  for (const char c : ascii) {
+    if (c == '-' && !out.empty() && out.back() == '-') continue;
+    out.push_back(c);
+  }
 }
 
 } // namespace
@@ -37,7 +55,7 @@ std::string foldPunctuation(std::string_view text) {
       if (cp < (length == 2 ? 0x80u : 0x800u)) wellFormed = false;
       if (wellFormed) {
         if (const char* ascii = folded(cp)) {
-          out += ascii;
+          appendFolded(out, ascii);
           i += length;
           continue;
         }
@@ -46,7 +64,7 @@ std::string foldPunctuation(std::string_view text) {
       i += wellFormed ? length : 1;
       continue;
     }
-    out.push_back(text[i]);
+    appendFolded(out, text.substr(i, 1));
     ++i;
   }
   return out;

@@ -193,9 +193,6 @@ TEST_CASE("edit matcher: an inner block never matches lines with different relat
   CHECK(result.closest->firstLine == 2);
   CHECK(result.closest->lastLine == 4);
 
-  // Nor does a block whose lines sit at one level stand in for a nested one.
-  const std::string nested = "        a()\n    b()\n";
-  CHECK(plan(nested, "a()\nb()\n", "c()\n").outcome == Outcome::NotFound);
 }
 
 TEST_CASE("edit matcher: whitespace runs inside lines are collapsed", "[edit]") {
@@ -258,11 +255,8 @@ TEST_CASE("edit matcher: blank lines around the find are ignored, and dropped fr
   CHECK(result.step == MatchStep::BlankLines);
   checkSpan(result.spans[0], 2, 4, 2, 2);
   CHECK(result.replacements[0] == "B\n");
-  CHECK(result.note == "matched ignoring blank lines at the start or end of oldString");
+  CHECK(result.note == "matched ignoring blank lines");
   CHECK(applied(text, result) == "a\nB\nc\n");
-
-  // A blank line inside the find is part of it: never glued away.
-  CHECK(plan("x = 1\ny = 2\n", "x = 1\n\ny = 2\n", "z\n").outcome == Outcome::NotFound);
 }
 
 TEST_CASE("edit matcher: anchors accept one slightly different middle line", "[edit]") {
@@ -345,7 +339,8 @@ TEST_CASE("edit matcher: a fuzzy step finding two blocks refuses and names both 
   CHECK(result.spans[1].firstLine == 5);
   CHECK(result.spans[1].lastLine == 6);
   CHECK(describeFailure(result, "a.py") ==
-        "Found 2 matches for oldString in a.py (indentation match) at lines 2-3, 5-6. Provide more surrounding "
+        "Found 2 matches for oldString in a.py (indentation match) at lines 2-3, 5-6. oldString is not in a.py as "
+        "written; each of these places matches it only with its indentation shifted. Provide more surrounding "
         "context to make the match unique, or set replaceAll to change every one.");
 
   // Anchors are just as strict.
@@ -492,8 +487,7 @@ TEST_CASE("edit matcher: notes say what was tolerated in combined steps", "[edit
   REQUIRE(blank.outcome == Outcome::Applied);
   CHECK(blank.step == MatchStep::BlankLines);
   checkSpan(blank.spans[0], 6, nested.size(), 2, 3);
-  CHECK(blank.note == "matched ignoring blank lines at the start or end of oldString; indentation shifted from no "
-                      "indentation to 4 spaces");
+  CHECK(blank.note == "matched ignoring blank lines; indentation shifted from no indentation to 4 spaces");
   CHECK(applied(nested, blank) == "if a:\n    d()\n");
 }
 
@@ -547,8 +541,24 @@ TEST_CASE("edit matcher: plans of arbitrary inputs keep their invariants", "[edi
       CHECK(span.end <= text.size());
       if (result.outcome == Outcome::Applied) CHECK(span.begin >= previousEnd);
       previousEnd = span.end;
-      if (result.step != MatchStep::Exact && result.step != MatchStep::Escapes &&
-          result.step != MatchStep::BlankLines) {
+      const bool blankTolerant = result.step == MatchStep::BlankLines || result.step == MatchStep::IndentScale ||
+                                 result.step == MatchStep::LetterCase || result.step == MatchStep::IndentLost;
+      if (blankTolerant) {
+        // As many non-blank lines as the find has, and blank lines only between them.
+        const auto nonBlank = [](std::string_view s) {
+          std::size_t count = 0;
+          std::size_t pos = 0;
+          while (pos <= s.size()) {
+            const std::size_t end = std::min(s.find('\n', pos), s.size());
+            if (s.substr(pos, end - pos).find_first_not_of(" \t\r\f\v") != std::string_view::npos) ++count;
+            pos = end + 1;
+          }
+          return count;
+        };
+        const std::string_view spanned = std::string_view(text).substr(span.begin, span.end - span.begin);
+        CHECK(nonBlank(spanned) == nonBlank(find));
+      } else if (result.step != MatchStep::Exact && result.step != MatchStep::Escapes &&
+                 result.step != MatchStep::Fragment) {
         const auto expected =
             static_cast<std::size_t>(std::count(find.begin(), find.end(), '\n')) + (find.back() == '\n' ? 0 : 1);
         CHECK(static_cast<std::size_t>(span.lastLine - span.firstLine + 1) == expected);

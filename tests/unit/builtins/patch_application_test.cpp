@@ -155,3 +155,45 @@ TEST_CASE("patch application: context lines that matched loosely keep the file's
   c.contextOf = {0, -1, 2};
   CHECK(applyOk({"say(\u201chi\u201d)", "old", "end   "}, {c}) == Lines{"say(\u201chi\u201d)", "new", "end   "});
 }
+
+TEST_CASE("patch application: whitespace runs inside lines are collapsed", "[patch]") {
+  // The file aligns with a tab; the patch wrote spaces.
+  CHECK(applyOk({"x\t= 1", "y = 2"}, {chunk({"x = 1", "y = 2"}, {"x = 1", "y = 3"})}) == Lines{"x = 1", "y = 3"});
+  // Still unique only: two such places are refused.
+  CHECK(applyError({"a  b", "c", "a\tb"}, {chunk({"a b"}, {"x"})}).find("matches lines 1 and 3") != std::string::npos);
+}
+
+TEST_CASE("patch application: blank lines the context leaves out or adds are tolerated", "[patch]") {
+  // The context leaves out the file's blank line; the file keeps it.
+  PatchChunk dropped = chunk({"a()", "b()", "c()"}, {"a()", "b()", "C()"});
+  dropped.contextOf = {0, 1, -1};
+  CHECK(applyOk({"def f():", "a()", "", "b()", "c()"}, {dropped}) == Lines{"def f():", "a()", "", "b()", "C()"});
+  // The context adds a blank line the file does not have; it is not added.
+  PatchChunk added = chunk({"a()", "", "b()", "c()"}, {"a()", "", "b()", "C()"});
+  added.contextOf = {0, 1, 2, -1};
+  CHECK(applyOk({"a()", "b()", "c()"}, {added}) == Lines{"a()", "b()", "C()"});
+  // A changed line next to a skipped blank line keeps the blank line on its side.
+  PatchChunk changed = chunk({"a()", "b()", "c()"}, {"a()", "B()", "c()"});
+  changed.contextOf = {0, -1, 2};
+  CHECK(applyOk({"a()", "", "b()", "c()"}, {changed}) == Lines{"a()", "", "B()", "c()"});
+  // Never across a non-blank line, and never ambiguous.
+  CHECK(applyError({"a()", "x()", "b()"}, {chunk({"a()", "b()"}, {"c()"})}).find("could not find") != std::string::npos);
+  CHECK(applyError({"a()", "", "b()", "a()", "", "", "b()"}, {chunk({"a()", "b()"}, {"c()"})})
+            .find("matches lines 1-3 and 4-7") != std::string::npos);
+}
+
+TEST_CASE("patch application: after an @@ anchor the first match wins", "[patch]") {
+  // The lines occur before the anchor, after it, and again further down: the first after it is changed.
+  const Lines file{"def a():", "    x = 1", "def b():", "    x = 1", "def c():", "    x = 1"};
+  CHECK(applyOk(file, {chunk({"    x = 1"}, {"    x = 2"}, {"def b():"})}) ==
+        Lines{"def a():", "    x = 1", "def b():", "    x = 2", "def c():", "    x = 1"});
+  // Without the anchor the same chunk is ambiguous.
+  CHECK(applyError(file, {chunk({"    x = 1"}, {"    x = 2"})}).find("matches lines 2 and 4") != std::string::npos);
+}
+
+TEST_CASE("patch application: arrows and em dashes typed in ASCII match", "[patch]") {
+  const Lines file{"def f(x) \xE2\x86\x92 int:  # a \xE2\x80\x94 b", "    return x"};
+  PatchChunk c = chunk({"def f(x) -> int:  # a -- b", "    return x"}, {"def f(x) -> int:  # a -- b", "    return x + 1"});
+  c.contextOf = {0, -1};
+  CHECK(applyOk(file, {c}) == Lines{"def f(x) \xE2\x86\x92 int:  # a \xE2\x80\x94 b", "    return x + 1"});
+}

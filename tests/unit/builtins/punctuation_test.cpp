@@ -13,9 +13,30 @@ TEST_CASE("punctuation: curly quotes and primes fold to ASCII quotes", "[text]")
 }
 
 TEST_CASE("punctuation: dashes and the minus sign fold to a hyphen", "[text]") {
-  // U+2010 through U+2015, then U+2212.
-  CHECK(foldPunctuation("\xE2\x80\x90\xE2\x80\x91\xE2\x80\x92\xE2\x80\x93\xE2\x80\x94\xE2\x80\x95") == "------");
+  // U+2010 through U+2015, then U+2212, each alone.
+  for (const char* dash : {"\xE2\x80\x90", "\xE2\x80\x91", "\xE2\x80\x92", "\xE2\x80\x93", "\xE2\x80\x94", "\xE2\x80\x95",
+                           "\xE2\x88\x92"})
+    CHECK(foldPunctuation(std::string("a") + dash + "b") == "a-b");
   CHECK(foldPunctuation("a \xE2\x80\x94 b, 3 \xE2\x88\x92 1") == "a - b, 3 - 1");
+}
+
+TEST_CASE("punctuation: a run of dashes is one dash, so an em dash and '--' fold alike", "[text]") {
+  CHECK(foldPunctuation("\xE2\x80\x90\xE2\x80\x91\xE2\x80\x92\xE2\x80\x93\xE2\x80\x94\xE2\x80\x95") == "-");
+  CHECK(foldPunctuation("wait \xE2\x80\x94 now") == foldPunctuation("wait -- now"));
+  CHECK(foldPunctuation("x---y") == "x-y");
+  CHECK(foldPunctuation("a - b") == "a - b"); // single dashes with spaces stay as they are
+}
+
+TEST_CASE("punctuation: arrows and comparison signs fold to their ASCII spelling", "[text]") {
+  CHECK(foldPunctuation("f(x) \xE2\x86\x92 int") == "f(x) -> int");              // →
+  CHECK(foldPunctuation("a \xE2\x86\x90 b \xE2\x86\x94 c") == "a <- b <-> c");   // ← ↔
+  CHECK(foldPunctuation("k \xE2\x87\x92 v") == "k => v");                        // ⇒
+  CHECK(foldPunctuation("\xE2\x89\xA4 \xE2\x89\xA5 \xE2\x89\xA0") == "<= >= !="); // ≤ ≥ ≠
+}
+
+TEST_CASE("punctuation: zero-width characters and the byte-order mark vanish", "[text]") {
+  CHECK(foldPunctuation("\xEF\xBB\xBF" "def f():") == "def f():");                       // BOM
+  CHECK(foldPunctuation("a\xE2\x80\x8B" "b\xE2\x80\x8C" "c\xE2\x80\x8D" "d\xE2\x81\xA0" "e") == "abcde"); // ZWSP ZWNJ ZWJ WJ
 }
 
 TEST_CASE("punctuation: the ellipsis becomes three dots", "[text]") {
@@ -33,8 +54,8 @@ TEST_CASE("punctuation: everything else is copied unchanged", "[text]") {
   CHECK(foldPunctuation("plain 'ASCII' \"text\" - ...") == "plain 'ASCII' \"text\" - ...");
   const std::string other = "caf\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 \xE6\x97\xA5 \xC2\xA9";  // é € 😀 日 ©
   CHECK(foldPunctuation(other) == other);
-  // Neighbours of the folded ranges stay: U+2000/2001 quads, U+200B zero-width space, U+2016, U+2034.
-  const std::string neighbours = "\xE2\x80\x80\xE2\x80\x81\xE2\x80\x8B\xE2\x80\x96\xE2\x80\xB4";
+  // Neighbours of the folded ranges stay: U+2000/2001 quads, U+200E mark, U+2016, U+2034, U+2193 arrow.
+  const std::string neighbours = "\xE2\x80\x80\xE2\x80\x81\xE2\x80\x8E\xE2\x80\x96\xE2\x80\xB4\xE2\x86\x93";
   CHECK(foldPunctuation(neighbours) == neighbours);
 }
 
