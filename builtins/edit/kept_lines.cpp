@@ -75,10 +75,40 @@ std::string keepFileLines(std::span<const std::string_view> findLines, std::stri
                           const IndentNewLine& indent) {
   const SplitLines split = splitLines(newString);
   const auto& lines = split.lines;
-  std::vector<std::pair<std::size_t, std::size_t>> kept;
-  for (const auto& pair : aligned) {
-    if (pair.second < fileLineOf.size() && fileLineOf[pair.second] != kNoLine) kept.push_back(pair);
+  // Anchors: the kept lines, and between two of them the lines newString changes one for one
+  // (as many non-blank lines as the find has there). A changed anchor is written as the model
+  // wrote it, but the file's blank lines around it are kept like a kept line's.
+  struct Anchor {
+    std::size_t newLine;
+    std::size_t findLine;
+    bool kept;
+  };
+  std::vector<Anchor> anchors;
+  const auto nonBlank = [](auto text, std::size_t from, std::size_t to) {
+    std::vector<std::size_t> result;
+    for (std::size_t i = from; i < to; ++i)
+      if (!isBlank(text[i])) result.push_back(i);
+    return result;
+  };
+  const auto pairInPlace = [&](std::size_t newFrom, std::size_t newTo, std::size_t findFrom, std::size_t findTo) {
+    const auto changedNew = nonBlank(std::span(lines), newFrom, newTo);
+    const auto changedFind = nonBlank(findLines, findFrom, findTo);
+    if (changedNew.size() != changedFind.size()) return;
+    for (std::size_t i = 0; i < changedNew.size(); ++i) anchors.push_back({changedNew[i], changedFind[i], false});
+  };
+  std::size_t newFrom = 0;
+  std::size_t findFrom = 0;
+  for (const auto& [newLine, findLine] : aligned) {
+    pairInPlace(newFrom, newLine, findFrom, findLine);
+    anchors.push_back({newLine, findLine, true});
+    newFrom = newLine + 1;
+    findFrom = findLine + 1;
   }
+  pairInPlace(newFrom, lines.size(), findFrom, findLines.size());
+  std::erase_if(anchors, [&](const Anchor& anchor) {
+    return anchor.findLine >= fileLineOf.size() || fileLineOf[anchor.findLine] == kNoLine;
+  });
+
   std::vector<std::string> out;
   std::size_t previousFile = kNoLine;
   std::size_t previousFind = kNoLine;
@@ -92,9 +122,9 @@ std::string keepFileLines(std::span<const std::string_view> findLines, std::stri
   const auto allBlank = [](auto begin, auto end) {
     return std::all_of(begin, end, [](std::string_view line) { return isBlank(line); });
   };
-  for (const auto& [newLine, findLine] : kept) {
+  for (const auto& [newLine, findLine, kept] : anchors) {
     const std::size_t fileLine = fileLineOf[findLine];
-    // Between two kept lines, newString left the find's blank lines as they were: the file's
+    // Between two anchors, newString left the find's blank lines as they were: the file's
     // blank lines there stay as the file has them.
     bool fileSpacing = previousFile != kNoLine && previousFile < fileLine && newLine - next == findLine - previousFind - 1;
     if (fileSpacing) {
@@ -110,7 +140,7 @@ std::string keepFileLines(std::span<const std::string_view> findLines, std::stri
     } else {
       writeNew(newLine, fileLine);
     }
-    out.emplace_back(fileLines[fileLine]);
+    out.push_back(kept ? std::string(fileLines[fileLine]) : indent(lines[newLine], previousFile, previousFind, fileLine));
     next = newLine + 1;
     previousFile = fileLine;
     previousFind = findLine;

@@ -31,7 +31,10 @@ std::vector<std::pair<std::size_t, std::size_t>> keptLines(std::span<const std::
 /// (`fileLineOf`, kNoLine for none). Between two kept lines where newString has the blank lines
 /// oldString had (as many, nothing else), the file's blank lines there are written, so a blank
 /// line the model dropped, added or moved stays as the file has it while one it removes or adds
-/// on purpose is removed or added. Every other line goes through `indent`.
+/// on purpose is removed or added. Lines newString changes one for one between two kept lines (as
+/// many non-blank lines as the find has there) are the model's, but count as kept for that
+/// spacing, so a blank line dropped beside a changed line stays too. Every line that is not kept
+/// goes through `indent`.
 std::string keepFileLines(std::span<const std::string_view> findLines, std::string_view newString,
                           std::span<const std::pair<std::size_t, std::size_t>> kept,
                           std::span<const std::string_view> fileLines, std::span<const std::size_t> fileLineOf,

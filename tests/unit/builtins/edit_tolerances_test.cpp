@@ -31,20 +31,36 @@ std::string applied(std::string_view text, const EditPlan& editPlan) {
 
 TEST_CASE("edit tolerances: blank lines inside the block are compared by the lines around them", "[edit]") {
   // One added in the find: the file's lines are found, and the file keeps its own spacing where
-  // newString keeps the same lines.
+  // newString keeps the find's, beside kept and changed lines alike: the model misremembered a
+  // blank line, it did not ask for one.
   const std::string text = "x = 1\ny = 2\nz = 3\n";
   const EditPlan added = plan(text, "x = 1\n\ny = 2\n", "x = 1\n\ny = 20\n");
   REQUIRE(added.outcome == Outcome::Applied);
   CHECK(added.step == MatchStep::BlankLines);
   CHECK(added.spans[0].firstLine == 1);
   CHECK(added.spans[0].lastLine == 2);
-  CHECK(applied(text, added) == "x = 1\n\ny = 20\nz = 3\n");
+  CHECK(applied(text, added) == "x = 1\ny = 20\nz = 3\n");
   // One dropped: the file's blank line stays between the lines newString keeps.
   const std::string spaced = "def f():\n    a()\n\n    b()\n    c()\n";
   const EditPlan dropped = plan(spaced, "    a()\n    b()\n    c()\n", "    a()\n    b()\n    d()\n");
   REQUIRE(dropped.outcome == Outcome::Applied);
   CHECK(dropped.step == MatchStep::BlankLines);
   CHECK(applied(spaced, dropped) == "def f():\n    a()\n\n    b()\n    d()\n");
+  // Dropped beside a line newString changes in place (one line for one): the change is the
+  // model's, the blank line stays the file's.
+  const std::string changed = "def b():\n    y = 2\n\n    return y\n";
+  const EditPlan inPlace = plan(changed, "    y = 2\n    return y", "    y = 3\n    return y");
+  REQUIRE(inPlace.outcome == Outcome::Applied);
+  CHECK(applied(changed, inPlace) == "def b():\n    y = 3\n\n    return y\n");
+  const std::string twoChanged = "a = 1\n\nb = 2\n\nc = 3\nd = 4\n";
+  const EditPlan both = plan(twoChanged, "a = 1\nb = 2\nc = 3\nd = 4\n", "a = 10\nb = 20\nc = 3\nd = 4\n");
+  REQUIRE(both.outcome == Outcome::Applied);
+  CHECK(applied(twoChanged, both) == "a = 10\n\nb = 20\n\nc = 3\nd = 4\n");
+  // Not one for one (a line removed as well): nothing to pair the blank line with, so newString's
+  // own spacing is written.
+  const EditPlan removed = plan(changed, "    y = 2\n    return y", "    return 0");
+  REQUIRE(removed.outcome == Outcome::Applied);
+  CHECK(applied(changed, removed) == "def b():\n    return 0\n");
   // Never across a non-blank line the find does not have.
   CHECK(plan("x = 1\nw = 0\ny = 2\n", "x = 1\n\ny = 2\n", "z\n").outcome == Outcome::NotFound);
 }
