@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -220,14 +221,23 @@ fs::path stagingPathFor(const fs::path& target) {
   return directory / ("." + target.filename().string() + ".toold-" + newOutputId());
 }
 
-std::string writeWholeFile(const fs::path& path, std::string_view content, bool durable) {
-  const fs::path next = path.string() + ".next";
-  int fd = ::open(next.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) return "cannot create " + next.string() + ": " + std::strerror(errno);
+namespace {
+
+/// Writes `content` to `next`: as an anonymous file in its folder, named `next` only once whole,
+/// when `anonymous` (nullopt when the file system or a missing /proc does not allow it: try
+/// again without); else by creating `next` and writing it. Returns what failed, or "".
+std::optional<std::string> writeNext(const fs::path& next, std::string_view content, bool durable, bool anonymous) {
+  const auto folder = next.parent_path().empty() ? fs::path(".") : next.parent_path();
+  const int fd = anonymous ? ::open(folder.c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600)
+                           : ::open(next.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0) {
+    if (anonymous && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) return std::nullopt;
+    return "cannot create " + next.string() + ": " + std::strerror(errno);
+  }
   auto fail = [&](const char* what) {
     std::string error = std::string(what) + " " + next.string() + ": " + std::strerror(errno);
     ::close(fd);
-    ::unlink(next.c_str());
+    if (!anonymous) ::unlink(next.c_str());
     return error;
   };
   for (std::size_t written = 0; written < content.size();) {
@@ -237,11 +247,37 @@ std::string writeWholeFile(const fs::path& path, std::string_view content, bool 
     written += static_cast<std::size_t>(n);
   }
   if (durable && ::fsync(fd) != 0) return fail("cannot flush");
+  if (anonymous) {
+    // A `next` left by an earlier failure of this process is replaced.
+    const std::string self = "/proc/self/fd/" + std::to_string(fd);
+    bool named = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, next.c_str(), AT_SYMLINK_FOLLOW) == 0;
+    if (!named && errno == EEXIST && ::unlink(next.c_str()) == 0)
+      named = ::linkat(AT_FDCWD, self.c_str(), AT_FDCWD, next.c_str(), AT_SYMLINK_FOLLOW) == 0;
+    if (!named) {
+      ::close(fd);
+      return std::nullopt;
+    }
+  }
   if (::close(fd) != 0) {
     std::string error = "cannot write " + next.string() + ": " + std::strerror(errno);
     ::unlink(next.c_str());
     return error;
   }
+  return std::string();
+}
+
+} // namespace
+
+// The next content goes to `<journal>.next`, then a rename puts it in place, so a journal is
+// always whole. The `.next` must be whole too: a kill between creating it and writing it would
+// leave a file that says nothing of its owner, which no replay could ever judge. So it is written
+// as an anonymous file and named once complete (created by name only where the file system or a
+// missing /proc does not allow that; see docs/security.md).
+std::string writeWholeFile(const fs::path& path, std::string_view content, bool durable) {
+  const fs::path next = path.string() + ".next";
+  auto written = writeNext(next, content, durable, /*anonymous=*/true);
+  if (!written) written = writeNext(next, content, durable, /*anonymous=*/false);
+  if (!written->empty()) return *written;
   if (::rename(next.c_str(), path.c_str()) != 0) {
     std::string error = "cannot rename " + next.string() + ": " + std::strerror(errno);
     ::unlink(next.c_str());
