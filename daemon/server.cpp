@@ -50,6 +50,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   asio::io_context& io;
   core::SerialQueue dispatch;
   Send send;
+  Send answerSend; // `send` for answers: a withdrawn request's answer is nothing
   ExitHandler onExit;
   MethodTable methods;
 
@@ -66,6 +67,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
 
   Impl(asio::io_context& ioContext, Send sendFn, ExitHandler exitFn)
       : io(ioContext), send(std::move(sendFn)),
+        answerSend([send = send](json&& message) {
+          if (!message.is_discarded()) send(std::move(message));
+        }),
         onExit(std::move(exitFn)) {}
 
   void bindLifecycle();
@@ -77,7 +81,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::optional<Reply> enterInFlight(const protocol::Request& request, const Send& replySend, RequestContext& context);
   void handleNotification(protocol::Notification&& notification);
   void handleResponse(protocol::Response&& response);
-  void cancelRequest(const json& id, const std::string& reason);
+  /// Cancels a request in flight; `answer` says whether it is still answered (-32800, LSP's
+  /// rule) or settled with no answer at all (MCP's).
+  void cancelRequest(const json& id, const std::string& reason, bool answer = true);
   void finish(int status, const std::string& why);
 };
 
@@ -175,7 +181,9 @@ void Server::Impl::bindLifecycle() {
       return spdlog::warn("notifications/cancelled needs params with an integer or string requestId; ignored");
     std::string reason = "cancelled by the client";
     if (auto it = params.find("reason"); it != params.end() && it->is_string()) reason += ": " + it->get<std::string>();
-    cancelRequest(params["requestId"], reason);
+    // MCP: "the receiver SHOULD NOT send a response for the cancelled request"; the official SDK
+    // reports one that comes anyway as an error.
+    cancelRequest(params["requestId"], reason, /*answer=*/false);
   });
 }
 
@@ -197,7 +205,7 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
   }
   json value = std::move(parsed.value);
   if (value.is_array()) return handleBatch(std::move(value));
-  handleMessage(protocol::classify(std::move(value)), send);
+  handleMessage(protocol::classify(std::move(value)), answerSend);
 }
 
 void Server::Impl::handleBatch(json&& batch) {
@@ -216,7 +224,7 @@ void Server::Impl::handleBatch(json&& batch) {
   }
   Send reply = [](json&&) {};
   if (answers > 0) {
-    BatchReply collector(answers, send);
+    BatchReply collector(answers, answerSend);
     reply = [collector](json&& response) mutable { collector.add(std::move(response)); };
   }
   for (auto& message : messages) handleMessage(std::move(message), reply);
@@ -325,7 +333,7 @@ void Server::Impl::handleResponse(protocol::Response&& response) {
   callback(std::move(response));
 }
 
-void Server::Impl::cancelRequest(const json& id, const std::string& reason) {
+void Server::Impl::cancelRequest(const json& id, const std::string& reason, bool answer) {
   std::optional<core::CancellationSource> source;
   std::optional<Reply> reply;
   {
@@ -340,7 +348,9 @@ void Server::Impl::cancelRequest(const json& id, const std::string& reason) {
   }
   spdlog::debug("cancelling {}: {}", shown(id), reason);
   source->cancel(reason);
-  if (reply) reply->error(ErrorCode::RequestCancelled, "Request cancelled: " + reason);
+  if (!reply) return;
+  if (answer) reply->error(ErrorCode::RequestCancelled, "Request cancelled: " + reason);
+  else reply->withdraw();
 }
 
 void Server::Impl::finish(int status, const std::string& why) {
