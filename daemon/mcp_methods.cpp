@@ -1,6 +1,7 @@
 #include "daemon/mcp_methods.h"
 
 #include "core/tool_service.h"
+#include "daemon/mcp_progress.h"
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"
 
@@ -89,6 +90,10 @@ json callToolResult(const protocol::ToolOutcome& outcome) {
   return result;
 }
 
+json declinedResult(const std::string& message) {
+  return json{{"content", json::array({json{{"type", "text"}, {"text", message}}})}, {"isError", true}};
+}
+
 } // namespace
 
 void bindMcpMethods(Server& server, core::ToolService& tools) {
@@ -124,19 +129,20 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
 
     std::function<void(json)> progress;
     if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object() && meta->contains("progressToken")) {
-      auto counter = std::make_shared<std::atomic<std::uint64_t>>(0);
-      progress = [&server, token = (*meta)["progressToken"], counter](json update) {
-        json notification{{"progressToken", token}, {"progress", counter->fetch_add(1) + 1}};
-        if (update.is_string()) notification["message"] = update;
-        else if (update.is_object() && update.contains("message") && update["message"].is_string())
-          notification["message"] = update["message"];
-        server.notify("notifications/progress", std::move(notification));
+      auto translator = std::make_shared<McpProgress>((*meta)["progressToken"]);
+      progress = [&server, translator](json update) {
+        server.notify("notifications/progress", translator->next(update));
       };
     }
     tools.call(std::move(snapshot), std::move(call), core::CallIo{std::move(progress), context.cancellation},
                [reply](core::CallAnswer answer) {
                  if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) return reply(callToolResult(*outcome));
-                 reply.error(std::get<protocol::RpcError>(answer));
+                 auto& error = std::get<protocol::RpcError>(answer);
+                 // A person's decline is for the model to read, as opencode gives it: a thrown
+                 // -32001 is what the SDK uses for its own timeout, and a host shows the model
+                 // nothing of it. The native `call` keeps -32001 for a runner that stops the turn.
+                 if (error.code == protocol::ErrorCode::PermissionDeclined) return reply(declinedResult(error.message));
+                 reply.error(std::move(error));
                });
   });
 }
