@@ -1,6 +1,8 @@
 // The official MCP TypeScript SDK client uses toold as a tool server: tools/list (the SDK checks
 // the shapes, and structured results against each tool's outputSchema), tools/call with
-// structured output, progress, a tool failure, invalid arguments and an unknown tool.
+// structured output, progress (with totals, and a command's newest output lines as messages), a
+// tool failure, invalid arguments, an unknown tool, and a cancelled call (answered with nothing, so
+// the SDK reports no stray response).
 //   node sdk_tools.mjs TOOLD WORKSPACE DATA_DIR
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -45,6 +47,15 @@ const done = await client.callTool({ name: "test_progress", arguments: { steps: 
 check(done.content?.[0]?.text === "done", `test_progress answered ${JSON.stringify(done)}`);
 check(JSON.stringify(progress.map((p) => p.progress)) === "[1,2,3]", `progress was ${JSON.stringify(progress)}`);
 check(progress[0]?.message === "step 1", `the first progress message is ${progress[0]?.message}`);
+check(progress.every((p) => p.total === 3), `the totals were ${JSON.stringify(progress)}`);
+
+const shellProgress = [];
+const shell = await client.callTool({ name: "bash", arguments: {
+  command: "echo compiling; sleep 0.3; echo linking; sleep 0.3", description: "builds" } }, undefined,
+  { onprogress: (p) => shellProgress.push(p) }).catch((e) => fail(`tools/call bash failed: ${e.message}`));
+check(shell.isError === false, `bash answered ${JSON.stringify(shell)}`);
+check(shellProgress.some((p) => p.message === "compiling") && shellProgress.at(-1)?.message === "compiling\nlinking",
+  `bash progress was ${JSON.stringify(shellProgress)}`);
 
 const failed = await client.callTool({ name: "test_progress", arguments: { steps: 0, fail: "it broke" } });
 check(failed.isError === true && failed.content?.[0]?.text === "it broke", `a failure gave ${JSON.stringify(failed)}`);
@@ -56,6 +67,19 @@ check(invalid.isError === true && invalid.content?.[0]?.text.startsWith('Invalid
 const unknown = await client.callTool({ name: "no_such_tool", arguments: {} }).then(
   (r) => ({ result: r }), (e) => ({ error: e }));
 check(unknown.error?.code === -32602, `an unknown tool gave ${JSON.stringify(unknown.result ?? unknown.error?.message)}`);
+
+const errors = [];
+client.onerror = (e) => errors.push(e.message);
+const controller = new AbortController();
+const sleeping = client.callTool({ name: "test_sleep", arguments: { ms: 30000 } }, undefined,
+  { signal: controller.signal }).then((r) => ({ result: r }), (e) => ({ error: e }));
+await new Promise((resolve) => setTimeout(resolve, 200));
+controller.abort("the user pressed stop");
+const aborted = await sleeping;
+check(aborted.error !== undefined, `the aborted call gave ${JSON.stringify(aborted.result)}`);
+await client.ping().catch((e) => fail(`ping after the cancel failed: ${e.message}`));
+await new Promise((resolve) => setTimeout(resolve, 300));
+check(errors.length === 0, `the SDK reported ${JSON.stringify(errors)} after the cancel`);
 
 await client.close();
 console.log(`mcp-sdk tools: ${passed} checks on tools/list and tools/call`);
