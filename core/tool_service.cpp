@@ -159,6 +159,7 @@ std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
     protocol::SnapshotParams params;
     params.sessionID = kImplicitSession;
     params.agent = kImplicitAgent;
+    params.model = impl_->options.mcpModel;
     impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params,
                                    impl_->permissions.configuredLayers(params.agent));
     impl_->implicitRevision = revision;

@@ -114,6 +114,7 @@ int main(int argc, char** argv) {
 
   core::ToolServiceOptions toolOptions;
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
+  toolOptions.mcpModel = options.mcpModel.empty() ? permissionConfig.mcpModel : std::optional<std::string>(options.mcpModel);
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.unattended =
       options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;

@@ -13,6 +13,9 @@ namespace toold::daemon {
 
 namespace {
 
+constexpr std::string_view kMetaSessionKey = "toold/sessionID";
+constexpr std::size_t kMaxSessionIdBytes = 256;
+
 // A cursor names the snapshot the listing started from and where the next page begins; a listing
 // whose tools changed in between starts again rather than skip or repeat tools.
 std::string makeCursor(const std::string& snapshot, std::size_t offset) {
@@ -90,6 +93,19 @@ json callToolResult(const protocol::ToolOutcome& outcome) {
   return result;
 }
 
+// `_meta["toold/sessionID"]`: a session the call belongs to, instead of the connection's own.
+std::optional<std::string> metaSession(const json& params) {
+  const auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object()) return std::nullopt;
+  const auto session = meta->find(kMetaSessionKey);
+  if (session == meta->end()) return std::nullopt;
+  if (!session->is_string() || session->get_ref<const std::string&>().empty() ||
+      session->get_ref<const std::string&>().size() > kMaxSessionIdBytes)
+    throw InvalidParams("_meta." + std::string(kMetaSessionKey) + ": must be a non-empty string of at most " +
+                        std::to_string(kMaxSessionIdBytes) + " bytes");
+  return session->get<std::string>();
+}
+
 json declinedResult(const std::string& message) {
   return json{{"content", json::array({json{{"type", "text"}, {"text", message}}})}, {"isError", true}};
 }
@@ -123,6 +139,9 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
     call.agent = snapshot->agent;
     call.name = reader.requireString("name");
     if (snapshot->find(call.name) == nullptr) throw InvalidParams("Unknown tool: " + call.name);
+    // One connection is one session ("mcp") unless the host names one: a host that multiplexes
+    // conversations over one connection keeps their jobs, approvals and loop checks apart.
+    if (auto session = metaSession(params)) call.sessionID = std::move(*session);
     call.callID = "mcp-call-" + std::to_string(nextCall->fetch_add(1));
     call.messageID = call.callID;
     call.input = reader.has("arguments") ? reader.require("arguments") : json::object();

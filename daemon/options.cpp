@@ -33,6 +33,9 @@ Options:
                          client cannot answer permission requests
   --permission-timeout S refuse a permission ask left unanswered for S seconds (fractions
                          allowed; default: wait as long as the call lives)
+  --mcp-model MODEL      the model the MCP face (tools/list, tools/call) chooses its tools for, as
+                         a snapshot's model does: a GPT model sees apply_patch instead of edit and
+                         write (default: toold.json's mcp.model, else none: edit and write)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
@@ -92,7 +95,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
-               arg == "--unattended" || arg == "--permission-timeout") {
+               arg == "--unattended" || arg == "--permission-timeout" || arg == "--mcp-model") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -103,6 +106,9 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         options.logFile = std::string(*v);
       } else if (arg == "--config") {
         options.configFile = std::string(*v);
+      } else if (arg == "--mcp-model") {
+        if (v->empty()) return fail("--mcp-model needs a model name");
+        options.mcpModel = std::string(*v);
       } else if (arg == "--unattended") {
         if (*v != "deny" && *v != "allow")
           return fail("--unattended must be deny or allow (got '" + std::string(*v) + "')");

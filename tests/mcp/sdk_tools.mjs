@@ -68,6 +68,16 @@ const unknown = await client.callTool({ name: "no_such_tool", arguments: {} }).t
   (r) => ({ result: r }), (e) => ({ error: e }));
 check(unknown.error?.code === -32602, `an unknown tool gave ${JSON.stringify(unknown.result ?? unknown.error?.message)}`);
 
+// A background job followed with bash_output's wait: the call answers when the job prints.
+const started = await client.callTool({ name: "bash", arguments: {
+  command: "sleep 0.5; echo ready", background: true, description: "prints later" } });
+const shellId = started.content?.[0]?.text.match(/shell ID: (shell-\d+)/)?.[1];
+check(shellId !== undefined && started.content[0].text.includes('"wait": 30'), `bash said ${JSON.stringify(started)}`);
+const before = Date.now();
+const followed = await client.callTool({ name: "bash_output", arguments: { shellId, wait: 30 } });
+check(followed.content?.[0]?.text.startsWith("ready\n") && Date.now() - before < 10000,
+  `bash_output with wait gave ${JSON.stringify(followed)} after ${Date.now() - before} ms`);
+
 const errors = [];
 client.onerror = (e) => errors.push(e.message);
 const controller = new AbortController();

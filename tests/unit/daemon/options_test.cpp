@@ -64,3 +64,13 @@ TEST_CASE("bad options are errors with status 2", "[options]") {
     CHECK_THAT(parsed.message, Catch::StartsWith("toold: "));
   }
 }
+
+TEST_CASE("--mcp-model names the MCP face's model; empty is an error", "[options]") {
+  auto parsed = parse({"--mcp-model", "gpt-5"});
+  REQUIRE(parsed.options);
+  CHECK(parsed.options->mcpModel == "gpt-5");
+  CHECK(parse({}).options->mcpModel.empty());
+  auto empty = parse({"--mcp-model="});
+  CHECK_FALSE(empty.options);
+  CHECK(empty.exitStatus == 2);
+}
