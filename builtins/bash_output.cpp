@@ -130,6 +130,7 @@ core::Tool makeBashOutputTool(std::shared_ptr<ShellTools> shell) {
     auto wait = std::make_shared<JobWait>(shell, std::move(context), std::move(done), id, offset, deadline);
     wait->poll();
   });
+  tool.polls = true; // its answer changes as the job runs: repeating it is no loop
   return tool;
 }
 

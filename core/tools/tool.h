@@ -98,6 +98,9 @@ struct Tool {
   /// The permission action that guards it and filters it from catalogs; empty: its effective name.
   std::string permission;
   bool mutates = false;
+  /// Polls state that changes by itself (a job's output, the job list): repeating such a call is
+  /// no loop, so the doom-loop check never holds it.
+  bool polls = false;
   ToolThreading threading = ToolThreading::Workers;
   ToolExecute execute;
 };
