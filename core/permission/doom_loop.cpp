@@ -41,7 +41,9 @@ void DoomLoopDetector::forget(Ticket ticket) {
 }
 
 std::uint64_t DoomLoopDetector::fingerprint(const nlohmann::json& shown) {
-  return std::hash<std::string>{}(shown.dump());
+  // A tool's text may hold bytes that are not UTF-8 (they are replaced only when the answer is
+  // encoded): the fingerprint must not throw on them.
+  return std::hash<std::string>{}(shown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
 }
 
 } // namespace toold::core
