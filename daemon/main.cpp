@@ -100,6 +100,7 @@ int main(int argc, char** argv) {
       io,
       [&](nlohmann::json&& message) { writer.send(protocol::encodeFrame(message, outputFraming())); },
       [&](int status) { exitWith(status); });
+  server->setDrainTimeout(options.drainTimeout);
   if (options.testMethods) daemon::bindTestMethods(*server);
 
   // File changes a killed toold left half done are finished or undone before anything new is
@@ -152,6 +153,10 @@ int main(int argc, char** argv) {
   writer.watchBacklog(kOutputBacklogHigh, kOutputBacklogLow,
                       [input = reader.get()](bool pressured) { input->setOutputBlocked(pressured); });
   reader->start();
+  // Started by hand: the person probably wants the interactive client, not raw JSON-RPC.
+  if (::isatty(STDIN_FILENO) == 1)
+    std::fprintf(stderr, "toold: stdin is a terminal; toold speaks JSON-RPC, one message per line. "
+                         "For an interactive session run toold-repl.\n");
   spdlog::info("toold {} serving {} (framing {})", TOOLD_VERSION, options.directory,
                protocol::framingName(options.framing));
 

@@ -74,3 +74,10 @@ TEST_CASE("--mcp-model names the MCP face's model; empty is an error", "[options
   CHECK_FALSE(empty.options);
   CHECK(empty.exitStatus == 2);
 }
+
+TEST_CASE("--drain-timeout: seconds, 0 cancels at once, 30 s by default", "[options]") {
+  CHECK(parse({}).options->drainTimeout == std::chrono::seconds(30));
+  CHECK(parse({"--drain-timeout", "0"}).options->drainTimeout == std::chrono::milliseconds(0));
+  CHECK(parse({"--drain-timeout=2.5"}).options->drainTimeout == std::chrono::milliseconds(2500));
+  for (const char* bad : {"-1", "soon", ""}) CHECK(parse({"--drain-timeout", bad}).exitStatus == 2);
+}
