@@ -64,8 +64,11 @@ json mcpContentItem(const json& item) {
 bool statesType(const json& schema) { return schema.is_object() && schema.contains("type"); }
 bool isObjectSchema(const json& schema) { return schema.is_object() && schema.value("type", json()) == "object"; }
 
-std::optional<json> mcpDefinition(const json& definition) {
-  json listed = definition;
+std::optional<json> mcpDefinition(const core::RegisteredTool& tool) {
+  json listed = tool.definition;
+  // MCP's title and behaviour hints: the built-ins' own, a registered tool's as it gave them.
+  if (!tool.tool.title.empty()) listed["title"] = tool.tool.title;
+  if (!tool.tool.annotations.empty()) listed["annotations"] = tool.tool.annotations;
   json& input = listed["inputSchema"];
   if (input.is_boolean() || (input.is_object() && !statesType(input))) {
     if (input.is_boolean()) input = json::object();
@@ -123,7 +126,7 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
     json list = json::array();
     std::size_t next = offset;
     for (; next < snapshot->tools.size() && list.size() < kToolsListPageSize; ++next)
-      if (auto listed = mcpDefinition(snapshot->tools[next]->definition)) list.push_back(std::move(*listed));
+      if (auto listed = mcpDefinition(*snapshot->tools[next])) list.push_back(std::move(*listed));
     json result{{"tools", std::move(list)}};
     if (next < snapshot->tools.size()) result["nextCursor"] = makeCursor(snapshot->id, next);
     reply(std::move(result));

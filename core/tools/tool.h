@@ -95,6 +95,9 @@ struct Tool {
   json inputSchema = json::object();
   std::optional<json> outputSchema;
   bool codemode = true;
+  /// For MCP hosts: a human title and behaviour hints ({readOnlyHint, …}); empty: none given.
+  std::string title;
+  json annotations = json::object();
   /// The permission action that guards it and filters it from catalogs; empty: its effective name.
   std::string permission;
   bool mutates = false;
