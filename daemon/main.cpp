@@ -7,8 +7,10 @@
 #include "core/permission/permission_config.h"
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
+#include "daemon/client_log_sink.h"
 #include "daemon/logging.h"
 #include "daemon/mcp_methods.h"
+#include "daemon/mcp_resources.h"
 #include "daemon/options.h"
 #include "daemon/permission_methods.h"
 #include "daemon/server.h"
@@ -128,6 +130,11 @@ int main(int argc, char** argv) {
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
   daemon::bindToolMethods(*server, *tools);
   daemon::bindMcpMethods(*server, *tools);
+  auto clientLog = std::make_shared<daemon::ClientLogSink>(
+      [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });
+  daemon::addLogSink(clientLog);
+  daemon::bindMcpLogging(*server, clientLog);
+  daemon::bindMcpResources(*server, std::filesystem::absolute(options.dataDir) / "tool-output");
   daemon::bindPermissionMethods(*server, tools->permissions());
   tools->startOutputCleanup();
   // As PID 1 (in a container) or a subreaper, toold inherits orphaned grandchildren; reap them,
@@ -174,6 +181,7 @@ int main(int argc, char** argv) {
   io.stop();
   for (auto& thread : loopThreads) thread.join();
   // Every call was cancelled by the server; now no child process may outlive toold.
+  clientLog->detach();
   tools->shutdown();
   tools.reset();
   reaper.reset();

@@ -1,6 +1,8 @@
 #include "daemon/mcp_methods.h"
 
 #include "core/tool_service.h"
+#include "daemon/client_log_sink.h"
+#include "daemon/logging.h"
 #include "daemon/mcp_progress.h"
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"
@@ -117,6 +119,7 @@ json declinedResult(const std::string& message) {
 
 void bindMcpMethods(Server& server, core::ToolService& tools) {
   MethodTable& methods = server.methods();
+  server.declareCapability("tools", json{{"listChanged", true}});
 
   methods.request("tools/list", [&tools](json&& params, const RequestContext&, Reply reply) {
     protocol::ParamsReader reader(params, "", /*nullIsEmpty=*/true);
@@ -157,8 +160,12 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
       };
     }
     tools.call(std::move(snapshot), std::move(call), core::CallIo{std::move(progress), context.cancellation},
-               [reply](core::CallAnswer answer) {
-                 if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) return reply(callToolResult(*outcome));
+               [reply, &server](core::CallAnswer answer) {
+                 if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
+                   // A cut output was retained: a new resource the host may list.
+                   if (!outcome->outputPaths.empty()) server.notify("notifications/resources/list_changed", nullptr);
+                   return reply(callToolResult(*outcome));
+                 }
                  auto& error = std::get<protocol::RpcError>(answer);
                  // A person's decline is for the model to read, as opencode gives it: a thrown
                  // -32001 is what the SDK uses for its own timeout, and a host shows the model
@@ -166,6 +173,19 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
                  if (error.code == protocol::ErrorCode::PermissionDeclined) return reply(declinedResult(error.message));
                  reply.error(std::move(error));
                });
+  });
+}
+
+void bindMcpLogging(Server& server, std::shared_ptr<ClientLogSink> sink) {
+  server.declareCapability("logging", json::object());
+  server.methods().request("logging/setLevel", [sink](json&& params, const RequestContext&, Reply reply) {
+    protocol::ParamsReader reader(params, "");
+    const std::string name = reader.requireString("level");
+    const auto level = levelFromMcp(name);
+    if (!level)
+      reader.fail("level", "must be one of debug, info, notice, warning, error, critical, alert, emergency");
+    setLogSinkLevel(sink, *level);
+    reply(json::object());
   });
 }
 

@@ -64,6 +64,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::chrono::milliseconds drainTimeout{std::chrono::seconds(30)};
   std::unique_ptr<asio::steady_timer> drainTimer;
   json clientCapabilities = json::object(); // under tablesMutex: read from any thread
+  json serverCapabilities = json::object(); // set before the first frame
 
   std::mutex tablesMutex;
   std::map<std::string, InFlight> inFlight;                                   // by idKey
@@ -105,6 +106,7 @@ Server::Server(asio::io_context& io, Send send, ExitHandler onExit)
 Server::~Server() = default;
 
 MethodTable& Server::methods() { return impl_->methods; }
+void Server::declareCapability(const std::string& name, json value) { impl_->serverCapabilities[name] = std::move(value); }
 asio::io_context& Server::io() { return impl_->io; }
 
 void Server::post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed) {
@@ -175,7 +177,7 @@ void Server::Impl::bindLifecycle() {
     initialized = true;
     reply(json{{"protocolVersion", version},
                {"serverInfo", {{"name", "toold"}, {"version", TOOLD_VERSION}}},
-               {"capabilities", {{"tools", {{"listChanged", true}}}}}});
+               {"capabilities", serverCapabilities}});
   });
   methods.notification("notifications/initialized", [](json&&) {});
   methods.request("ping", [](json&&, const RequestContext&, Reply reply) { reply(json::object()); });

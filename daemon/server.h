@@ -52,6 +52,10 @@ public:
   /// What the client declared in `initialize` (an empty object before).
   json clientCapabilities() const;
 
+  /// Adds a capability to `initialize`'s result (before the first frame): what is served and
+  /// nothing else is declared.
+  void declareCapability(const std::string& name, json value);
+
   MethodTable& methods();
   boost::asio::io_context& io();
 

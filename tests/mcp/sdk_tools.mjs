@@ -6,6 +6,7 @@
 //   node sdk_tools.mjs TOOLD WORKSPACE DATA_DIR
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 
 const [toold, workspace, dataDir] = process.argv.slice(2);
 let passed = 0;
@@ -31,6 +32,17 @@ const { tools } = await client.listTools().catch((e) => fail(`tools/list failed:
 const names = tools.map((t) => t.name);
 check(["test_echo", "test_progress", "test_sleep"].every((n) => names.includes(n)), `tools/list gave ${names}`);
 check(JSON.stringify(names) === JSON.stringify([...names].sort()), "tools are not sorted by name");
+const read = tools.find((t) => t.name === "read");
+check(read?.title === "Read file" && read?.annotations?.readOnlyHint === true, `read is listed as ${JSON.stringify(read?.annotations)}`);
+const bash = tools.find((t) => t.name === "bash");
+check(bash?.annotations?.destructiveHint === true && bash?.annotations?.openWorldHint === true,
+  `bash is listed as ${JSON.stringify(bash?.annotations)}`);
+const caps = client.getServerCapabilities();
+check(caps?.logging && caps?.resources?.listChanged === true && caps?.prompts === undefined,
+  `the capabilities are ${JSON.stringify(caps)}`);
+const logLines = [];
+client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => logLines.push(n.params));
+await client.setLoggingLevel("info").catch((e) => fail(`logging/setLevel failed: ${e.message}`));
 
 const echoed = await client.callTool({ name: "test_echo", arguments: { text: "hello", n: 3 } })
   .catch((e) => fail(`tools/call test_echo failed: ${e.message}`));
@@ -77,6 +89,15 @@ const before = Date.now();
 const followed = await client.callTool({ name: "bash_output", arguments: { shellId, wait: 30 } });
 check(followed.content?.[0]?.text.startsWith("ready\n") && Date.now() - before < 10000,
   `bash_output with wait gave ${JSON.stringify(followed)} after ${Date.now() - before} ms`);
+await new Promise((resolve) => setTimeout(resolve, 300));
+check(logLines.some((l) => l.level === "info" && l.logger === "toold" && /background job shell-\d+ of session mcp: exited/.test(l.data)),
+  `the log notifications were ${JSON.stringify(logLines)}`);
+// The job's log is a retained output: listed and readable as a resource.
+const { resources } = await client.listResources().catch((e) => fail(`resources/list failed: ${e.message}`));
+const texts = await Promise.all(resources.map((r) => client.readResource({ uri: r.uri })));
+check(texts.some((t) => t.contents?.[0]?.text === "ready\n"), `the resources were ${JSON.stringify(resources)}`);
+const { resourceTemplates } = await client.listResourceTemplates();
+check(resourceTemplates?.[0]?.uriTemplate === "toold://tool-output/{id}", `the templates were ${JSON.stringify(resourceTemplates)}`);
 
 const errors = [];
 client.onerror = (e) => errors.push(e.message);
