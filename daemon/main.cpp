@@ -18,6 +18,7 @@
 #include "daemon/stdin_reader.h"
 #include "daemon/stdout_writer.h"
 #include "daemon/testing/test_methods.h"
+#include "daemon/testing/conformance_tools.h"
 #include "daemon/testing/test_tools.h"
 #include "daemon/tool_methods.h"
 
@@ -127,6 +128,7 @@ int main(int argc, char** argv) {
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
   if (options.builtins) builtins::registerBuiltinTools(*tools);
   if (options.testMethods) daemon::registerTestTools(*tools);
+  if (options.conformanceTools) daemon::registerConformanceTools(*tools);
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
   daemon::bindToolMethods(*server, *tools);
   daemon::bindMcpMethods(*server, *tools);

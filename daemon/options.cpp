@@ -44,6 +44,7 @@ Options:
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
                          apply_patch, glob, grep): only the tools clients register
   --test-methods         bind the $/test/ methods and test tools used by fixtures and benchmarks
+  --conformance-tools    serve the fixture tools MCP's conformance suite calls (scripts/conformance)
   --help                 print this help and exit
   --version              print the version and exit
 )";
@@ -93,6 +94,8 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
     if (arg == "--version") return {std::nullopt, "toold " TOOLD_VERSION, 0};
     if (arg == "--test-methods") {
       options.testMethods = true;
+    } else if (arg == "--conformance-tools") {
+      options.conformanceTools = true;
     } else if (arg == "--no-builtins") {
       options.builtins = false;
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||

@@ -65,7 +65,7 @@ TEST_CASE("bad options are errors with status 2", "[options]") {
   }
 }
 
-TEST_CASE("--mcp-model names the MCP face's model; empty is an error", "[options]") {
+TEST_CASE("the option --mcp-model names the model of the MCP face and may not be empty", "[options]") {
   auto parsed = parse({"--mcp-model", "gpt-5"});
   REQUIRE(parsed.options);
   CHECK(parsed.options->mcpModel == "gpt-5");
@@ -75,7 +75,7 @@ TEST_CASE("--mcp-model names the MCP face's model; empty is an error", "[options
   CHECK(empty.exitStatus == 2);
 }
 
-TEST_CASE("--drain-timeout: seconds, 0 cancels at once, 30 s by default", "[options]") {
+TEST_CASE("the option --drain-timeout takes seconds where 0 cancels at once and 30 s is the default", "[options]") {
   CHECK(parse({}).options->drainTimeout == std::chrono::seconds(30));
   CHECK(parse({"--drain-timeout", "0"}).options->drainTimeout == std::chrono::milliseconds(0));
   CHECK(parse({"--drain-timeout=2.5"}).options->drainTimeout == std::chrono::milliseconds(2500));
