@@ -25,7 +25,7 @@ Usage:
 - stdin is /dev/null and there is no terminal: commands that wait for input, an editor or a pager get end-of-file at once. Pass non-interactive flags (`git commit -m`, `npm init -y`, `apt-get -y`).
 - timeout is in milliseconds (default 120000; 0 means none). On timeout the whole process group is stopped and the output so far is returned.
 - stdout and stderr are merged. Long output keeps its start and its end (up to 2000 lines / 50 KiB in all); the full output is saved to a file whose path is given, to read or grep.
-- Set background: true for servers, watchers and long builds: the call returns at once with a shell ID, you are told when the job exits, bash_output shows its output, bash_kill stops it. Don't start servers with `&` in the foreground: they are stopped when the command ends. Don't poll with sleep.
+- Set background: true for servers, watchers and long builds: the call returns at once with a shell ID; bash_output shows its output (with wait, it waits for new output or the job's end), bash_kill stops it. Don't start servers with `&` in the foreground: they are stopped when the command ends. Don't poll with sleep.
 - A non-zero exit code is reported, not treated as an error.
 - Prefer the dedicated tools over shell equivalents: read (not cat/head/tail), grep (not grep/rg), glob (not find/ls), edit/write (not sed/echo >).)";
 }
@@ -96,8 +96,9 @@ core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t
 core::ToolCompletion backgroundResult(const JobView& job, json metadata) {
   const std::string log = job.logPath ? job.logPath->string() : std::string("(no log: ") + job.error + ")";
   std::string text = "Command started in the background (shell ID: " + job.id + ").\nOutput is streaming to: " + log +
-                     "\nYou will be told when it exits. Follow it with bash_output {\"shellId\": \"" + job.id +
-                     "\"} and stop it with bash_kill; do not poll with sleep, carry on with other work.";
+                     "\nFollow it with bash_output {\"shellId\": \"" + job.id +
+                     "\", \"wait\": 30} (it answers as soon as there is new output or the job ends) and stop it with "
+                     "bash_kill; do not poll with sleep, carry on with other work.";
   metadata["shellId"] = job.id;
   metadata["background"] = true;
   metadata["logPath"] = job.logPath ? json(job.logPath->string()) : json();

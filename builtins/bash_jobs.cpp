@@ -42,6 +42,7 @@ core::Tool makeBashJobsTool(std::shared_ptr<ShellTools> shell) {
     if (jobs.empty()) text = "No background jobs in this session.";
     done(core::ToolResult{std::nullopt, json(std::move(text)), json{{"jobs", std::move(list)}, {"truncated", false}}});
   };
+  tool.polls = true; // its answer changes as the job runs: repeating it is no loop
   return tool;
 }
 

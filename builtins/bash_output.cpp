@@ -4,6 +4,11 @@
 #include "builtins/shell/terminal_text.h"
 #include "builtins/tool_support.h"
 
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <filesystem>
+
 namespace toold::builtins {
 
 namespace {
@@ -13,6 +18,10 @@ using core::json;
 // Within the pipeline's limits (2000 lines, 50 KiB) once cleaned, so the text is never cut again.
 constexpr std::size_t kSliceBytes = 48 * 1024;
 constexpr std::size_t kSliceLines = 1900;
+// A wait holds the call, not a thread: the log's size and the job's state are looked at on a timer
+// this often, so new output is seen within a poll.
+constexpr int kMaxWaitSeconds = 60;
+constexpr std::chrono::milliseconds kWaitPoll{25};
 
 const char* kDescription = R"(Shows a background job's output (started with bash and background: true) and its state.
 
@@ -20,7 +29,7 @@ Usage:
 - shellId is the ID bash returned ("shell-1").
 - Without offset, returns the output from where the previous bash_output call for this job stopped (from the start the first time); with offset, from that byte offset of the log.
 - Returns at most about 48 KiB per call; when more is waiting, call again with the offset given.
-- You are told when a job exits: don't poll in a loop.)";
+- Set wait (seconds, at most 60) to wait for the job: the call returns as soon as there is new output or the job ends, or after that many seconds if nothing happened. Prefer one call with wait to repeated calls, and do other work meanwhile when you can.)";
 
 json inputSchema() {
   return json{{"type", "object"},
@@ -30,10 +39,78 @@ json inputSchema() {
                  {{"type", "integer"},
                   {"minimum", 0},
                   {"maximum", 9007199254740991}, // 2^53 - 1: exact in every JSON reader
-                  {"description", "The byte offset in the job's log to read from (default: where the last read stopped)"}}}}},
+                  {"description", "The byte offset in the job's log to read from (default: where the last read stopped)"}}},
+                {"wait",
+                 {{"type", "number"},
+                  {"minimum", 0},
+                  {"maximum", kMaxWaitSeconds},
+                  {"description", "Seconds to wait for new output or the job's end before answering (default 0: answer at once)"}}}}},
               {"required", {"shellId"}},
               {"additionalProperties", false}};
 }
+
+// The answer: the log from `offset` on, cleaned, and the job's state.
+core::ToolCompletion readJob(ShellTools& shell, const std::string& sessionID, const JobView& job,
+                             std::uint64_t offset) {
+  LogSlice slice;
+  try {
+    slice = readLogSlice(*job.logPath, offset, kSliceBytes, kSliceLines);
+  } catch (const std::exception& e) {
+    return failure(e.what());
+  }
+  shell.jobs->setReadOffset(sessionID, job.id, slice.nextOffset);
+  std::string text = cleanTerminalText(slice.bytes);
+  if (text.ends_with('\n')) text.pop_back(); // the status line below follows a blank line
+  if (text.empty()) text = "(no new output)";
+  const bool more = slice.nextOffset < slice.fileSize;
+  text += "\n\n[" + jobStatus(job) + ". Read bytes " + std::to_string(slice.offset) + "–" +
+          std::to_string(slice.nextOffset) + " of " + std::to_string(slice.fileSize) +
+          (more ? "; more is waiting: call bash_output again" : "") + ".]";
+  json metadata = job.toJson();
+  metadata["offset"] = slice.offset;
+  metadata["nextOffset"] = slice.nextOffset;
+  metadata["size"] = slice.fileSize;
+  metadata["truncated"] = more;
+  return core::ToolResult{std::nullopt, json(std::move(text)), std::move(metadata)};
+}
+
+bool hasNews(const JobView& job, std::uint64_t offset) {
+  if (job.state != JobState::Running) return true;
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(*job.logPath, ec);
+  return ec || size > offset;
+}
+
+// One waiting bash_output call: looks again every kWaitPoll until there is news, the deadline
+// passes or the call is cancelled, then answers on the loop thread (one bounded read).
+struct JobWait : std::enable_shared_from_this<JobWait> {
+  JobWait(std::shared_ptr<ShellTools> s, core::ToolContext c, core::ToolDone d, std::string i, std::uint64_t o,
+          std::chrono::steady_clock::time_point until)
+      : shell(std::move(s)), context(std::move(c)), done(std::move(d)), id(std::move(i)), offset(o),
+        deadline(until), timer(shell->io) {}
+
+  void poll() {
+    timer.expires_after(kWaitPoll);
+    timer.async_wait([self = shared_from_this()](const boost::system::error_code&) { self->look(); });
+  }
+
+  void look() {
+    if (context.cancellation.isCancelled()) return done(failure("bash_output was cancelled while waiting"));
+    auto job = shell->jobs->find(context.sessionID, id);
+    if (!job) return done(failure(noSuchJob(*shell->jobs, context.sessionID, id)));
+    if (hasNews(*job, offset) || std::chrono::steady_clock::now() >= deadline)
+      return done(readJob(*shell, context.sessionID, *job, offset));
+    poll();
+  }
+
+  std::shared_ptr<ShellTools> shell;
+  core::ToolContext context;
+  core::ToolDone done;
+  std::string id;
+  std::uint64_t offset;
+  std::chrono::steady_clock::time_point deadline;
+  boost::asio::steady_timer timer;
+};
 
 } // namespace
 
@@ -46,26 +123,14 @@ core::Tool makeBashOutputTool(std::shared_ptr<ShellTools> shell) {
     if (!job->logPath) return done(failure(jobStatus(*job) + "; it has no output log."));
     const std::uint64_t offset = input.contains("offset") ? input["offset"].get<std::uint64_t>()
                                                           : shell->jobs->readOffset(context.sessionID, id);
-    LogSlice slice;
-    try {
-      slice = readLogSlice(*job->logPath, offset, kSliceBytes, kSliceLines);
-    } catch (const std::exception& e) {
-      return done(failure(e.what()));
-    }
-    shell->jobs->setReadOffset(context.sessionID, id, slice.nextOffset);
-    std::string text = cleanTerminalText(slice.bytes);
-    if (text.ends_with('\n')) text.pop_back(); // the status line below follows a blank line
-    if (text.empty()) text = "(no new output)";
-    const bool more = slice.nextOffset < slice.fileSize;
-    text += "\n\n[" + jobStatus(*job) + ". Read bytes " + std::to_string(slice.offset) + "–" +
-            std::to_string(slice.nextOffset) + " of " + std::to_string(slice.fileSize) + (more ? "; more is waiting: call bash_output again" : "") + ".]";
-    json metadata = job->toJson();
-    metadata["offset"] = slice.offset;
-    metadata["nextOffset"] = slice.nextOffset;
-    metadata["size"] = slice.fileSize;
-    metadata["truncated"] = more;
-    done(core::ToolResult{std::nullopt, json(std::move(text)), std::move(metadata)});
+    const double waitSeconds = input.value("wait", 0.0);
+    if (waitSeconds <= 0 || hasNews(*job, offset)) return done(readJob(*shell, context.sessionID, *job, offset));
+    const auto deadline = std::chrono::steady_clock::now() +
+                          std::chrono::milliseconds(static_cast<std::int64_t>(waitSeconds * 1000.0));
+    auto wait = std::make_shared<JobWait>(shell, std::move(context), std::move(done), id, offset, deadline);
+    wait->poll();
   });
+  tool.polls = true; // its answer changes as the job runs: repeating it is no loop
   return tool;
 }
 

@@ -11,6 +11,7 @@
 #include "builtins/list.h"
 #include "builtins/multiedit.h"
 #include "builtins/read.h"
+#include "builtins/tool_annotations.h"
 #include "builtins/write.h"
 #include "core/tool_service.h"
 
@@ -33,6 +34,7 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("bash_output", makeBashOutputTool(shell));
   list.emplace_back("bash_kill", makeBashKillTool(shell));
   list.emplace_back("bash_jobs", makeBashJobsTool(shell));
+  for (auto& [name, tool] : list) annotateBuiltin(name, tool);
   tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
   tools.registerTools(kBuiltinScope, std::move(list));
 }

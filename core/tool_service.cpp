@@ -75,6 +75,8 @@ struct ToolService::Impl {
     tool.codemode = spec.codemode.value_or(true);
     tool.permission = spec.permission.value_or("");
     tool.mutates = spec.mutates;
+    if (spec.title) tool.title = *spec.title;
+    if (spec.annotations) tool.annotations = *spec.annotations;
     // Both handlers only start asynchronous work, so they run inline on the session's queue.
     tool.threading = ToolThreading::Inline;
     ToolExecute execute = spec.handler.type == protocol::HandlerSpec::Type::Client
@@ -159,6 +161,7 @@ std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
     protocol::SnapshotParams params;
     params.sessionID = kImplicitSession;
     params.agent = kImplicitAgent;
+    params.model = impl_->options.mcpModel;
     impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params,
                                    impl_->permissions.configuredLayers(params.agent));
     impl_->implicitRevision = revision;

@@ -32,6 +32,7 @@ struct ToolServiceOptions {
   std::size_t snapshotCapacity = kDefaultSnapshotCapacity;
   PermissionConfig permissionConfig;
   PermissionOptions permissionOptions;
+  std::optional<std::string> mcpModel; ///< the model of the MCP face's implicit snapshot
 };
 
 class ToolService {

@@ -7,8 +7,10 @@
 #include "core/permission/permission_config.h"
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
+#include "daemon/client_log_sink.h"
 #include "daemon/logging.h"
 #include "daemon/mcp_methods.h"
+#include "daemon/mcp_resources.h"
 #include "daemon/options.h"
 #include "daemon/permission_methods.h"
 #include "daemon/server.h"
@@ -16,6 +18,7 @@
 #include "daemon/stdin_reader.h"
 #include "daemon/stdout_writer.h"
 #include "daemon/testing/test_methods.h"
+#include "daemon/testing/conformance_tools.h"
 #include "daemon/testing/test_tools.h"
 #include "daemon/tool_methods.h"
 
@@ -100,6 +103,7 @@ int main(int argc, char** argv) {
       io,
       [&](nlohmann::json&& message) { writer.send(protocol::encodeFrame(message, outputFraming())); },
       [&](int status) { exitWith(status); });
+  server->setDrainTimeout(options.drainTimeout);
   if (options.testMethods) daemon::bindTestMethods(*server);
 
   // File changes a killed toold left half done are finished or undone before anything new is
@@ -114,6 +118,7 @@ int main(int argc, char** argv) {
 
   core::ToolServiceOptions toolOptions;
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
+  toolOptions.mcpModel = options.mcpModel.empty() ? permissionConfig.mcpModel : std::optional<std::string>(options.mcpModel);
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.unattended =
       options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
@@ -123,9 +128,15 @@ int main(int argc, char** argv) {
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
   if (options.builtins) builtins::registerBuiltinTools(*tools);
   if (options.testMethods) daemon::registerTestTools(*tools);
+  if (options.conformanceTools) daemon::registerConformanceTools(*tools);
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
   daemon::bindToolMethods(*server, *tools);
   daemon::bindMcpMethods(*server, *tools);
+  auto clientLog = std::make_shared<daemon::ClientLogSink>(
+      [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });
+  daemon::addLogSink(clientLog);
+  daemon::bindMcpLogging(*server, clientLog);
+  daemon::bindMcpResources(*server, std::filesystem::absolute(options.dataDir) / "tool-output");
   daemon::bindPermissionMethods(*server, tools->permissions());
   tools->startOutputCleanup();
   // As PID 1 (in a container) or a subreaper, toold inherits orphaned grandchildren; reap them,
@@ -151,6 +162,10 @@ int main(int argc, char** argv) {
   writer.watchBacklog(kOutputBacklogHigh, kOutputBacklogLow,
                       [input = reader.get()](bool pressured) { input->setOutputBlocked(pressured); });
   reader->start();
+  // Started by hand: the person probably wants the interactive client, not raw JSON-RPC.
+  if (::isatty(STDIN_FILENO) == 1)
+    std::fprintf(stderr, "toold: stdin is a terminal; toold speaks JSON-RPC, one message per line. "
+                         "For an interactive session run toold-repl.\n");
   spdlog::info("toold {} serving {} (framing {})", TOOLD_VERSION, options.directory,
                protocol::framingName(options.framing));
 
@@ -168,6 +183,7 @@ int main(int argc, char** argv) {
   io.stop();
   for (auto& thread : loopThreads) thread.join();
   // Every call was cancelled by the server; now no child process may outlive toold.
+  clientLog->detach();
   tools->shutdown();
   tools.reset();
   reaper.reset();

@@ -1,6 +1,9 @@
 #include "daemon/mcp_methods.h"
 
 #include "core/tool_service.h"
+#include "daemon/client_log_sink.h"
+#include "daemon/logging.h"
+#include "daemon/mcp_progress.h"
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"
 
@@ -11,6 +14,9 @@
 namespace toold::daemon {
 
 namespace {
+
+constexpr std::string_view kMetaSessionKey = "toold/sessionID";
+constexpr std::size_t kMaxSessionIdBytes = 256;
 
 // A cursor names the snapshot the listing started from and where the next page begins; a listing
 // whose tools changed in between starts again rather than skip or repeat tools.
@@ -60,8 +66,11 @@ json mcpContentItem(const json& item) {
 bool statesType(const json& schema) { return schema.is_object() && schema.contains("type"); }
 bool isObjectSchema(const json& schema) { return schema.is_object() && schema.value("type", json()) == "object"; }
 
-std::optional<json> mcpDefinition(const json& definition) {
-  json listed = definition;
+std::optional<json> mcpDefinition(const core::RegisteredTool& tool) {
+  json listed = tool.definition;
+  // MCP's title and behaviour hints: the built-ins' own, a registered tool's as it gave them.
+  if (!tool.tool.title.empty()) listed["title"] = tool.tool.title;
+  if (!tool.tool.annotations.empty()) listed["annotations"] = tool.tool.annotations;
   json& input = listed["inputSchema"];
   if (input.is_boolean() || (input.is_object() && !statesType(input))) {
     if (input.is_boolean()) input = json::object();
@@ -89,10 +98,28 @@ json callToolResult(const protocol::ToolOutcome& outcome) {
   return result;
 }
 
+// `_meta["toold/sessionID"]`: a session the call belongs to, instead of the connection's own.
+std::optional<std::string> metaSession(const json& params) {
+  const auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object()) return std::nullopt;
+  const auto session = meta->find(kMetaSessionKey);
+  if (session == meta->end()) return std::nullopt;
+  if (!session->is_string() || session->get_ref<const std::string&>().empty() ||
+      session->get_ref<const std::string&>().size() > kMaxSessionIdBytes)
+    throw InvalidParams("_meta." + std::string(kMetaSessionKey) + ": must be a non-empty string of at most " +
+                        std::to_string(kMaxSessionIdBytes) + " bytes");
+  return session->get<std::string>();
+}
+
+json declinedResult(const std::string& message) {
+  return json{{"content", json::array({json{{"type", "text"}, {"text", message}}})}, {"isError", true}};
+}
+
 } // namespace
 
 void bindMcpMethods(Server& server, core::ToolService& tools) {
   MethodTable& methods = server.methods();
+  server.declareCapability("tools", json{{"listChanged", true}});
 
   methods.request("tools/list", [&tools](json&& params, const RequestContext&, Reply reply) {
     protocol::ParamsReader reader(params, "", /*nullIsEmpty=*/true);
@@ -102,7 +129,7 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
     json list = json::array();
     std::size_t next = offset;
     for (; next < snapshot->tools.size() && list.size() < kToolsListPageSize; ++next)
-      if (auto listed = mcpDefinition(snapshot->tools[next]->definition)) list.push_back(std::move(*listed));
+      if (auto listed = mcpDefinition(*snapshot->tools[next])) list.push_back(std::move(*listed));
     json result{{"tools", std::move(list)}};
     if (next < snapshot->tools.size()) result["nextCursor"] = makeCursor(snapshot->id, next);
     reply(std::move(result));
@@ -118,26 +145,47 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
     call.agent = snapshot->agent;
     call.name = reader.requireString("name");
     if (snapshot->find(call.name) == nullptr) throw InvalidParams("Unknown tool: " + call.name);
+    // One connection is one session ("mcp") unless the host names one: a host that multiplexes
+    // conversations over one connection keeps their jobs, approvals and loop checks apart.
+    if (auto session = metaSession(params)) call.sessionID = std::move(*session);
     call.callID = "mcp-call-" + std::to_string(nextCall->fetch_add(1));
     call.messageID = call.callID;
     call.input = reader.has("arguments") ? reader.require("arguments") : json::object();
 
     std::function<void(json)> progress;
     if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object() && meta->contains("progressToken")) {
-      auto counter = std::make_shared<std::atomic<std::uint64_t>>(0);
-      progress = [&server, token = (*meta)["progressToken"], counter](json update) {
-        json notification{{"progressToken", token}, {"progress", counter->fetch_add(1) + 1}};
-        if (update.is_string()) notification["message"] = update;
-        else if (update.is_object() && update.contains("message") && update["message"].is_string())
-          notification["message"] = update["message"];
-        server.notify("notifications/progress", std::move(notification));
+      auto translator = std::make_shared<McpProgress>((*meta)["progressToken"]);
+      progress = [&server, translator](json update) {
+        server.notify("notifications/progress", translator->next(update));
       };
     }
     tools.call(std::move(snapshot), std::move(call), core::CallIo{std::move(progress), context.cancellation},
-               [reply](core::CallAnswer answer) {
-                 if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) return reply(callToolResult(*outcome));
-                 reply.error(std::get<protocol::RpcError>(answer));
+               [reply, &server](core::CallAnswer answer) {
+                 if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
+                   // A cut output was retained: a new resource the host may list.
+                   if (!outcome->outputPaths.empty()) server.notify("notifications/resources/list_changed", nullptr);
+                   return reply(callToolResult(*outcome));
+                 }
+                 auto& error = std::get<protocol::RpcError>(answer);
+                 // A person's decline is for the model to read, as opencode gives it: a thrown
+                 // -32001 is what the SDK uses for its own timeout, and a host shows the model
+                 // nothing of it. The native `call` keeps -32001 for a runner that stops the turn.
+                 if (error.code == protocol::ErrorCode::PermissionDeclined) return reply(declinedResult(error.message));
+                 reply.error(std::move(error));
                });
+  });
+}
+
+void bindMcpLogging(Server& server, std::shared_ptr<ClientLogSink> sink) {
+  server.declareCapability("logging", json::object());
+  server.methods().request("logging/setLevel", [sink](json&& params, const RequestContext&, Reply reply) {
+    protocol::ParamsReader reader(params, "");
+    const std::string name = reader.requireString("level");
+    const auto level = levelFromMcp(name);
+    if (!level)
+      reader.fail("level", "must be one of debug, info, notice, warning, error, critical, alert, emergency");
+    setLogSinkLevel(sink, *level);
+    reply(json::object());
   });
 }
 

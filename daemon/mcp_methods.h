@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 
 namespace toold::core {
 class ToolService;
@@ -16,5 +17,10 @@ class Server;
 inline constexpr std::size_t kToolsListPageSize = 100;
 
 void bindMcpMethods(Server& server, core::ToolService& tools);
+
+class ClientLogSink;
+/// `logging/setLevel {level}`: from then on toold's log lines at or above it reach the client as
+/// `notifications/message`.
+void bindMcpLogging(Server& server, std::shared_ptr<ClientLogSink> sink);
 
 } // namespace toold::daemon

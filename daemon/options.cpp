@@ -33,11 +33,18 @@ Options:
                          client cannot answer permission requests
   --permission-timeout S refuse a permission ask left unanswered for S seconds (fractions
                          allowed; default: wait as long as the call lives)
+  --drain-timeout S      at the end of input, requests in flight may finish for S seconds before
+                         what is left is cancelled and toold exits (fractions allowed; 0 cancels
+                         at once; default: 30). A closed stdout still exits at once.
+  --mcp-model MODEL      the model the MCP face (tools/list, tools/call) chooses its tools for, as
+                         a snapshot's model does: a GPT model sees apply_patch instead of edit and
+                         write (default: toold.json's mcp.model, else none: edit and write)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
                          apply_patch, glob, grep): only the tools clients register
   --test-methods         bind the $/test/ methods and test tools used by fixtures and benchmarks
+  --conformance-tools    serve the fixture tools MCP's conformance suite calls (scripts/conformance)
   --help                 print this help and exit
   --version              print the version and exit
 )";
@@ -87,12 +94,15 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
     if (arg == "--version") return {std::nullopt, "toold " TOOLD_VERSION, 0};
     if (arg == "--test-methods") {
       options.testMethods = true;
+    } else if (arg == "--conformance-tools") {
+      options.conformanceTools = true;
     } else if (arg == "--no-builtins") {
       options.builtins = false;
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
-               arg == "--unattended" || arg == "--permission-timeout") {
+               arg == "--unattended" || arg == "--permission-timeout" || arg == "--mcp-model" ||
+               arg == "--drain-timeout") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -103,6 +113,13 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         options.logFile = std::string(*v);
       } else if (arg == "--config") {
         options.configFile = std::string(*v);
+      } else if (arg == "--drain-timeout") {
+        auto timeout = *v == "0" ? std::optional<std::chrono::milliseconds>(0) : parseSeconds(*v);
+        if (!timeout) return fail("--drain-timeout must be 0 or a positive number of seconds (got '" + std::string(*v) + "')");
+        options.drainTimeout = *timeout;
+      } else if (arg == "--mcp-model") {
+        if (v->empty()) return fail("--mcp-model needs a model name");
+        options.mcpModel = std::string(*v);
       } else if (arg == "--unattended") {
         if (*v != "deny" && *v != "allow")
           return fail("--unattended must be deny or allow (got '" + std::string(*v) + "')");

@@ -22,10 +22,13 @@ struct Options {
   std::size_t maxOutputBytes = 50 * 1024;
   unsigned busyPollMicros = 50;           ///< how long the reader spins for the next frame before sleeping
   bool builtins = true;                   ///< serves the built-in tools (read, edit, …)
+  bool conformanceTools = false;          ///< --conformance-tools: the MCP conformance suite's fixture tools
   bool testMethods = false;               ///< binds the $/test/ methods (fixtures and benchmarks only)
   std::string configFile;                 ///< --config; empty: <directory>/toold.json when it exists
   bool unattendedAllow = false;           ///< --unattended allow: asks no client can answer are allowed
   std::optional<std::chrono::milliseconds> permissionTimeout; ///< how long an ask may wait
+  std::chrono::milliseconds drainTimeout{30000}; ///< --drain-timeout: how long requests run on after end of input
+  std::string mcpModel;                   ///< --mcp-model: the model the MCP face serves (empty: the config's, else none)
 };
 
 /// What parsing the command line decided: run with these options, or print this and exit.

@@ -74,6 +74,11 @@ void Reply::error(protocol::ErrorCode code, std::string message) const {
   error(protocol::RpcError{code, std::move(message), {}});
 }
 
+void Reply::withdraw() const {
+  state_->cancelled.store(true);
+  state_->answer(json(json::value_t::discarded), "withdrawn");
+}
+
 bool Reply::answered() const { return state_->answered.load(); }
 
 const json& Reply::id() const { return state_->id; }
@@ -94,8 +99,9 @@ void BatchReply::add(json&& response) {
   json complete;
   {
     std::lock_guard lock(state_->mutex);
-    state_->responses.push_back(std::move(response));
-    if (state_->responses.size() != state_->expected) return;
+    if (response.is_discarded()) --state_->expected;
+    else state_->responses.push_back(std::move(response));
+    if (state_->responses.size() != state_->expected || state_->expected == 0) return;
     complete = std::move(state_->responses);
   }
   state_->send(std::move(complete));

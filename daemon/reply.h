@@ -29,6 +29,9 @@ public:
   void operator()(json result) const;
   void error(protocol::RpcError error) const;
   void error(protocol::ErrorCode code, std::string message) const;
+  /// Settles the request without an answer: MCP's `notifications/cancelled` asks the receiver not
+  /// to respond. A batch's collector counts it as settled and leaves it out of the array.
+  void withdraw() const;
   /// True once an answer was sent (by this handle, a copy, or a cancellation).
   bool answered() const;
   const json& id() const;
@@ -58,7 +61,9 @@ private:
 class BatchReply {
 public:
   BatchReply(std::size_t expected, std::function<void(json&&)> send);
-  /// Adds one response; the array is sent when the last expected one arrives.
+  /// Adds one response; the array is sent when the last expected one arrives. A discarded value
+  /// (a withdrawn request) settles its place without joining the array; a batch whose requests
+  /// were all withdrawn sends nothing.
   void add(json&& response);
 
 private:

@@ -7,6 +7,7 @@
 #include "protocol/bounded_json.h"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
 #include <array>
@@ -50,6 +51,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   asio::io_context& io;
   core::SerialQueue dispatch;
   Send send;
+  Send answerSend; // `send` for answers: a withdrawn request's answer is nothing
   ExitHandler onExit;
   MethodTable methods;
 
@@ -57,7 +59,12 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   bool initialized = false;
   bool shutdownRequested = false;
   std::atomic<bool> exiting{false}; // also read by callClient on any thread
+  // The input ended: requests in flight run on, within drainTimeout; set under tablesMutex.
+  std::atomic<bool> draining{false};
+  std::chrono::milliseconds drainTimeout{std::chrono::seconds(30)};
+  std::unique_ptr<asio::steady_timer> drainTimer;
   json clientCapabilities = json::object(); // under tablesMutex: read from any thread
+  json serverCapabilities = json::object(); // set before the first frame
 
   std::mutex tablesMutex;
   std::map<std::string, InFlight> inFlight;                                   // by idKey
@@ -66,6 +73,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
 
   Impl(asio::io_context& ioContext, Send sendFn, ExitHandler exitFn)
       : io(ioContext), send(std::move(sendFn)),
+        answerSend([send = send](json&& message) {
+          if (!message.is_discarded()) send(std::move(message));
+        }),
         onExit(std::move(exitFn)) {}
 
   void bindLifecycle();
@@ -77,7 +87,14 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::optional<Reply> enterInFlight(const protocol::Request& request, const Send& replySend, RequestContext& context);
   void handleNotification(protocol::Notification&& notification);
   void handleResponse(protocol::Response&& response);
-  void cancelRequest(const json& id, const std::string& reason);
+  /// Cancels a request in flight; `answer` says whether it is still answered (-32800, LSP's
+  /// rule) or settled with no answer at all (MCP's).
+  void cancelRequest(const json& id, const std::string& reason, bool answer = true);
+  void drain(std::string why);
+  /// After each answer while draining: the last one in flight lets toold exit.
+  void answered();
+  /// Fails every request toold sent the client: after the end of input none can be answered.
+  void failOutgoing(const std::string& why);
   void finish(int status, const std::string& why);
 };
 
@@ -89,6 +106,7 @@ Server::Server(asio::io_context& io, Send send, ExitHandler onExit)
 Server::~Server() = default;
 
 MethodTable& Server::methods() { return impl_->methods; }
+void Server::declareCapability(const std::string& name, json value) { impl_->serverCapabilities[name] = std::move(value); }
 asio::io_context& Server::io() { return impl_->io; }
 
 void Server::post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed) {
@@ -101,9 +119,11 @@ void Server::post(std::vector<protocol::DecodedFrame>&& frames, std::function<vo
 void Server::inputEnded(int error) {
   impl_->dispatch.run([impl = impl_, error] {
     if (error != 0) spdlog::error("reading stdin failed: {}", std::strerror(error));
-    impl->finish(0, error != 0 ? "stdin failed" : "end of input");
+    impl->drain(error != 0 ? "stdin failed" : "end of input");
   });
 }
+
+void Server::setDrainTimeout(std::chrono::milliseconds timeout) { impl_->drainTimeout = timeout; }
 
 void Server::terminate(int status, std::string reason) {
   impl_->dispatch.run([impl = impl_, status, reason = std::move(reason)] { impl->finish(status, reason); });
@@ -113,9 +133,10 @@ json Server::callClient(std::string method, json params, std::function<void(prot
   json id;
   {
     std::unique_lock lock(impl_->tablesMutex);
-    if (impl_->exiting.load()) {
+    if (impl_->exiting.load() || impl_->draining.load()) {
       lock.unlock();
-      onResponse(protocol::Response{nullptr, std::nullopt, RpcError{ErrorCode::RequestCancelled, "toold is exiting", {}}});
+      onResponse(protocol::Response{nullptr, std::nullopt,
+                                    RpcError{ErrorCode::RequestCancelled, "toold is exiting (end of input)", {}}});
       return nullptr;
     }
     id = "toold-" + std::to_string(impl_->nextOutgoingId++);
@@ -156,7 +177,7 @@ void Server::Impl::bindLifecycle() {
     initialized = true;
     reply(json{{"protocolVersion", version},
                {"serverInfo", {{"name", "toold"}, {"version", TOOLD_VERSION}}},
-               {"capabilities", {{"tools", {{"listChanged", true}}}}}});
+               {"capabilities", serverCapabilities}});
   });
   methods.notification("notifications/initialized", [](json&&) {});
   methods.request("ping", [](json&&, const RequestContext&, Reply reply) { reply(json::object()); });
@@ -175,7 +196,9 @@ void Server::Impl::bindLifecycle() {
       return spdlog::warn("notifications/cancelled needs params with an integer or string requestId; ignored");
     std::string reason = "cancelled by the client";
     if (auto it = params.find("reason"); it != params.end() && it->is_string()) reason += ": " + it->get<std::string>();
-    cancelRequest(params["requestId"], reason);
+    // MCP: "the receiver SHOULD NOT send a response for the cancelled request"; the official SDK
+    // reports one that comes anyway as an error.
+    cancelRequest(params["requestId"], reason, /*answer=*/false);
   });
 }
 
@@ -197,7 +220,7 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
   }
   json value = std::move(parsed.value);
   if (value.is_array()) return handleBatch(std::move(value));
-  handleMessage(protocol::classify(std::move(value)), send);
+  handleMessage(protocol::classify(std::move(value)), answerSend);
 }
 
 void Server::Impl::handleBatch(json&& batch) {
@@ -216,7 +239,7 @@ void Server::Impl::handleBatch(json&& batch) {
   }
   Send reply = [](json&&) {};
   if (answers > 0) {
-    BatchReply collector(answers, send);
+    BatchReply collector(answers, answerSend);
     reply = [collector](json&& response) mutable { collector.add(std::move(response)); };
   }
   for (auto& message : messages) handleMessage(std::move(message), reply);
@@ -276,7 +299,13 @@ std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& reques
   if (!inserted) return std::nullopt;
   // The reply leaves the table when it is sent; the table holds it weakly so that a handler
   // dropping its last copy is still detected.
-  Reply reply(request.id, request.method, replySend, [weak = weak_from_this(), key] {
+  // After the end of input, the answer that empties the table lets toold exit; it is checked once
+  // the answer is handed to the writer, so that the exit's flush includes it.
+  Send sendThenCheck = [weak = weak_from_this(), replySend](json&& message) {
+    replySend(std::move(message));
+    if (auto self = weak.lock(); self && self->draining.load()) self->answered();
+  };
+  Reply reply(request.id, request.method, std::move(sendThenCheck), [weak = weak_from_this(), key] {
     if (auto self = weak.lock()) {
       std::lock_guard relock(self->tablesMutex);
       self->inFlight.erase(key);
@@ -325,7 +354,7 @@ void Server::Impl::handleResponse(protocol::Response&& response) {
   callback(std::move(response));
 }
 
-void Server::Impl::cancelRequest(const json& id, const std::string& reason) {
+void Server::Impl::cancelRequest(const json& id, const std::string& reason, bool answer) {
   std::optional<core::CancellationSource> source;
   std::optional<Reply> reply;
   {
@@ -340,7 +369,52 @@ void Server::Impl::cancelRequest(const json& id, const std::string& reason) {
   }
   spdlog::debug("cancelling {}: {}", shown(id), reason);
   source->cancel(reason);
-  if (reply) reply->error(ErrorCode::RequestCancelled, "Request cancelled: " + reason);
+  if (!reply) return;
+  if (answer) reply->error(ErrorCode::RequestCancelled, "Request cancelled: " + reason);
+  else reply->withdraw();
+}
+
+void Server::Impl::drain(std::string why) {
+  if (exiting) return;
+  std::size_t running = 0;
+  {
+    std::lock_guard lock(tablesMutex);
+    draining = true;
+    running = inFlight.size();
+  }
+  failOutgoing(why);
+  if (running == 0 || drainTimeout.count() == 0) return finish(0, why);
+  spdlog::info("{}: waiting up to {} ms for {} request(s) in flight", why, drainTimeout.count(), running);
+  drainTimer = std::make_unique<asio::steady_timer>(io, drainTimeout);
+  drainTimer->async_wait([weak = weak_from_this(), why](const boost::system::error_code& ec) {
+    if (ec) return;
+    if (auto self = weak.lock())
+      self->dispatch.run([self, why] { self->finish(0, why + "; the drain timeout passed"); });
+  });
+  answered(); // every request may have ended meanwhile
+}
+
+void Server::Impl::answered() {
+  {
+    std::lock_guard lock(tablesMutex);
+    if (!inFlight.empty()) return;
+  }
+  dispatch.run([self = shared_from_this()] {
+    if (self->drainTimer) self->drainTimer->cancel();
+    self->finish(0, "end of input; every request was answered");
+  });
+}
+
+void Server::Impl::failOutgoing(const std::string& why) {
+  std::vector<std::function<void(protocol::Response&&)>> pendingCalls;
+  {
+    std::lock_guard lock(tablesMutex);
+    for (auto& [key, callback] : outgoing) pendingCalls.push_back(std::move(callback));
+    outgoing.clear();
+  }
+  for (auto& callback : pendingCalls)
+    callback(protocol::Response{nullptr, std::nullopt,
+                                RpcError{ErrorCode::RequestCancelled, "toold is exiting (" + why + ")", {}}});
 }
 
 void Server::Impl::finish(int status, const std::string& why) {

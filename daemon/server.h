@@ -6,6 +6,7 @@
 #include "protocol/framing.h"
 #include "protocol/message.h"
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -33,8 +34,13 @@ public:
   /// Dispatch runs on the calling thread when no other dispatch is running, else right after it:
   /// handlers must not block (slow work goes to the loop or a worker pool).
   void post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed);
-  /// The input ended (error 0) or failed (errno): cancel everything and exit.
+  /// The input ended (error 0) or failed (errno): nothing more is read, the client can answer
+  /// nothing more, and the requests in flight may finish within the drain timeout; what is left
+  /// then is cancelled, and toold exits.
   void inputEnded(int error);
+  /// How long requests in flight may run on after the end of input (default 30 s; zero: cancel
+  /// them at once). Set before the first frame.
+  void setDrainTimeout(std::chrono::milliseconds timeout);
   /// A signal or a broken output: cancel everything and exit with `status`.
   void terminate(int status, std::string reason);
 
@@ -45,6 +51,10 @@ public:
   void notify(std::string_view method, json params);
   /// What the client declared in `initialize` (an empty object before).
   json clientCapabilities() const;
+
+  /// Adds a capability to `initialize`'s result (before the first frame): what is served and
+  /// nothing else is declared.
+  void declareCapability(const std::string& name, json value);
 
   MethodTable& methods();
   boost::asio::io_context& io();

@@ -48,6 +48,15 @@ ToolSpec parseToolSpec(const json& value, const std::string& path) {
   spec.permission = reader.optionalString("permission");
   if (spec.permission && spec.permission->empty()) reader.fail("permission", "must not be empty");
   spec.mutates = reader.optionalBool("mutates").value_or(false);
+  spec.title = reader.optionalString("title");
+  if (reader.has("annotations")) {
+    const json& annotations = reader.require("annotations");
+    if (!annotations.is_object()) reader.fail("annotations", "must be an object (MCP's tool annotations)");
+    for (const char* hint : {"readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"})
+      if (annotations.contains(hint) && !annotations[hint].is_boolean())
+        reader.fail("annotations", std::string(hint) + " must be a boolean");
+    spec.annotations = annotations;
+  }
   spec.handler = parseHandler(reader.require("handler"), reader.pathOf("handler"));
   return spec;
 }

@@ -29,6 +29,8 @@ struct ToolSpec {
   std::optional<bool> codemode;
   std::optional<std::string> permission;
   bool mutates = false;
+  std::optional<std::string> title;  ///< MCP's tool title, passed through to tools/list
+  std::optional<json> annotations;   ///< MCP's tool annotations (an object), passed through
   HandlerSpec handler;
 };
 

@@ -134,13 +134,29 @@ public:
         config.rules = readPermission(value, at);
       else if (key == "agent")
         config.agents = readAgents(value, at);
+      else if (key == "mcp")
+        config.mcpModel = readMcp(value, at);
       else
-        fail(at, "unknown key " + jsonQuoted(key) + R"( (expected "$schema", "permission" or "agent"))");
+        fail(at, "unknown key " + jsonQuoted(key) + R"( (expected "$schema", "permission", "agent" or "mcp"))");
     }
     return config;
   }
 
 private:
+  /// The MCP face's section: `{"model": "gpt-5"}`, the model its implicit snapshot is taken for.
+  std::optional<std::string> readMcp(const OrderedJson& value, const ConfigLocation& at) {
+    if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
+    std::optional<std::string> model;
+    for (const auto& [key, entry] : value.items()) {
+      const ConfigLocation member = at.member(key);
+      if (key != "model") fail(member, at.path + ": unknown key " + jsonQuoted(key) + R"( (expected "model"))");
+      if (!entry.is_string() || entry.get_ref<const std::string&>().empty())
+        fail(member, member.path + ": expected a model name, got " + describeValue(entry));
+      model = entry.get<std::string>();
+    }
+    return model;
+  }
+
   std::map<std::string, Ruleset, std::less<>> readAgents(const OrderedJson& value, const ConfigLocation& at) {
     if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
     std::map<std::string, Ruleset, std::less<>> agents;

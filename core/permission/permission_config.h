@@ -9,7 +9,8 @@
 //       "bash": {"git *": "allow", "rm *": "deny"},    (an action: resource patterns)
 //       "mymcp_*": "allow"
 //     },
-//     "agent": {"plan": {"permission": {"edit": "deny"}}, "review": {"permission": "ask"}}
+//     "agent": {"plan": {"permission": {"edit": "deny"}}, "review": {"permission": "ask"}},
+//     "mcp": {"model": "gpt-5"}                        (the model the MCP face serves; optional)
 //   }
 //
 // `permission` may also be one effect, a rule for every action and resource. Rules keep the order
@@ -41,6 +42,7 @@ struct PermissionConfig {
   std::string file; ///< the display name of the file read; empty when there was none
   Ruleset rules;    ///< the `permission` section, in file order
   std::map<std::string, Ruleset, std::less<>> agents; ///< per-agent `permission` sections, by agent name
+  std::optional<std::string> mcpModel; ///< `mcp.model`: the model the MCP face's tool set is chosen for
 };
 
 /// A configuration that cannot be used. The message is complete and meant for the user, e.g.

@@ -37,6 +37,14 @@ constexpr std::string_view kDisabledMessage = "Tools are disabled after the maxi
 constexpr std::uint64_t kInlineValidationSteps = 20'000;
 constexpr std::chrono::milliseconds kInlineValidationTime{2};
 
+// What a model told its repeat was held is told to do instead.
+std::string loopAdvice(const std::string& tool) {
+  return "This call repeats the last two " + tool +
+         " calls exactly, and both got the same answer: running it again would give that answer again. "
+         "Use the answer you have, change the input, or try another approach; to wait for a background "
+         "job, call bash_output with wait. ";
+}
+
 std::string unknownToolMessage(const std::string& name, const Snapshot& snapshot) {
   std::string message = "Unknown tool: " + name + ". Available tools: ";
   const auto names = snapshot.names();
@@ -90,6 +98,7 @@ struct Call : std::enable_shared_from_this<Call> {
   json decodedInput;
   ToolOutcome outcome;
   bool preBounded = false;
+  std::optional<DoomLoopDetector::Ticket> loopTicket; ///< when the doom-loop check saw this call
 
   std::mutex progressMutex; // progress may come from any thread the tool uses
   std::optional<json> lastProgress;
@@ -177,19 +186,37 @@ struct Call : std::enable_shared_from_this<Call> {
                             io.cancellation};
   }
 
-  // The third identical call in a row asserts `doom_loop` before it runs.
+  // A call repeating the two before it, which got the same answer, asserts `doom_loop` before it
+  // runs. Polling tools are never held: their answers change by themselves.
   void guardDoomLoop() {
-    if (!session->doomLoop.record(tool->name, decodedInput)) return execute();
-    spdlog::info("call {} (session {}) repeats {} with the same input a third time", params.callID, params.sessionID,
-                 tool->name);
+    if (tool->tool.polls) return execute();
+    const auto started = session->doomLoop.start(tool->name, decodedInput);
+    loopTicket = started.ticket;
+    if (!started.suspect) return execute();
+    spdlog::info("call {} (session {}) repeats {} with the same input after two identical answers", params.callID,
+                 params.sessionID, tool->name);
     PermissionAsk ask{"doom_loop", {tool->name}, {tool->name}, json{{"tool", tool->name}, {"input", decodedInput}}};
     services.permissions.check(std::move(ask), permissionCaller(), [self = shared_from_this()](PermissionVerdict verdict) {
       self->keepNotice(verdict);
-      self->onQueue([verdict = std::move(verdict)](Call& c) {
+      self->onQueue([verdict = std::move(verdict)](Call& c) mutable {
         if (verdict.granted()) return c.execute();
+        c.session->doomLoop.forget(*c.loopTicket);
+        c.loopTicket.reset();
+        if (verdict.kind == PermissionVerdict::Kind::Failed) verdict.message = loopAdvice(c.tool->name) + verdict.message;
         std::visit([&c](auto&& value) { c.settle(std::move(value)); }, refusalOf(verdict));
       });
     });
+  }
+
+  // Tells the doom-loop check what the model was shown, so the next identical call can be compared.
+  void recordAnswer(const CallAnswer& value) {
+    if (!loopTicket) return;
+    const auto* answered = std::get_if<ToolOutcome>(&value);
+    if (answered == nullptr) return session->doomLoop.forget(*loopTicket);
+    session->doomLoop.answered(*loopTicket,
+                               DoomLoopDetector::fingerprint(json{{"completed", answered->completed()},
+                                                                  {"content", answered->content},
+                                                                  {"error", answered->errorMessage}}));
   }
 
   void keepNotice(const PermissionVerdict& verdict) {
@@ -424,6 +451,7 @@ struct Call : std::enable_shared_from_this<Call> {
   void finish() { deliver(std::move(outcome)); }
 
   void deliver(CallAnswer value) {
+    recordAnswer(value);
     {
       std::lock_guard lock(progressMutex);
       if (finished || interrupted()) return;

@@ -87,9 +87,15 @@ struct Tool {
   json inputSchema = json::object();
   std::optional<json> outputSchema;
   bool codemode = true;
+  /// For MCP hosts: a human title and behaviour hints ({readOnlyHint, …}); empty: none given.
+  std::string title;
+  json annotations = json::object();
   /// The permission action that guards it and filters it from catalogs; empty: its effective name.
   std::string permission;
   bool mutates = false;
+  /// Polls state that changes by itself (a job's output, the job list): repeating such a call is
+  /// no loop, so the doom-loop check never holds it.
+  bool polls = false;
   ToolThreading threading = ToolThreading::Workers;
   ToolExecute execute;
 };

@@ -33,8 +33,10 @@ Options:
 
 // How long the handshake may take before the REPL gives up waiting and lets the user type anyway.
 constexpr auto kInitializeWait = 10s;
-// At the end of input, how long replies to requests still in flight are waited for.
-constexpr auto kReplyWait = 2s;
+// At the end of input, how long replies to requests still in flight are waited for: as long as
+// toold itself lets them run after its input ends (its --drain-timeout default), so piped input
+// gets the answers of slow calls too.
+constexpr auto kReplyWait = 30s;
 constexpr auto kShutdownWait = 2s;
 // With piped input, how long `:reply ID` waits for toold to send the request it answers.
 constexpr auto kPipedReplyWait = 2s;

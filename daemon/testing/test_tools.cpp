@@ -44,7 +44,7 @@ core::Tool progressTool() {
     const int steps = input.value("steps", 3);
     const auto interval = std::chrono::milliseconds(input.value("intervalMs", 0));
     for (int i = 1; i <= steps; ++i) {
-      context.progress(json{{"step", i}, {"message", "step " + std::to_string(i)}});
+      context.progress(json{{"step", i}, {"total", steps}, {"message", "step " + std::to_string(i)}});
       if (interval.count() > 0 && !context.cancellation.isCancelled()) std::this_thread::sleep_for(interval);
     }
     if (input.contains("fail")) return done(core::ToolFailure{input["fail"].get<std::string>(), std::nullopt});

@@ -46,7 +46,9 @@ check(JSON.stringify(asked[0].requestedSchema.properties.decision.enum) === '["o
 
 answers.push({ action: "decline" });
 const declined = await client.callTool(push).then((r) => ({ result: r }), (e) => ({ error: e }));
-check(declined.error?.code === -32001, `a decline gave ${JSON.stringify(declined.result ?? declined.error?.message)}`);
+check(declined.result?.isError === true &&
+  declined.result?.content?.[0]?.text === "The user rejected permission to use this specific tool call.",
+  `a decline gave ${JSON.stringify(declined.result ?? declined.error?.message)}`);
 
 answers.push({ action: "accept", content: { decision: "reject", message: "push later" } });
 const corrected = await client.callTool(push).catch((e) => fail(`the corrected call failed: ${e.message}`));

@@ -64,3 +64,20 @@ TEST_CASE("bad options are errors with status 2", "[options]") {
     CHECK_THAT(parsed.message, Catch::StartsWith("toold: "));
   }
 }
+
+TEST_CASE("the option --mcp-model names the model of the MCP face and may not be empty", "[options]") {
+  auto parsed = parse({"--mcp-model", "gpt-5"});
+  REQUIRE(parsed.options);
+  CHECK(parsed.options->mcpModel == "gpt-5");
+  CHECK(parse({}).options->mcpModel.empty());
+  auto empty = parse({"--mcp-model="});
+  CHECK_FALSE(empty.options);
+  CHECK(empty.exitStatus == 2);
+}
+
+TEST_CASE("the option --drain-timeout takes seconds where 0 cancels at once and 30 s is the default", "[options]") {
+  CHECK(parse({}).options->drainTimeout == std::chrono::seconds(30));
+  CHECK(parse({"--drain-timeout", "0"}).options->drainTimeout == std::chrono::milliseconds(0));
+  CHECK(parse({"--drain-timeout=2.5"}).options->drainTimeout == std::chrono::milliseconds(2500));
+  for (const char* bad : {"-1", "soon", ""}) CHECK(parse({"--drain-timeout", bad}).exitStatus == 2);
+}

@@ -67,3 +67,32 @@ TEST_CASE("a batch is sent once every expected answer is in", "[reply]") {
   REQUIRE(sent.size() == 1);
   CHECK(sent[0] == json::parse(R"([{"id":1},{"id":2}])"));
 }
+
+TEST_CASE("a withdrawn reply sends nothing and counts as answered; a batch leaves it out", "[reply]") {
+  std::vector<json> sent;
+  int done = 0;
+  Reply reply(json(5), "sleep", [&](json&& m) { if (!m.is_discarded()) sent.push_back(std::move(m)); }, [&] { ++done; });
+  reply.withdraw();
+  reply(json::object()); // the handler's late answer is dropped
+  CHECK(sent.empty());
+  CHECK(done == 1);
+  CHECK(reply.answered());
+
+  std::vector<json> batches;
+  BatchReply batch(2, [&](json&& m) { batches.push_back(std::move(m)); });
+  Reply first(json(1), "ping", [batch](json&& m) mutable { batch.add(std::move(m)); });
+  Reply second(json(2), "sleep", [batch](json&& m) mutable { batch.add(std::move(m)); });
+  second.withdraw();
+  CHECK(batches.empty());
+  first(json::object());
+  REQUIRE(batches.size() == 1);
+  CHECK(batches[0].size() == 1);
+  CHECK(batches[0][0]["id"] == 1);
+
+  // A batch whose every request was withdrawn sends nothing at all.
+  std::vector<json> none;
+  BatchReply empty(1, [&](json&& m) { none.push_back(std::move(m)); });
+  Reply only(json(3), "sleep", [empty](json&& m) mutable { empty.add(std::move(m)); });
+  only.withdraw();
+  CHECK(none.empty());
+}

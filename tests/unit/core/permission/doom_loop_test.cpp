@@ -5,24 +5,68 @@
 using toold::core::DoomLoopDetector;
 using json = nlohmann::json;
 
-TEST_CASE("doom loop: the third consecutive identical call trips it, and every one after", "[doom_loop]") {
+namespace {
+
+// Starts a call and answers it at once with `answer`; true when the start was suspect.
+bool callAnswered(DoomLoopDetector& detector, std::string_view tool, const json& input, std::uint64_t answer) {
+  auto started = detector.start(tool, input);
+  detector.answered(started.ticket, answer);
+  return started.suspect;
+}
+
+} // namespace
+
+TEST_CASE("doom loop: the same call after two identical answers is suspect, and every one after", "[doom_loop]") {
   DoomLoopDetector detector;
   const json input{{"filePath", "a.txt"}, {"offset", 1}};
-  CHECK_FALSE(detector.record("read", input));
-  CHECK_FALSE(detector.record("read", json{{"offset", 1}, {"filePath", "a.txt"}})); // key order is not identity
-  CHECK(detector.record("read", input));
-  CHECK(detector.record("read", input));
+  CHECK_FALSE(callAnswered(detector, "read", input, 7));
+  CHECK_FALSE(callAnswered(detector, "read", json{{"offset", 1}, {"filePath", "a.txt"}}, 7)); // key order is not identity
+  CHECK(callAnswered(detector, "read", input, 7));
+  CHECK(callAnswered(detector, "read", input, 7));
+}
+
+TEST_CASE("doom loop: calls whose answers change are no loop", "[doom_loop]") {
+  DoomLoopDetector detector;
+  const json status{{"command", "git status"}};
+  CHECK_FALSE(callAnswered(detector, "bash", status, 1));
+  CHECK_FALSE(callAnswered(detector, "bash", status, 2));
+  CHECK_FALSE(callAnswered(detector, "bash", status, 3));
+  // Once the answer settles, the third identical one in a row is.
+  CHECK_FALSE(callAnswered(detector, "bash", status, 3));
+  CHECK(callAnswered(detector, "bash", status, 3));
+  CHECK(callAnswered(detector, "bash", status, 4)); // held, approved, and its answer changed
+  CHECK_FALSE(callAnswered(detector, "bash", status, 4));
 }
 
 TEST_CASE("doom loop: another tool or another input starts counting again", "[doom_loop]") {
   DoomLoopDetector detector;
   const json input{{"pattern", "x"}};
-  CHECK_FALSE(detector.record("grep", input));
-  CHECK_FALSE(detector.record("grep", input));
-  CHECK_FALSE(detector.record("glob", input));
-  CHECK_FALSE(detector.record("grep", input));
-  CHECK_FALSE(detector.record("grep", input));
-  CHECK_FALSE(detector.record("grep", json{{"pattern", "y"}}));
-  CHECK_FALSE(detector.record("grep", json{{"pattern", "y"}}));
-  CHECK(detector.record("grep", json{{"pattern", "y"}}));
+  CHECK_FALSE(callAnswered(detector, "grep", input, 1));
+  CHECK_FALSE(callAnswered(detector, "grep", input, 1));
+  CHECK_FALSE(callAnswered(detector, "glob", input, 1));
+  CHECK_FALSE(callAnswered(detector, "grep", input, 1));
+  CHECK_FALSE(callAnswered(detector, "grep", input, 1));
+  CHECK(callAnswered(detector, "grep", input, 1));
+}
+
+TEST_CASE("doom loop: calls still running are no evidence; a refused call is forgotten", "[doom_loop]") {
+  DoomLoopDetector detector;
+  const json input{{"q", 1}};
+  auto first = detector.start("t", input);
+  auto second = detector.start("t", input);
+  CHECK_FALSE(detector.start("t", input).suspect); // neither has answered yet
+  detector.answered(first.ticket, 5);
+  detector.answered(second.ticket, 5);
+  // The third (unanswered) sits between: the newest two are the third and nothing.
+  auto fourth = detector.start("t", input);
+  CHECK_FALSE(fourth.suspect);
+  detector.answered(fourth.ticket, 5);
+
+  DoomLoopDetector fresh;
+  CHECK_FALSE(callAnswered(fresh, "t", input, 5));
+  CHECK_FALSE(callAnswered(fresh, "t", input, 5));
+  auto held = fresh.start("t", input);
+  REQUIRE(held.suspect);
+  fresh.forget(held.ticket); // refused: it never ran
+  CHECK(fresh.start("t", input).suspect);
 }
