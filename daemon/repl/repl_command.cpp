@@ -187,7 +187,8 @@ Output:
   :record FILE                  writes the conversation so far as a fixture for toold-fixture
   :help  :quit                  this text; leave (also Ctrl-D)
 A line ending in \, or with an unclosed { or [, goes on on the next line. Lines starting with
-# are ignored. Tab completes commands, methods, tools, parameters and paths.
+# are ignored. Tab completes commands, methods, tools, parameters and paths. Piped lines run one
+at a time (each waits for its answer, or for toold's question); a line ending in " &" does not.
 )";
 }
 

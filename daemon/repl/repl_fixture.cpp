@@ -6,6 +6,7 @@
 #include "daemon/repl/repl_render.h"
 
 #include <map>
+#include <utility>
 
 namespace toold::repl {
 namespace {
@@ -23,6 +24,9 @@ public:
     patternize(message);
     return dumpJson(message);
   }
+
+  /// The capture names made by expect() since the last call.
+  std::vector<std::string> takeNewCaptures() { return std::exchange(newCaptures_, {}); }
 
 private:
   /// The workspace's path in a string becomes ${workspace}; the whole string of a captured value
@@ -51,6 +55,7 @@ private:
   std::string capture(const std::string& value, const std::string& prefix) {
     const std::string name = prefix + std::to_string(++counters_[prefix]);
     captured_[value] = name;
+    newCaptures_.push_back(name);
     return "$capture:" + name;
   }
 
@@ -121,6 +126,7 @@ private:
   std::string workspace_;
   std::map<std::string, std::string> captured_;
   std::map<std::string, int> counters_;
+  std::vector<std::string> newCaptures_;
 };
 
 } // namespace
@@ -135,19 +141,37 @@ std::string writeFixture(const std::vector<RecordedMessage>& transcript, const s
   text += "%modes pipe\n";
   if (!config.empty()) text += "%file toold.json <<END\n" + config + (config.back() == '\n' ? "" : "\n") + "END\n";
   text += "\n";
+  // The REPL sends without waiting, so when toold's messages arrive relative to the sends is
+  // timing. The fixture sends everything it can, then expects what arrived meanwhile as one
+  // unordered group; a group ends only where a send needs a value captured in it (a reply to
+  // toold's question, a call through a new snapshot).
   FixtureWriter writer(workspace);
-  for (std::size_t i = 0; i < transcript.size(); ++i) {
-    if (transcript[i].sent) {
-      text += writer.send(transcript[i].message);
+  std::vector<std::string> sends;
+  std::vector<std::string> expectations;
+  std::vector<std::string> pendingCaptures;
+  const auto flush = [&] {
+    for (const auto& send : sends) text += send;
+    const std::string marker = expectations.size() > 1 ? "<* " : "< ";
+    for (const auto& pattern : expectations) text += marker + pattern + "\n";
+    sends.clear();
+    expectations.clear();
+    pendingCaptures.clear();
+  };
+  for (const auto& entry : transcript) {
+    if (!entry.sent) {
+      expectations.push_back(writer.expect(entry.message));
+      for (auto& name : writer.takeNewCaptures()) pendingCaptures.push_back(std::move(name));
       continue;
     }
-    // A run of received messages may arrive in another order next time: an unordered group.
-    std::size_t end = i;
-    while (end < transcript.size() && !transcript[end].sent) ++end;
-    const std::string marker = end - i > 1 ? "<* " : "< ";
-    for (; i < end; ++i) text += marker + writer.expect(transcript[i].message) + "\n";
-    --i;
+    std::string send = writer.send(entry.message);
+    for (const auto& name : pendingCaptures)
+      if (send.find("${" + name + "}") != std::string::npos) {
+        flush();
+        break;
+      }
+    sends.push_back(std::move(send));
   }
+  flush();
   return text;
 }
 

@@ -320,9 +320,22 @@ void interact(LineInput& input, Repl& repl, ReplSession& session, ToolCatalog& c
       if (!repl.answerOrExecute(text)) break;
       continue;
     }
-    // A line naming a tool made by a registration still in flight must see it.
+    // A trailing " &" sends without waiting for the answer (a script that cancels what it started).
+    bool background = false;
+    if (const auto end = text.find_last_not_of(" \t\r\n"); end != std::string::npos && end > 0 && text[end] == '&' &&
+                                                              (text[end - 1] == ' ' || text[end - 1] == '\t')) {
+      text.erase(end);
+      background = true;
+    }
+    // A line naming a tool that a registration just made must see it.
     if (!input.interactive()) session.waitForTools(repl.waitLimit());
+    const auto before = session.lastTypedId();
     if (!repl.execute(parseLine(text, [&catalog](const std::string& name) { return catalog.contains(name); }))) break;
+    // A script runs one request at a time, as psql does: each answer (or a question from toold,
+    // which the next line answers) comes before the next line, so what it prints, and a fixture
+    // it records, does not depend on timing.
+    const auto sent = session.lastTypedId();
+    if (!input.interactive() && !background && sent && sent != before) session.waitForReplyOrAsk(*sent, repl.waitLimit());
   }
   input.stop();
 }

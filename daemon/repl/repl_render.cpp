@@ -3,6 +3,7 @@
 // names the tool, the status, the time taken and the metadata's fields.
 #include "daemon/repl/repl_render.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace toold::repl {
@@ -96,14 +97,18 @@ std::string renderMcpResult(const json& result, const SentRequest& sent) {
 std::string renderToolList(const json& result, const SentRequest& sent) {
   std::string text;
   std::size_t count = 0;
-  if (result.contains("tools") && result["tools"].is_array())
-    for (const auto& tool : result["tools"]) {
-      if (!tool.is_object()) continue;
-      std::string description = tool.value("description", std::string());
-      description = shorten(description.substr(0, description.find('\n')), 100);
-      text += "  " + tool.value("name", std::string("?")) + "  " + description + "\n";
-      ++count;
-    }
+  std::size_t width = 0;
+  const json tools = result.contains("tools") && result["tools"].is_array() ? result["tools"] : json::array();
+  for (const auto& tool : tools)
+    if (tool.is_object()) width = std::max(width, tool.value("name", std::string("?")).size());
+  for (const auto& tool : tools) {
+    if (!tool.is_object()) continue;
+    const std::string name = tool.value("name", std::string("?"));
+    std::string description = tool.value("description", std::string());
+    description = shorten(description.substr(0, description.find('\n')), 100);
+    text += "  " + name + std::string(width - name.size() + 2, ' ') + description + "\n";
+    ++count;
+  }
   std::string extra = " · " + std::to_string(count) + " tools";
   if (result.contains("snapshot")) extra += " · snapshot=" + dumpJson(result["snapshot"]);
   if (result.contains("nextCursor")) extra += " · nextCursor=" + dumpJson(result["nextCursor"]);

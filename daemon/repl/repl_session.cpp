@@ -62,6 +62,7 @@ std::optional<json> ReplSession::sendRequest(const std::string& method, const js
     std::lock_guard lock(mutex_);
     if (gone_) return std::nullopt;
     id = nextId_++;
+    if (pending.purpose == Purpose::Typed) lastTyped_ = id;
     pending.order = nextOrder_++;
     pending.sent = std::chrono::steady_clock::now();
     pending_[id.dump()] = pending;
@@ -106,6 +107,7 @@ bool ReplSession::sendRaw(const json& message, std::string& why) {
       if ((method == "call" || method == "tools/call") && m.contains("params") && m["params"].is_object())
         tool = m["params"].value("name", std::string());
       pending_[m["id"].dump()] = Pending{method, tool, "", Purpose::Typed, std::chrono::steady_clock::now(), nextOrder_++};
+      lastTyped_ = m["id"];
     }
   }
   if (!options_.quiet) console_.print("--> (as typed) " + dumpJson(message) + "\n");
@@ -307,6 +309,16 @@ bool ReplSession::cancel(const json& id, std::string& why) {
   return false;
 }
 
+std::optional<json> ReplSession::lastTypedId() {
+  std::lock_guard lock(mutex_);
+  return lastTyped_;
+}
+
+bool ReplSession::waitForReplyOrAsk(const json& id, std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  return changed_.wait_for(lock, timeout, [&] { return gone_ || pending_.count(id.dump()) == 0 || !asks_.empty(); });
+}
+
 bool ReplSession::waitForReply(const json& id, std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   changed_.wait_for(lock, timeout, [&] { return gone_ || pending_.count(id.dump()) == 0; });
@@ -401,6 +413,31 @@ void ReplSession::handleFrame(const std::string& body) {
   }
 }
 
+std::string ReplSession::askDetails(const json& message) {
+  const json& params = message.value("params", json::object());
+  std::string text = "? toold asks (" + idText(message["id"]) + ")";
+  if (message.value("method", std::string()) != "permission/ask" || !params.is_object())
+    return text + ": " + message.value("method", std::string()) + " " + dumpJson(params) + "\n";
+  const json& source = params.value("source", json::object());
+  if (source.is_object() && source.contains("callID")) text += " for " + dumpJson(source["callID"]);
+  text += ": " + params.value("action", std::string("?")) + " on " + quoteList(params.value("resources", json::array()));
+  if (params.contains("save") && params["save"].is_array() && !params["save"].empty())
+    text += "; \"always\" saves " + quoteList(params["save"]);
+  text += "\n";
+  const json& metadata = params.value("metadata", json::object());
+  if (metadata.is_object())
+    for (const auto& [key, value] : metadata.items()) {
+      // A diff is shown as it is: it is what the person is asked to allow.
+      if (value.is_string() && value.get<std::string>().find('\n') != std::string::npos) {
+        text += value.get<std::string>();
+        if (text.back() != '\n') text += "\n";
+      } else {
+        text += "  " + key + ": " + (value.is_string() ? value.get<std::string>() : dumpJson(value)) + "\n";
+      }
+    }
+  return text;
+}
+
 std::string ReplSession::progressText(const json& message) {
   const json& params = message.value("params", json::object());
   json update = params.contains("update") ? params["update"] : params;
@@ -437,7 +474,10 @@ void ReplSession::handleMessage(const json& m, std::string& text, bool& changed)
     std::lock_guard lock(mutex_);
     asks_.push_back({m["id"], method, m.value("params", json())});
     changed = true;
-    if (!quiet && (!options_.interactive || mode_ != OutputMode::Text)) {
+    if (!quiet && options_.interactive && mode_ == OutputMode::Text) {
+      // The prompt asks the question; what it is about (an edit's diff, the command) goes above.
+      text += askDetails(m);
+    } else if (!quiet) {
       text += renderMessage(m, mode_);
       std::string example = method == "permission/ask" ? R"({"reply": "once"})" : "{result}";
       text += "(toold asks; answer with  :reply " + idText(m["id"]) + " " + example + ")\n";

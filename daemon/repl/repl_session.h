@@ -81,6 +81,11 @@ public:
   std::optional<json> cancelNewest();
   bool cancel(const json& id, std::string& why);
 
+  /// The id of the last request the person sent (typed or pasted), if any.
+  std::optional<json> lastTypedId();
+  /// Waits until `id` is answered or toold asks the person something (which a script's next
+  /// line answers). False on the timeout.
+  bool waitForReplyOrAsk(const json& id, std::chrono::milliseconds timeout);
   /// Waits until `id` is answered (or toold is gone, or the timeout passes). True when answered.
   bool waitForReply(const json& id, std::chrono::milliseconds timeout);
   /// Waits until every request sent was answered. True when none is left.
@@ -124,6 +129,7 @@ private:
   void handleAnswer(const json& message, std::string& text, bool& changed);
   void handleSnapshotAnswer(const json& answer);
   std::string progressText(const json& message);
+  std::string askDetails(const json& message);
   bool send(const json& message);
   void show(std::string text);
   std::optional<json> sendRequest(const std::string& method, const json& params, Pending pending);
@@ -145,6 +151,7 @@ private:
   std::map<std::string, Pending> pending_; ///< by the id's JSON text
   std::deque<Ask> asks_;                   ///< toold's requests to answer, oldest first
   std::string snapshot_;
+  std::optional<json> lastTyped_;
   bool snapshotStale_ = false; ///< the tools changed while a snapshot was being taken
   std::vector<RecordedMessage> transcript_;
   bool gone_ = false;

@@ -110,6 +110,25 @@ LINES
 expect '1 request(s) still unanswered after 1 s (--timeout)'
 expect_status 1
 
+# A trailing " &" does not wait: the script can cancel what it started (not a failure).
+run background --test-methods --log-level warn <<'LINES'
+$/test/sleep {"ms": 30000} &
+:cancel
+ping
+LINES
+expect '--> cancel (id 2)'
+expect 'error -32800: Request cancelled'
+expect '── ping (id 3) · ok'
+expect_status 0
+
+# --version and --help are the REPL's own.
+run version --version </dev/null
+grep -qE '^toold-repl [0-9]+\.[0-9]+' "$out" || complain "--version prints no version"
+run help --help </dev/null
+expect '--script FILE'
+expect '--timeout SECONDS'
+expect_status 0
+
 # --quiet prints the answers only; --script reads the lines from a file.
 printf 'ping\ntest_echo q=1\n' > smoke.txt
 run quiet --quiet --script smoke.txt --test-methods --log-level warn </dev/null
