@@ -69,7 +69,7 @@ TEST_CASE("values the schema refuses are refused before sending, naming the para
   CHECK(errorOf("filePath=@/no/such/file") == "filePath: cannot read the file /no/such/file");
 }
 
-TEST_CASE("lines parse into commands; a tool's name calls it") {
+TEST_CASE("lines parse into commands, and a tool's name calls it") {
   const auto isTool = [](const std::string& name) { return name == "read"; };
   auto call = parseLine("read filePath=a", isTool);
   REQUIRE(std::holds_alternative<CallTool>(call));

@@ -65,6 +65,23 @@ expect '{"base":0,"body":"line one\nline \"two\"\n","flag":true,"n":1,"obj":{"x"
 expect 'slept 10 ms'
 expect_status 0
 
+# :model and :session take another snapshot: a GPT model edits with apply_patch; :jobs and
+# :kill reach the session's background shell jobs.
+run switches --log-level warn <<'LINES'
+:model gpt-5
+:tools
+:session other
+bash command="sleep 30" background=true description=wait
+:jobs
+:kill shell-1
+LINES
+expect 'model gpt-5: '
+expect '  apply_patch'
+expect 'session other: '
+expect 'shell-1 is running'
+expect '── bash_kill (id'
+expect_status 0
+
 # Values the schema refuses are refused before anything is sent; an unknown tool too.
 run conversions --test-methods --log-level warn <<'LINES'
 test_progress steps=two

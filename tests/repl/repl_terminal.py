@@ -136,6 +136,18 @@ def main():
         wait_text("granted")
         wait_for(lambda: last_line() == "toold>", "the usual prompt back")
 
+        # Any other question from toold asks for a JSON result, again until it is JSON.
+        type_text('$/test/ask {"method": "client/confirm"}')
+        press("Enter")
+        wait_for(lambda: last_line().startswith("toold asks client/confirm (toold-2); JSON result>"), "the question")
+        type_text("oops")
+        press("Enter")
+        wait_text("the answer must be JSON")
+        type_text('{"confirmed": true}')
+        press("Enter")
+        wait_text('"confirmed": true')
+        wait_for(lambda: last_line() == "toold>", "the usual prompt back")
+
         # toold's log (at info, the ask is logged) is printed above the prompt, never on it.
         log_lines = [line for line in screen().split("\n") if "asking about bash" in line]
         expect(log_lines, "toold's log line about the ask is not on screen")
