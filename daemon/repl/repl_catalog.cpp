@@ -6,6 +6,7 @@
 #include "protocol/bounded_json.h"
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 

@@ -15,7 +15,6 @@ namespace {
 
 const ToolCatalog* gCatalog = nullptr;
 std::vector<std::string> gMatches;
-bool gPathValue = false;
 
 std::vector<std::string> wordsOf(const std::string& text) {
   std::vector<std::string> words;
@@ -49,8 +48,10 @@ char** complete(const char* text, int start, int) {
   rl_attempted_completion_over = 1; // no file names unless a path is expected
   if (gCatalog == nullptr) return nullptr;
   const std::string before(rl_line_buffer, static_cast<std::size_t>(start));
-  gPathValue = !before.empty() && before.back() == '=';
-  if (gPathValue) {
+  // `key=@FILE` reads any parameter's value from a file: complete the file's name.
+  if (before.ends_with("=@")) return rl_completion_matches(text, rl_filename_completion_function);
+  const bool afterEquals = !before.empty() && before.back() == '=';
+  if (afterEquals) {
     // The value of a path parameter: libedit's own file name completion, which adds a '/' to
     // folders and a blank after files.
     const auto words = wordsOf(before.substr(0, before.size() - 1));
@@ -104,6 +105,11 @@ std::vector<std::string> completionsFor(const ToolCatalog& catalog, const std::s
 void installCompletion(const ToolCatalog& catalog) {
   gCatalog = &catalog;
   rl_attempted_completion_function = complete;
+  // Words break at blanks, quotes, '=' (a value) and '@' (a file), not at '$' or ':' (methods
+  // such as $/test/echo, commands such as :describe).
+  static char breaks[] = " \t\n\"'=@";
+  rl_completer_word_break_characters = breaks;
+  rl_basic_word_break_characters = breaks; // the one libedit reads
 }
 
 } // namespace toold::repl

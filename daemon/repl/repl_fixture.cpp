@@ -5,6 +5,7 @@
 
 #include "daemon/repl/repl_render.h"
 
+#include <cctype>
 #include <map>
 #include <utility>
 

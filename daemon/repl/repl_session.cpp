@@ -7,6 +7,7 @@
 #include "protocol/framing.h"
 #include "protocol/message.h"
 
+#include <cctype>
 #include <system_error>
 
 namespace toold::repl {
@@ -240,11 +241,17 @@ bool ReplSession::answerAsk(const std::string& line, std::string& why) {
   json result;
   std::string said;
   if (ask.method == "permission/ask") {
-    const auto begin = line.find_first_not_of(" \t");
-    const auto end = line.find_first_of(" \t", begin == std::string::npos ? 0 : begin);
-    const std::string word = begin == std::string::npos ? std::string() : line.substr(begin, end - begin);
+    // The first word is the answer; whatever follows is the message for the model.
+    std::string word;
     std::string message;
-    if (end != std::string::npos) message = line.substr(line.find_first_not_of(" \t", end) == std::string::npos ? line.size() : line.find_first_not_of(" \t", end));
+    if (const auto begin = line.find_first_not_of(" \t"); begin != std::string::npos) {
+      const auto end = line.find_first_of(" \t", begin);
+      word = line.substr(begin, end - begin);
+      if (const auto rest = line.find_first_not_of(" \t", end == std::string::npos ? line.size() : end);
+          rest != std::string::npos)
+        message = line.substr(rest);
+    }
+    for (auto& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (word == "o" || word == "once") result = {{"reply", "once"}};
     else if (word == "a" || word == "always") result = {{"reply", "always"}};
     else if (word == "r" || word == "reject") {

@@ -101,6 +101,17 @@ def main():
         press("Enter")
         wait_text('"inside":true')
 
+        # A method with a '$' in it, and a file read with key=@FILE.
+        type_text("$/test/ec")
+        press("Tab")
+        wait_for(lambda: last_line() == "toold> $/test/echo", "the method completed")
+        press("C-u")
+        type_text("test_echo body=@notes_f")
+        press("Tab")
+        wait_for(lambda: last_line().startswith("toold> test_echo body=@notes_file.txt"), "the @file completed")
+        press("C-u")
+        wait_for(lambda: last_line() == "toold>", "the line cleared")
+
         # Progress shows on a status line, which the result then replaces.
         type_text("test_progress steps=4 intervalMs=500")
         press("Enter")
