@@ -39,7 +39,8 @@ Options:
   --script FILE      read the lines from FILE instead of stdin
   --timeout SECONDS  with piped input, how long to wait for the answers at the end (default 60;
                      0 waits as long as it takes)
-  --quiet            print the answers only (no echo of what is sent, no notifications)
+  --quiet            print the answers only (no echo of what is sent, no notifications; toold
+                     logs warnings and errors only)
   --session NAME     the session the snapshot and the calls belong to (default repl)
   --agent NAME       the agent named in the snapshot and the calls (default build)
   --model NAME       the model named in the snapshot (it decides edit/write or apply_patch)
@@ -361,6 +362,9 @@ int main(int argc, char** argv) {
   std::error_code ec;
   std::vector<std::string> command{args.toold, "--directory", std::filesystem::current_path(ec).string()};
   if (!args.logFile.empty()) command.insert(command.end(), {"--log-file", args.logFile});
+  // Results only: toold's start and exit lines are not results either (toold options given
+  // below come later and win).
+  if (args.session.quiet) command.insert(command.end(), {"--log-level", "warn"});
   command.insert(command.end(), args.tooldArgs.begin(), args.tooldArgs.end());
   // On a terminal toold's log is relayed above the prompt; otherwise it goes to stderr as is.
   std::optional<LogRelay> logRelay;

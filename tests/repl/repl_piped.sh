@@ -148,9 +148,10 @@ expect_status 0
 
 # --quiet prints the answers only; --script reads the lines from a file.
 printf 'ping\ntest_echo q=1\n' > smoke.txt
-run quiet --quiet --script smoke.txt --test-methods --log-level warn </dev/null
+run quiet --quiet --script smoke.txt --test-methods </dev/null
 expect '{"q":1}'
 expect_not '-->'
+expect_not '[info]'
 expect_status 0
 
 # :reply answers toold's questions in a script (here a permission ask), waiting for them.
