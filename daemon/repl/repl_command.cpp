@@ -1,7 +1,10 @@
-// The line grammar: `METHOD [json]`, `!METHOD [json]`, `:reply ID [json]`, `:help`, `:quit`.
+// The line grammar: `METHOD [json]`, `!METHOD [json]`, a pasted JSON-RPC message, `TOOL key=value`,
+// and the `:` meta-commands.
 #include "daemon/repl/repl_command.h"
 
 #include "protocol/bounded_json.h"
+
+#include <charconv>
 
 namespace toold::repl {
 namespace {
@@ -34,39 +37,90 @@ std::variant<std::optional<json>, LineError> parseParams(std::string_view text) 
   return std::optional<json>(std::move(params));
 }
 
+/// A number or a quoted string is taken as JSON; a bare word (toold's ids look like toold-1) as a string.
+json parseId(std::string_view text) {
+  auto parsed = protocol::parseBounded(text);
+  if (parsed && (parsed.value.is_number_integer() || parsed.value.is_string())) return std::move(parsed.value);
+  return std::string(text);
+}
+
 Command parseReply(std::string_view rest) {
   auto [idText, resultText] = firstWord(rest);
   if (idText.empty()) return LineError{"usage: :reply ID [json result]"};
-  // A number or a quoted string is taken as JSON; a bare word (toold's ids look like toold-1) as a string.
-  auto parsedId = protocol::parseBounded(idText);
-  json id = std::move(parsedId.value);
-  if (!parsedId || !(id.is_number_integer() || id.is_string())) id = std::string(idText);
   json result;
   if (!resultText.empty()) {
     auto parsed = protocol::parseBounded(resultText);
     if (!parsed) return LineError{"the result is not valid JSON (" + parsed.refusal->message + "); nothing was sent"};
     result = std::move(parsed.value);
   }
-  return SendReply{std::move(id), std::move(result)};
+  return SendReply{parseId(idText), std::move(result)};
+}
+
+Command parseMeta(std::string_view line) {
+  auto [word, rest] = firstWord(line.substr(1));
+  if (word == "help" || word == "h" || word == "?") return ShowHelp{};
+  if (word == "quit" || word == "q" || word == "exit") return Quit{};
+  if (word == "reply") return parseReply(rest);
+  if (word == "tools") return ShowTools{};
+  if (word == "describe" || word == "d") {
+    if (rest.empty()) return LineError{"usage: :describe TOOL"};
+    return DescribeTool{std::string(rest)};
+  }
+  if (word == "call") {
+    auto [tool, arguments] = firstWord(rest);
+    if (tool.empty()) return LineError{"usage: :call TOOL key=value ... [{json}]"};
+    return CallTool{std::string(tool), std::string(arguments)};
+  }
+  if (word == "session") {
+    if (rest.empty()) return LineError{"usage: :session NAME"};
+    return SetSession{std::string(rest)};
+  }
+  if (word == "model") return SetModel{std::string(rest)};
+  if (word == "text") return SetMode{OutputMode::Text};
+  if (word == "pretty") return SetMode{OutputMode::Pretty};
+  if (word == "raw") return SetMode{OutputMode::Raw};
+  if (word == "limit") {
+    std::size_t lines = 0;
+    auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), lines);
+    if (rest.empty() || ec != std::errc() || end != rest.data() + rest.size())
+      return LineError{"usage: :limit LINES (0 shows everything)"};
+    return SetLimit{lines};
+  }
+  if (word == "cancel") {
+    if (rest.empty()) return CancelRequest{};
+    return CancelRequest{parseId(rest)};
+  }
+  if (word == "jobs") return ListJobs{};
+  if (word == "kill") {
+    if (rest.empty()) return LineError{"usage: :kill JOB (a job id from :jobs, e.g. shell-2)"};
+    return KillJob{std::string(rest)};
+  }
+  if (word == "record") {
+    if (rest.empty()) return LineError{"usage: :record FILE.fixture"};
+    return RecordFixture{std::string(rest)};
+  }
+  return LineError{"unknown command :" + std::string(word) + "; :help lists the commands"};
 }
 
 } // namespace
 
-Command parseLine(std::string_view line) {
+Command parseLine(std::string_view line, const std::function<bool(const std::string&)>& isTool) {
   line = trim(line);
   if (line.empty() || line.front() == '#') return Nothing{};
+  if (line.front() == ':') return parseMeta(line);
 
-  if (line.front() == ':') {
-    auto [word, rest] = firstWord(line.substr(1));
-    if (word == "help" || word == "h" || word == "?") return ShowHelp{};
-    if (word == "quit" || word == "q" || word == "exit") return Quit{};
-    if (word == "reply") return parseReply(rest);
-    return LineError{"unknown command :" + std::string(word) + "; :help lists the commands"};
+  if (line.front() == '{' || line.front() == '[') {
+    auto parsed = protocol::parseBounded(line);
+    if (!parsed) return LineError{"the message is not valid JSON (" + parsed.refusal->message + "); nothing was sent"};
+    return SendRaw{std::move(parsed.value)};
   }
 
   const bool notification = line.front() == '!';
   auto [method, paramsText] = firstWord(notification ? trim(line.substr(1)) : line);
   if (method.empty()) return LineError{"a notification needs a method: !METHOD {params}"};
+  if (!notification && isTool && isTool(std::string(method)) &&
+      (paramsText.empty() || paramsText.front() != '[')) // `TOOL [..]` is not a tool's input
+    return CallTool{std::string(method), std::string(paramsText)};
   auto params = parseParams(paramsText);
   if (auto* error = std::get_if<LineError>(&params)) return std::move(*error);
   auto& value = std::get<std::optional<json>>(params);
@@ -74,15 +128,67 @@ Command parseLine(std::string_view line) {
   return SendRequest{std::string(method), std::move(value)};
 }
 
+bool needsMoreInput(std::string_view text) {
+  const auto end = text.find_last_not_of(" \t\r\n");
+  if (end == std::string_view::npos) return false;
+  if (text[end] == '\\') return true;
+  int depth = 0;
+  bool inString = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (inString) {
+      if (c == '\\') ++i;
+      else if (c == '"') inString = false;
+      continue;
+    }
+    if (c == '"') inString = true;
+    else if (c == '{' || c == '[') ++depth;
+    else if ((c == '}' || c == ']') && depth > 0) --depth;
+  }
+  // An unclosed string alone does not continue: a key="value with a stray quote is an error to
+  // show, not a reason to wait for more.
+  return depth > 0;
+}
+
+const std::vector<std::string>& metaCommands() {
+  static const std::vector<std::string> commands{":help",  ":quit",   ":tools", ":describe", ":call", ":session",
+                                                 ":model", ":text",   ":pretty", ":raw",     ":limit", ":cancel",
+                                                 ":jobs",  ":kill",   ":reply", ":record"};
+  return commands;
+}
+
+const std::vector<std::string>& knownMethods() {
+  static const std::vector<std::string> methods{
+      "ping",           "register",          "unregister",          "snapshot",          "release",
+      "call",           "tools/list",        "tools/call",          "hooks/subscribe",   "session/end",
+      "permission/list", "permission/approvals", "permission/revoke", "$/cancelRequest", "notifications/cancelled",
+      "$/test/sleep",   "$/test/echo",       "$/test/fail",         "$/test/ask"};
+  return methods;
+}
+
 std::string_view helpText() {
-  return R"(Each line sends one message to toold:
-  METHOD {json params}          a request (params optional), e.g.  ping  or  $/test/echo {"a":1}
+  return R"(Tools (from the session's snapshot, taken automatically and refreshed when the tools change):
+  :tools                        the tools, one line each
+  :describe TOOL                a tool's parameters and what they mean
+  TOOL key=value ...            calls the tool (also  :call TOOL ...); values follow the schema:
+                                numbers, true/false, JSON for objects and arrays, "quoted text",
+                                key=@FILE for a file's content; a trailing {json} is the base input
+  :session NAME  :model NAME    take the snapshot for another session or model
+  :jobs  :kill JOB              the session's background shell jobs, and stopping one
+Messages:
+  METHOD {json params}          a request (params optional), e.g.  ping  or  tools/list
   !METHOD {json params}         a notification, e.g.  !notifications/cancelled {"requestId":3}
-  :reply ID {json result}       answers a request toold sent (shown with its id)
-  :help                         this text
-  :quit                         waits briefly for replies, shuts toold down and leaves (also Ctrl-D)
-Replies and notifications from toold are printed as they arrive, after "<-- ".
-Lines starting with # are ignored.
+  {"jsonrpc":"2.0",...}         a whole message, sent as it is
+  :reply ID {json result}       answers a request toold sent (a prompt asks for it on a terminal)
+  :cancel [ID]                  cancels a request (the newest running one; Ctrl-C does the same)
+Output:
+  :text  :pretty  :raw          content as the model sees it / indented JSON / JSON as sent
+  :limit LINES                  cut long answers after LINES lines (0: never)
+  :record FILE                  writes the conversation so far as a fixture for toold-fixture
+  :help  :quit                  this text; leave (also Ctrl-D)
+A line ending in \, or with an unclosed { or [, goes on on the next line. Lines starting with
+# are ignored. Tab completes commands, methods, tools, parameters and paths. Piped lines run one
+at a time (each waits for its answer, or for toold's question); a line ending in " &" does not.
 )";
 }
 

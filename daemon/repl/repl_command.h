@@ -2,8 +2,11 @@
 // is refused before anything is sent.
 #pragma once
 
+#include "daemon/repl/repl_render.h"
+
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -25,10 +28,49 @@ struct SendNotification {
   std::optional<json> params;
 };
 
+/// A whole JSON-RPC message (or batch) pasted as it is: sent unchanged.
+struct SendRaw {
+  json message;
+};
+
 /// `:reply ID {result}`: answers a request toold sent; the result is null when omitted.
 struct SendReply {
   json id;
   json result;
+};
+
+/// `:call TOOL key=value ... {json}`, or `TOOL key=value ...` when TOOL is a tool's name.
+struct CallTool {
+  std::string tool;
+  std::string arguments; ///< the words after the name, converted once the schema is at hand
+};
+
+struct ShowTools {};
+struct DescribeTool {
+  std::string tool;
+};
+struct SetSession {
+  std::string name;
+};
+struct SetModel {
+  std::string name; ///< empty: no model
+};
+struct SetMode {
+  OutputMode mode;
+};
+struct SetLimit {
+  std::size_t lines; ///< 0: no limit
+};
+/// `:cancel [id]`: the newest running request when no id is given.
+struct CancelRequest {
+  std::optional<json> id;
+};
+struct ListJobs {};
+struct KillJob {
+  std::string id;
+};
+struct RecordFixture {
+  std::string path;
 };
 
 struct ShowHelp {};
@@ -40,9 +82,21 @@ struct LineError {
   std::string message;
 };
 
-using Command = std::variant<SendRequest, SendNotification, SendReply, ShowHelp, Quit, Nothing, LineError>;
+using Command = std::variant<SendRequest, SendNotification, SendRaw, SendReply, CallTool, ShowTools, DescribeTool, SetSession,
+                             SetModel, SetMode, SetLimit, CancelRequest, ListJobs, KillJob, RecordFixture, ShowHelp, Quit,
+                             Nothing, LineError>;
 
-Command parseLine(std::string_view line);
+/// `isTool` says whether a bare first word is a tool's name (then the line calls it).
+Command parseLine(std::string_view line, const std::function<bool(const std::string&)>& isTool = {});
+
+/// True when `text` asks for another line: it ends in `\`, or a `{` or `[` is still open
+/// (outside JSON strings).
+bool needsMoreInput(std::string_view text);
+
+/// The meta-commands, for :help and completion.
+const std::vector<std::string>& metaCommands();
+/// toold's methods a person may type, for completion.
+const std::vector<std::string>& knownMethods();
 
 /// The text :help prints.
 std::string_view helpText();

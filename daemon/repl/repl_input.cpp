@@ -27,10 +27,9 @@ volatile std::sig_atomic_t gInterrupted = 0;
 
 int editorGetcThunk(FILE*) { return gActive != nullptr ? gActive->editorGetc() : EOF; }
 
-LineInput::LineInput(int fd, Console& console, std::string prompt, std::string historyFile,
-                     std::function<bool()> stopWaiting)
+LineInput::LineInput(int fd, Console& console, std::string historyFile, Hooks hooks)
     : fd_(fd), console_(console), interactive_(::isatty(fd) == 1 && ::isatty(STDOUT_FILENO) == 1),
-      prompt_(std::move(prompt)), historyFile_(std::move(historyFile)), stopWaiting_(std::move(stopWaiting)) {
+      historyFile_(std::move(historyFile)), hooks_(std::move(hooks)) {
   if (!interactive_) return;
   gActive = this;
   std::setlocale(LC_CTYPE, ""); // so libedit shows non-ASCII text as the terminal's encoding
@@ -60,18 +59,27 @@ LineInput::Wait LineInput::waitForInput() {
     }
     if (fds[1].revents != 0) {
       showQueuedOutput();
-      if (stopWaiting_()) return Wait::Stop;
+      if (hooks_.stopWaiting()) return Wait::Stop;
     }
     if (fds[0].revents != 0) return Wait::Input;
   }
 }
 
 void LineInput::showQueuedOutput() {
-  auto queued = console_.takeQueued();
-  if (queued.empty() || !interactive_) return;
-  // Clear the prompt line, print, and let libedit draw the prompt and the typed text again.
-  std::fputs("\r\033[K", stdout);
-  for (const auto& text : queued) std::fwrite(text.data(), 1, text.size(), stdout);
+  const std::string screen = console_.takeScreenUpdate();
+  if (!interactive_) return;
+  // A permission ask arriving (or going away) changes the prompt under the typed text.
+  const std::string prompt = continuation_ ? std::string() : hooks_.prompt();
+  const bool promptChanged = !continuation_ && prompt != shownPrompt_;
+  if (screen.empty() && !promptChanged) return;
+  if (promptChanged) {
+    shownPrompt_ = prompt;
+    rl_set_prompt(shownPrompt_.c_str());
+  }
+  // The screen update clears the prompt line first; libedit then draws the prompt and the typed
+  // text again below the output.
+  std::fwrite(screen.data(), 1, screen.size(), stdout);
+  if (screen.empty()) std::fputs("\r\033[K", stdout);
   std::fflush(stdout);
   rl_forced_update_display();
 }
@@ -80,6 +88,11 @@ int LineInput::editorGetc() {
   switch (waitForInput()) {
   case Wait::Stop: return EOF;
   case Wait::Interrupted:
+    // A running request is cancelled first; only a Ctrl-C with nothing to cancel drops the line.
+    if (hooks_.interrupted && hooks_.interrupted()) {
+      showQueuedOutput();
+      return editorGetc();
+    }
     // Leave the abandoned text on screen, start a fresh prompt line, then have libedit kill it.
     std::fputs("^C\n", stdout);
     std::fflush(stdout);
@@ -103,10 +116,12 @@ int LineInput::editorGetc() {
   return codePoint;
 }
 
-std::optional<std::string> LineInput::readLine() {
+std::optional<std::string> LineInput::readLine(bool continuation) {
   if (ended_) return std::nullopt;
   if (!interactive_) return readPipedLine();
-  char* line = readline(prompt_.c_str());
+  continuation_ = continuation;
+  shownPrompt_ = continuation ? std::string("   ...> ") : hooks_.prompt();
+  char* line = readline(shownPrompt_.c_str());
   if (line == nullptr) {
     ended_ = true;
     std::fputs("\n", stdout); // Ctrl-D leaves the cursor after the prompt

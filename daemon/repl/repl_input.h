@@ -13,9 +13,16 @@ namespace toold::repl {
 
 class LineInput {
 public:
-  /// `historyFile` is read and saved only on a terminal; empty disables history. `stopWaiting`
-  /// is asked on every wake-up; when it returns true, the input ends.
-  LineInput(int fd, Console& console, std::string prompt, std::string historyFile, std::function<bool()> stopWaiting);
+  struct Hooks {
+    /// Asked on every wake-up; when it returns true, the input ends.
+    std::function<bool()> stopWaiting;
+    /// The prompt to show now (a permission ask replaces the usual one). Asked on every wake-up.
+    std::function<std::string()> prompt;
+    /// Ctrl-C at the prompt: true when it cancelled something (the typed line is then kept).
+    std::function<bool()> interrupted;
+  };
+  /// `historyFile` is read and saved only on a terminal; empty disables history.
+  LineInput(int fd, Console& console, std::string historyFile, Hooks hooks);
   ~LineInput();
   LineInput(const LineInput&) = delete;
   LineInput& operator=(const LineInput&) = delete;
@@ -23,7 +30,8 @@ public:
   bool interactive() const { return interactive_; }
   /// The next line, without its newline; nullopt at the end of input (Ctrl-D, the end of piped
   /// input, or stopWaiting()).
-  std::optional<std::string> readLine();
+  /// `continuation` shows the prompt for the next line of a multi-line input instead.
+  std::optional<std::string> readLine(bool continuation = false);
   /// Leaves line editing for good and saves the history.
   void stop();
 
@@ -43,9 +51,10 @@ private:
   bool interactive_;
   bool stopped_ = false;
   bool ended_ = false;
-  std::string prompt_;
   std::string historyFile_;
-  std::function<bool()> stopWaiting_;
+  Hooks hooks_;
+  std::string shownPrompt_;
+  bool continuation_ = false;
   std::string pending_; ///< piped input read past the last complete line
 };
 

@@ -1,41 +1,192 @@
 #!/usr/bin/env bash
-# Pipes three lines into toold-repl and checks what it printed and how it exited.
-#   repl_piped.sh PATH/TO/toold-repl   (toold is found next to it)
-set -euo pipefail
+# toold-repl with piped input and --script: tool calls by key=value, conversions by the schema,
+# multi-line input, pasted messages, waiting for every answer, exit statuses, --quiet, --timeout,
+# :reply, and a :record'ed fixture that replays green with the fixture runner.
+#   repl_piped.sh PATH/TO/toold-repl PATH/TO/toold-fixture   (toold is found next to toold-repl)
+set -uo pipefail
 repl=$(realpath "$1")
+fixture_runner=$(realpath "$2")
+toold="$(dirname "$repl")/toold"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"   # the REPL serves its working directory
+export HOME="$work"
 
+failed=0
+case_name=""
+out="$work/out"
 status=0
-HOME="$work" "$repl" -- --test-methods --log-level warn >"$work/out" 2>&1 <<'LINES' || status=$?
+
+# run NAME [repl options...] < lines: runs the REPL, keeping its output and exit status.
+run() {
+  case_name=$1
+  shift
+  status=0
+  "$repl" "$@" >"$out" 2>&1 || status=$?
+}
+complain() {
+  echo "repl_piped [$case_name]: $1" >&2
+  echo "--- toold-repl output ---" >&2
+  cat "$out" >&2
+  echo "---" >&2
+  failed=1
+}
+expect() { grep -qF -- "$1" "$out" || complain "expected the output to contain: $1"; }
+expect_not() { ! grep -qF -- "$1" "$out" || complain "expected the output not to contain: $1"; }
+expect_status() { [ "$status" -eq "$1" ] || complain "exit status $status, expected $1"; }
+
+# Raw methods, and a malformed line: refused locally, never sent, and the run fails.
+run methods --test-methods --log-level warn <<'LINES'
 ping
 $/test/echo {"a":1}
 $/test/echo {"a":
 LINES
+expect '── ping (id 2) · ok'
+expect '"a": 1'
+expect 'params are not valid JSON'
+[ "$(grep -c -- '--> \$/test/echo' "$out")" -eq 1 ] || complain "the malformed line must not be sent"
+expect_status 1
 
-failed=0
-expect() {
-  if ! grep -qF -- "$1" "$work/out"; then
-    echo "repl_piped: expected the output to contain: $1" >&2
-    failed=1
-  fi
+# The snapshot is automatic: :tools, :describe, and calls converted by the input schema.
+printf 'line one\nline "two"\n' > patch.txt
+run tools --test-methods --log-level warn <<'LINES'
+:tools
+:describe test_progress
+test_progress steps=2
+:call test_echo n=1 flag=true obj={"x":[1]} word=hello "quoted=two words" body=@patch.txt {"base":0}
+test_sleep ms=10
+LINES
+expect 'test_echo'
+expect 'test_progress(fail?: string, intervalMs?: integer = 0, steps?: integer = 3)'
+expect '  steps       integer'
+expect 'done'
+expect '── test_progress (id 2) · completed'
+expect '{"base":0,"body":"line one\nline \"two\"\n","flag":true,"n":1,"obj":{"x":[1]},"quoted":"two words","word":"hello"}'
+expect 'slept 10 ms'
+expect_status 0
+
+# :model and :session take another snapshot: a GPT model edits with apply_patch; :jobs and
+# :kill reach the session's background shell jobs.
+run switches --log-level warn <<'LINES'
+:model gpt-5
+:tools
+:session other
+bash command="sleep 30" background=true description=wait
+:jobs
+:kill shell-1
+LINES
+expect 'model gpt-5: '
+expect '  apply_patch'
+expect 'session other: '
+expect 'shell-1 is running'
+expect '── bash_kill (id'
+expect_status 0
+
+# Values the schema refuses are refused before anything is sent; an unknown tool too.
+run conversions --test-methods --log-level warn <<'LINES'
+test_progress steps=two
+test_progress stpes=2
+:call no_such_tool a=1
+LINES
+expect "steps expects an integer, not 'two'"
+expect 'the tool has no parameter stpes (it takes: fail, intervalMs, steps)'
+expect 'the snapshot has no tool no_such_tool'
+expect_not '--> call'
+expect_status 1
+
+# Multi-line input (a trailing backslash, an open brace) and a pasted JSON-RPC message.
+run multiline --test-methods --log-level warn <<'LINES'
+$/test/echo {
+  "multi": [1,
+    2]
 }
-expect '"result": {}'                    # the ping
-expect '"a": 1'                          # the echo
-expect 'params are not valid JSON'       # the malformed line, refused locally
-expect '--> shutdown'                    # the orderly end
-if [ "$(grep -c -- '--> \$/test/echo' "$work/out")" -ne 1 ]; then
-  echo "repl_piped: the malformed line must not be sent" >&2
-  failed=1
+:call test_echo \
+  joined=yes
+{"jsonrpc": "2.0", "id": "mine", "method": "ping"}
+LINES
+expect '"multi": ['
+expect '{"joined":"yes"}'
+expect '── ping (id mine) · ok'
+expect_status 0
+
+# Piped input waits for every answer (the old REPL gave up after 2 s), and a failed request
+# makes the exit status 1.
+run waits --test-methods --log-level warn <<'LINES'
+$/test/sleep {"ms": 2500}
+$/test/fail {"message": "boom"}
+LINES
+expect '"slept": 2500'
+expect 'boom'
+expect '1 request(s) failed'
+expect_status 1
+
+# --timeout bounds the wait.
+run timeout --timeout 1 --test-methods --log-level warn <<'LINES'
+$/test/sleep {"ms": 5000}
+LINES
+expect '1 request(s) still unanswered after 1 s (--timeout)'
+expect_status 1
+
+# A trailing " &" does not wait: the script can cancel what it started (not a failure).
+run background --test-methods --log-level warn <<'LINES'
+$/test/sleep {"ms": 30000} &
+:cancel
+ping
+LINES
+expect '--> cancel (id 2)'
+expect 'error -32800: Request cancelled'
+expect '── ping (id 3) · ok'
+expect_status 0
+
+# --version and --help are the REPL's own.
+run version --version </dev/null
+grep -qE '^toold-repl [0-9]+\.[0-9]+' "$out" || complain "--version prints no version"
+run help --help </dev/null
+expect '--script FILE'
+expect '--timeout SECONDS'
+expect_status 0
+
+# --quiet prints the answers only; --script reads the lines from a file.
+printf 'ping\ntest_echo q=1\n' > smoke.txt
+run quiet --quiet --script smoke.txt --test-methods </dev/null
+expect '{"q":1}'
+expect_not '-->'
+expect_not '[info]'
+expect_status 0
+
+# :reply answers toold's questions in a script (here a permission ask), waiting for them.
+echo '{"permission": {"bash": "ask"}}' > toold.json
+run reply --test-methods --log-level warn <<'LINES'
+test_permission action=bash resources=["rm -rf build"]
+:reply toold-1 {"reply": "once"}
+$/test/ask {"method": "client/confirm"}
+:reply toold-2 {"ok": true}
+LINES
+expect 'granted'
+expect '"ok": true'
+expect_status 0
+
+# :record writes a fixture of the conversation that replays green against a fresh toold.
+run record --test-methods --log-level warn <<'LINES'
+ping
+test_progress steps=2
+test_echo path="$PWD"
+test_permission action=bash resources=["make"]
+:reply toold-1 {"reply": "once"}
+$/test/fail {"message": "on purpose"}
+:record session.fixture
+LINES
+expect 'recorded the conversation in session.fixture'
+if [ -f session.fixture ]; then
+  if ! "$fixture_runner" --toold "$toold" --no-keep session.fixture >"$work/replay" 2>&1; then
+    cat "$work/replay" >&2
+    cat session.fixture >&2
+    complain "the recorded fixture does not replay green"
+  fi
+  grep -q '"\$capture:snapshot1"' session.fixture || complain "the snapshot id is not captured in the fixture"
+else
+  complain "no fixture was written"
 fi
-if [ "$status" -ne 0 ]; then
-  echo "repl_piped: toold-repl exited with status $status, expected 0" >&2
-  failed=1
-fi
-if [ "$failed" -ne 0 ]; then
-  echo "--- toold-repl output ---" >&2
-  cat "$work/out" >&2
-  exit 1
-fi
-echo "repl_piped: ok"
+
+[ "$failed" -eq 0 ] && echo "repl_piped: ok"
+exit "$failed"

@@ -1,0 +1,175 @@
+// The REPL's pure parts: the line grammar, multi-line detection, key=value input built from a
+// schema, answers rendered as text, long output cut, completion candidates, and the fixture a
+// recording becomes.
+#include "daemon/repl/repl_catalog.h"
+#include "daemon/repl/repl_command.h"
+#include "daemon/repl/repl_complete.h"
+#include "daemon/repl/repl_fixture.h"
+#include "daemon/repl/repl_render.h"
+
+#include <catch2/catch.hpp>
+
+using namespace toold::repl;
+using nlohmann::json;
+
+namespace {
+
+const json kReadSchema = json::parse(R"({"type": "object", "required": ["filePath"], "properties": {
+  "filePath": {"type": "string", "description": "The path of the file"},
+  "offset": {"type": "integer", "default": 1},
+  "ratio": {"type": "number"},
+  "exact": {"type": "boolean"},
+  "ignore": {"type": "array", "items": {"type": "string"}},
+  "options": {"type": "object"}}})");
+
+json inputOf(std::string_view words) {
+  auto built = buildInput(kReadSchema, words);
+  if (auto* error = std::get_if<ArgumentError>(&built)) FAIL(error->message);
+  return std::get<json>(built);
+}
+
+std::string errorOf(std::string_view words) {
+  auto built = buildInput(kReadSchema, words);
+  REQUIRE(std::holds_alternative<ArgumentError>(built));
+  return std::get<ArgumentError>(built).message;
+}
+
+void fillWithRead(ToolCatalog& catalog) {
+  catalog.setTools(json::array({{{"name", "read"}, {"description", "Reads a file.\nMore."}, {"inputSchema", kReadSchema}},
+                                {{"name", "ready"}, {"description", "Another"}, {"inputSchema", json::object()}}}));
+}
+
+} // namespace
+
+TEST_CASE("key=value words become the input the schema describes") {
+  CHECK(inputOf("filePath=README.md offset=10") == json{{"filePath", "README.md"}, {"offset", 10}});
+  CHECK(inputOf("filePath=42") == json{{"filePath", "42"}}); // a string stays a string
+  CHECK(inputOf("filePath=a ratio=0.5 exact=true") == json{{"filePath", "a"}, {"ratio", 0.5}, {"exact", true}});
+  CHECK(inputOf("filePath=a exact=no") == json{{"filePath", "a"}, {"exact", false}});
+  CHECK(inputOf(R"(filePath=a ignore=["x y", "z"] options={"k": [1, 2]})") ==
+        json{{"filePath", "a"}, {"ignore", {"x y", "z"}}, {"options", {{"k", {1, 2}}}}});
+  CHECK(inputOf(R"(filePath="two words" )") == json{{"filePath", "two words"}});
+  CHECK(inputOf("'filePath=it is'") == json{{"filePath", "it is"}});
+  CHECK(inputOf("filePath=it's") == json{{"filePath", "it's"}}); // a quote inside a value is kept
+  CHECK(inputOf(R"(filePath=\@literal)") == json{{"filePath", "@literal"}});
+}
+
+TEST_CASE("a trailing JSON object is the base the pairs are laid over") {
+  CHECK(inputOf(R"(offset=2 {"filePath": "x", "offset": 1})") == json{{"filePath", "x"}, {"offset", 2}});
+  CHECK(inputOf(R"({"filePath": "only"})") == json{{"filePath", "only"}});
+}
+
+TEST_CASE("values the schema refuses are refused before sending, naming the parameter") {
+  CHECK(errorOf("filePath=a offset=ten") == "offset expects an integer, not 'ten'");
+  CHECK(errorOf("filePath=a exact=maybe") == "exact expects true or false, not 'maybe'");
+  CHECK(errorOf("filePath=a ignore=[1,") == "a [ is not closed");
+  CHECK(errorOf("filePth=a").starts_with("the tool has no parameter filePth (it takes: filePath, "));
+  CHECK(errorOf("README.md").starts_with("'README.md' is not key=value"));
+  CHECK(errorOf(R"(filePath="open)") == "a \" is not closed");
+  CHECK(errorOf("filePath=@/no/such/file") == "filePath: cannot read the file /no/such/file");
+}
+
+TEST_CASE("lines parse into commands, and a tool's name calls it") {
+  const auto isTool = [](const std::string& name) { return name == "read"; };
+  auto call = parseLine("read filePath=a", isTool);
+  REQUIRE(std::holds_alternative<CallTool>(call));
+  CHECK(std::get<CallTool>(call).tool == "read");
+  CHECK(std::get<CallTool>(call).arguments == "filePath=a");
+  CHECK(std::holds_alternative<SendRequest>(parseLine("ping", isTool)));
+  CHECK(std::holds_alternative<CallTool>(parseLine(":call other x=1", isTool)));
+  auto raw = parseLine(R"({"jsonrpc": "2.0", "id": 1, "method": "ping"})", isTool);
+  REQUIRE(std::holds_alternative<SendRaw>(raw));
+  CHECK(std::get<SendRaw>(raw).message["method"] == "ping");
+  CHECK(std::holds_alternative<LineError>(parseLine(R"({"jsonrpc": )", isTool)));
+  CHECK(std::get<CancelRequest>(parseLine(":cancel 3")).id == json(3));
+  CHECK_FALSE(std::get<CancelRequest>(parseLine(":cancel")).id.has_value());
+  CHECK(std::get<SetMode>(parseLine(":raw")).mode == OutputMode::Raw);
+  CHECK(std::get<SetLimit>(parseLine(":limit 0")).lines == 0);
+  CHECK(std::holds_alternative<LineError>(parseLine(":limit many")));
+  CHECK(std::get<KillJob>(parseLine(":kill shell-2")).id == "shell-2");
+  CHECK(std::holds_alternative<LineError>(parseLine(":frobnicate")));
+}
+
+TEST_CASE("an open brace or bracket, or a trailing backslash, asks for more lines") {
+  CHECK(needsMoreInput("$/test/echo {"));
+  CHECK(needsMoreInput(R"(x {"a": [1,)"));
+  CHECK(needsMoreInput("read filePath=a \\"));
+  CHECK_FALSE(needsMoreInput(R"(x {"a": "}{"})"));
+  CHECK_FALSE(needsMoreInput(R"(x {"a": "{"})"));
+  CHECK_FALSE(needsMoreInput("ping"));
+  CHECK_FALSE(needsMoreInput(""));
+}
+
+TEST_CASE("a call's outcome is shown as the model sees it, metadata on one line") {
+  const json answer{{"jsonrpc", "2.0"}, {"id", 3},
+                    {"result", {{"status", "completed"}, {"content", {{{"type", "text"}, {"text", "line 1\nline 2"}}}},
+                                {"metadata", {{"truncated", false}, {"lines", 2}}}, {"sessionID", "s"}}}};
+  const SentRequest sent{"call", "read", "3", 1.25};
+  CHECK(renderAnswer(answer, sent, OutputMode::Text) == "line 1\nline 2\n── read (id 3) · completed · 1.2 ms · lines=2 · truncated=false\n");
+  CHECK(renderAnswer(answer, sent, OutputMode::Raw) == answer.dump() + "\n");
+  CHECK_FALSE(answerFailed(answer));
+
+  const json failed{{"id", 4}, {"result", {{"status", "error"}, {"sessionID", "s"},
+                                            {"error", {{"type", "tool.unknown"}, {"message", "Unknown tool: x."}}}}}};
+  CHECK(renderAnswer(failed, {"call", "x", "4", 0.5}, OutputMode::Text) == "Unknown tool: x.\n── x (id 4) · error tool.unknown · 0.5 ms\n");
+  CHECK(answerFailed(failed));
+
+  const json rpcError{{"id", 5}, {"error", {{"code", -32601}, {"message", "Method not found: nope"}}}};
+  CHECK(renderAnswer(rpcError, {"nope", "", "5", 0.1}, OutputMode::Text) == "error -32601: Method not found: nope\n── nope (id 5) · failed · 0.1 ms\n");
+  CHECK(answerFailed(rpcError));
+  CHECK(answerFailed(json{{"id", 6}, {"result", {{"content", json::array()}, {"isError", true}}}}));
+}
+
+TEST_CASE("long answers are cut with a note, keeping the summary line") {
+  std::string text;
+  for (int i = 1; i <= 10; ++i) text += "line " + std::to_string(i) + "\n";
+  text += "── read (id 1) · completed · 1 ms\n";
+  CHECK(cutLines(text, 3) == "line 1\nline 2\nline 3\n… 7 more line(s) not shown (:limit 0 shows all)\n── read (id 1) · completed · 1 ms\n");
+  CHECK(cutLines(text, 0) == text);
+  CHECK(cutLines(text, 11) == text);
+}
+
+TEST_CASE(":tools and :describe read the snapshot") {
+  ToolCatalog catalog;
+  fillWithRead(catalog);
+  CHECK(catalog.listText() == "  read   Reads a file.\n  ready  Another\n");
+  const std::string described = catalog.describeText("read");
+  CHECK(described.starts_with("read(filePath: string, exact?: boolean, ignore?: array, offset?: integer = 1, "));
+  CHECK(described.find("  filePath  string   required  The path of the file\n") != std::string::npos);
+  CHECK(catalog.describeText("nothing").empty());
+  CHECK(catalog.isPathParameter("read", "filePath"));
+  CHECK_FALSE(catalog.isPathParameter("read", "offset"));
+}
+
+TEST_CASE("completion offers what fits where the word is") {
+  ToolCatalog catalog;
+  fillWithRead(catalog);
+  CHECK(completionsFor(catalog, "", ":des") == std::vector<std::string>{":describe"});
+  CHECK(completionsFor(catalog, "", "rea") == std::vector<std::string>{"read", "ready"});
+  CHECK(completionsFor(catalog, "", "tools/") == std::vector<std::string>{"tools/list", "tools/call"});
+  CHECK(completionsFor(catalog, ":describe ", "rea") == std::vector<std::string>{"read", "ready"});
+  CHECK(completionsFor(catalog, "read ", "o") == std::vector<std::string>{"offset=", "options="});
+  // A parameter already given is not offered again.
+  CHECK(completionsFor(catalog, "read offset=1 ", "o") == std::vector<std::string>{"options="});
+  CHECK(completionsFor(catalog, ":call read ", "fi") == std::vector<std::string>{"filePath="});
+}
+
+TEST_CASE("a recording becomes a fixture with captures for what varies") {
+  const std::vector<RecordedMessage> transcript{
+      {true, {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "snapshot"}, {"params", {{"sessionID", "repl"}}}}},
+      {false, {{"jsonrpc", "2.0"}, {"id", 1}, {"result", {{"snapshot", "snapshot-7"}, {"tools", {{{"name", "read"}, {"description", "long"}}}}}}}},
+      {true, {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "call"}, {"params", {{"snapshot", "snapshot-7"}, {"input", {{"filePath", "/w/a.txt"}}}}}}},
+      {false, {{"jsonrpc", "2.0"}, {"id", "toold-1"}, {"method", "permission/ask"}, {"params", {{"id", "per_1"}}}}},
+      {true, {{"jsonrpc", "2.0"}, {"id", "toold-1"}, {"result", {{"reply", "once"}}}}},
+      {false, {{"jsonrpc", "2.0"}, {"id", 2}, {"result", {{"status", "completed"}, {"metadata", {{"ms", 3}}}}}}},
+      {false, {{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", {{"text", "$weird"}}}}}};
+  const std::string fixture = writeFixture(transcript, {"--test-methods"}, "/w", "{\"permission\": {}}");
+  CHECK(fixture.find("%args --test-methods\n%modes pipe\n%file toold.json <<END\n{\"permission\": {}}\nEND\n") != std::string::npos);
+  CHECK(fixture.find(R"(< {"id":1,"jsonrpc":"2.0","result":{"snapshot":"$capture:snapshot1","tools":[{"name":"read"}]}})") != std::string::npos);
+  CHECK(fixture.find(R"(> {"id":2,"jsonrpc":"2.0","method":"call","params":{"input":{"filePath":"${workspace}/a.txt"},"snapshot":"${snapshot1}"}})") != std::string::npos);
+  CHECK(fixture.find(R"(< {"id":"$capture:ask1","jsonrpc":"2.0","method":"permission/ask"})") != std::string::npos);
+  CHECK(fixture.find(R"(> {"id":"${ask1}","jsonrpc":"2.0","result":{"reply":"once"}})") != std::string::npos);
+  // Consecutive messages from toold form an unordered group; a string that looks like a pattern is escaped.
+  CHECK(fixture.find(R"(<* {"id":2,"jsonrpc":"2.0","result":{"metadata":"$any","status":"completed"}})") != std::string::npos);
+  CHECK(fixture.find(R"("text":"$re:^\\$weird$")") != std::string::npos);
+}

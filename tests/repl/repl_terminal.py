@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""toold-repl in a real terminal: a tmux pane runs it, keys are typed into it, and the rendered
+screen is read back. Covers Tab completion (meta-commands, tools, parameters, paths), the
+progress status line replaced by the result, Ctrl-C cancelling the running call and then
+clearing the line, the permission prompt asked again after a typo, and toold's log kept off the
+prompt line.
+
+    repl_terminal.py PATH/TO/toold-repl      (toold is found next to it)
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+REPL = os.path.realpath(sys.argv[1])
+WORK = tempfile.mkdtemp(prefix="repl-terminal-")
+SOCKET = f"toold-repl-test-{os.getpid()}"
+failures = []
+
+
+def tmux(*args, check=True):
+    return subprocess.run(["tmux", "-L", SOCKET, "-f", "/dev/null", *args], capture_output=True, text=True, check=check)
+
+
+def screen():
+    """The pane's text, scrollback included, without trailing blank lines."""
+    return tmux("capture-pane", "-p", "-J", "-t", "repl", "-S", "-500").stdout.rstrip("\n")
+
+
+def last_line():
+    lines = [line for line in screen().split("\n") if line.strip()]
+    return lines[-1].rstrip() if lines else ""
+
+
+def wait_for(check, what, timeout=20.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if check():
+            return True
+        time.sleep(0.05)
+    failures.append(f"timed out waiting for {what}\n--- screen ---\n{screen()}\n---")
+    return False
+
+
+def wait_text(text, timeout=20.0):
+    return wait_for(lambda: text in screen(), repr(text), timeout)
+
+
+def type_text(text):
+    tmux("send-keys", "-t", "repl", "-l", text)
+
+
+def press(*keys):
+    tmux("send-keys", "-t", "repl", *keys)
+
+
+def expect(condition, message):
+    if not condition:
+        failures.append(f"{message}\n--- screen ---\n{screen()}\n---")
+
+
+def main():
+    with open(os.path.join(WORK, "notes_file.txt"), "w") as f:
+        f.write("hello\n")
+    with open(os.path.join(WORK, "toold.json"), "w") as f:  # so that bash asks
+        f.write('{"permission": {"bash": "ask"}}\n')
+    command = (f"cd {WORK} && env HOME={WORK} TERM=xterm {REPL} --test-methods --log-level info; "
+               "echo EXITED $?; sleep 60")
+    tmux("new-session", "-d", "-s", "repl", "-x", "160", "-y", "50", command)
+    try:
+        if not wait_text("Tab completes, Ctrl-D leaves."):
+            return
+        wait_for(lambda: last_line() == "toold>", "the prompt")
+
+        # Completion: a tool's name, then its parameter (no blank after the '=').
+        type_text("test_pro")
+        press("Tab")
+        wait_for(lambda: last_line() == "toold> test_progress", "the tool name completed")
+        type_text("st")
+        press("Tab")
+        wait_for(lambda: last_line() == "toold> test_progress steps=", "the parameter completed")
+        type_text("1")
+        press("Enter")
+        wait_text("── test_progress (id 2) · completed")
+
+        # A meta-command, then a tool as its argument.
+        type_text(":descr")
+        press("Tab")
+        type_text("test_sl")
+        press("Tab")
+        wait_for(lambda: last_line() == "toold> :describe test_sleep", ":describe and the tool completed")
+        press("Enter")
+        wait_text("test_sleep(ms: integer)")
+
+        # A path parameter completes file names.
+        type_text("test_path path=notes_f")
+        press("Tab")
+        wait_for(lambda: last_line().startswith("toold> test_path path=notes_file.txt"), "the path completed")
+        press("Enter")
+        wait_text('"inside":true')
+
+        # A method with a '$' in it, and a file read with key=@FILE.
+        type_text("$/test/ec")
+        press("Tab")
+        wait_for(lambda: last_line() == "toold> $/test/echo", "the method completed")
+        press("C-u")
+        type_text("test_echo body=@notes_f")
+        press("Tab")
+        wait_for(lambda: last_line().startswith("toold> test_echo body=@notes_file.txt"), "the @file completed")
+        press("C-u")
+        wait_for(lambda: last_line() == "toold>", "the line cleared")
+
+        # Progress shows on a status line, which the result then replaces.
+        type_text("test_progress steps=4 intervalMs=500")
+        press("Enter")
+        wait_text("⋯ test_progress (id 4)")
+        if wait_text("── test_progress (id 4) · completed"):
+            time.sleep(0.3)
+            expect("⋯" not in screen(), "the status line is still on screen after the result")
+
+        # Ctrl-C cancels the running call; with nothing running, it clears the typed line.
+        type_text("test_sleep ms=60000")
+        press("Enter")
+        wait_text("--> call test_sleep (id 5)")
+        time.sleep(0.3)
+        press("C-c")
+        wait_text("--> cancel (id 5)")
+        wait_text("error -32800")
+        type_text("abc")
+        wait_for(lambda: last_line() == "toold> abc", "the typed text")
+        press("C-c")
+        wait_for(lambda: last_line() == "toold>", "the line cleared by Ctrl-C")
+
+        # A permission ask becomes the prompt; a typo asks again; "o" allows once.
+        type_text('test_permission action=bash resources=["rm -rf build"]')
+        press("Enter")
+        prompt = 'allow bash "rm -rf build"? [o]nce [a]lways [r]eject (+ message)'
+        wait_for(lambda: last_line().startswith(prompt), "the permission prompt")
+        type_text("x")
+        press("Enter")
+        wait_text("answer o (once), a (always) or r (reject)")
+        wait_for(lambda: last_line().startswith(prompt), "the permission prompt asked again")
+        type_text("o")
+        press("Enter")
+        wait_text("granted")
+        wait_for(lambda: last_line() == "toold>", "the usual prompt back")
+
+        # Any other question from toold asks for a JSON result, again until it is JSON.
+        type_text('$/test/ask {"method": "client/confirm"}')
+        press("Enter")
+        wait_for(lambda: last_line().startswith("toold asks client/confirm (toold-2); JSON result>"), "the question")
+        type_text("oops")
+        press("Enter")
+        wait_text("the answer must be JSON")
+        type_text('{"confirmed": true}')
+        press("Enter")
+        wait_text('"confirmed": true')
+        wait_for(lambda: last_line() == "toold>", "the usual prompt back")
+
+        # toold's log (at info, the ask is logged) is printed above the prompt, never on it.
+        log_lines = [line for line in screen().split("\n") if "asking about bash" in line]
+        expect(log_lines, "toold's log line about the ask is not on screen")
+        expect(all("toold>" not in line and "allow bash" not in line for line in log_lines),
+               "toold's log landed on the prompt line")
+
+        type_text(":quit")
+        press("Enter")
+        wait_text("EXITED 0")
+    finally:
+        tmux("kill-server", check=False)
+        shutil.rmtree(WORK, ignore_errors=True)
+
+
+main()
+if failures:
+    for failure in failures:
+        print("repl_terminal:", failure, file=sys.stderr)
+    sys.exit(1)
+print("repl_terminal: ok")
