@@ -181,4 +181,21 @@ std::string cutLines(const std::string& text, std::size_t maxLines) {
   return text;
 }
 
+std::string progressSummary(const json& update) {
+  if (update.is_string()) return update.get<std::string>();
+  if (update.is_object()) {
+    if (const auto message = update.find("message"); message != update.end() && message->is_string())
+      return message->get<std::string>();
+    if (const auto output = update.find("output"); output != update.end() && output->is_string()) {
+      const std::string& text = output->get_ref<const std::string&>();
+      std::size_t end = text.find_last_not_of(" \t\r\n");
+      if (end != std::string::npos) {
+        const std::size_t begin = text.find_last_of('\n', end);
+        return text.substr(begin == std::string::npos ? 0 : begin + 1, end + 1 - (begin == std::string::npos ? 0 : begin + 1));
+      }
+    }
+  }
+  return dumpJson(update);
+}
+
 } // namespace toold::repl

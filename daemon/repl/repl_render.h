@@ -30,6 +30,10 @@ std::string renderAnswer(const json& answer, const SentRequest& sent, OutputMode
 /// Any other message from toold (a notification, a request), in the mode's form.
 std::string renderMessage(const json& message, OutputMode mode);
 
+/// One line for a progress update on the status line: its text, its `message`, the newest
+/// non-blank line of its `output` (bash's updates), or else its JSON.
+std::string progressSummary(const json& update);
+
 /// Keeps the first `maxLines` lines of `text` and says how many were left out (0: no limit).
 std::string cutLines(const std::string& text, std::size_t maxLines);
 

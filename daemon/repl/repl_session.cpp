@@ -448,10 +448,7 @@ std::string ReplSession::askDetails(const json& message) {
 std::string ReplSession::progressText(const json& message) {
   const json& params = message.value("params", json::object());
   json update = params.contains("update") ? params["update"] : params;
-  std::string said;
-  if (update.is_string()) said = update.get<std::string>();
-  else if (update.is_object() && update.contains("message") && update["message"].is_string()) said = update["message"];
-  else said = dumpJson(update);
+  const std::string said = progressSummary(update);
   std::string label;
   std::lock_guard lock(mutex_);
   for (const auto& [key, pending] : pending_)

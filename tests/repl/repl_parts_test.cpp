@@ -173,3 +173,13 @@ TEST_CASE("a recording becomes a fixture with captures for what varies") {
   CHECK(fixture.find(R"(<* {"id":2,"jsonrpc":"2.0","result":{"metadata":"$any","status":"completed"}})") != std::string::npos);
   CHECK(fixture.find(R"("text":"$re:^\\$weird$")") != std::string::npos);
 }
+
+TEST_CASE("a progress update is summarised by what it says, not by its JSON") {
+  using toold::repl::progressSummary;
+  CHECK(progressSummary(json("compiling")) == "compiling");
+  CHECK(progressSummary(json{{"message", "3 of 10 files"}}) == "3 of 10 files");
+  // bash's updates: the newest non-blank line of the output that arrived.
+  CHECK(progressSummary(json{{"offset", 14}, {"output", "line 2\nline 3\n\n"}}) == "line 3");
+  // Anything else: the JSON, as a last resort.
+  CHECK(progressSummary(json{{"step", 2}}) == R"({"step":2})");
+}
