@@ -158,8 +158,12 @@ TEST_CASE("the backlog watcher hears when answers pile up past the high mark and
   reader.join();
   CHECK(received == kFrames * kFrameBytes);
   CHECK(writer.flush(std::chrono::seconds(5)));
-  std::unique_lock lock(mutex);
-  CHECK(changed.wait_for(lock, std::chrono::seconds(5), [&] { return events.size() >= 2; }));
-  CHECK(events == std::vector<bool>{true, false});
+  {
+    // The handler runs under the writer's lock and takes this one: never call the writer while
+    // holding it (that order, reversed, is a deadlock waiting to happen).
+    std::unique_lock lock(mutex);
+    CHECK(changed.wait_for(lock, std::chrono::seconds(5), [&] { return events.size() >= 2; }));
+    CHECK(events == std::vector<bool>{true, false});
+  }
   CHECK(writer.backlogBytes() == 0);
 }
