@@ -1,6 +1,8 @@
 // The frame decoder's state machine and the encoder.
 #include "protocol/framing.h"
 
+#include "protocol/json_writer.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cstring>
@@ -287,7 +289,7 @@ std::string frameBody(std::string body, Framing framing) {
 }
 
 std::string encodeFrame(const nlohmann::json& message, Framing framing) {
-  return frameBody(message.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), framing);
+  return frameBody(writeJson(message), framing);
 }
 
 } // namespace toold::protocol

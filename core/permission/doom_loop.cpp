@@ -1,5 +1,7 @@
 #include "core/permission/doom_loop.h"
 
+#include "protocol/json_writer.h"
+
 #include <algorithm>
 #include <functional>
 
@@ -43,7 +45,7 @@ void DoomLoopDetector::forget(Ticket ticket) {
 std::uint64_t DoomLoopDetector::fingerprint(const nlohmann::json& shown) {
   // A tool's text may hold bytes that are not UTF-8 (they are replaced only when the answer is
   // encoded): the fingerprint must not throw on them.
-  return std::hash<std::string>{}(shown.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  return std::hash<std::string>{}(protocol::writeJson(shown));
 }
 
 } // namespace toold::core

@@ -1,5 +1,7 @@
 #include "core/tools/tool_content.h"
 
+#include "protocol/json_writer.h"
+
 namespace toold::core {
 
 namespace {
@@ -45,14 +47,14 @@ json normalizeContent(const std::optional<json>& content, const std::optional<js
   }
   if (encodedOutput) {
     if (encodedOutput->is_string()) return json::array({textItem(encodedOutput->get<std::string>())});
-    return json::array({textItem(encodedOutput->dump(-1, ' ', false, json::error_handler_t::replace))});
+    return json::array({textItem(protocol::writeJson(*encodedOutput))});
   }
   throw ContentError("the tool returned no content and no output");
 }
 
 std::string metadataProblem(const json& metadata) {
   if (!metadata.is_object()) return "metadata must be a JSON object";
-  const std::size_t bytes = metadata.dump(-1, ' ', false, json::error_handler_t::replace).size();
+  const std::size_t bytes = protocol::writeJson(metadata).size();
   if (bytes > kMaxMetadataBytes)
     return "metadata is " + std::to_string(bytes) + " bytes encoded; the limit is " + std::to_string(kMaxMetadataBytes);
   return {};

@@ -1,0 +1,171 @@
+#include "protocol/json_writer.h"
+
+#include <array>
+#include <charconv>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace toold::protocol {
+namespace {
+
+// What a byte needs: 0 copies as it is, 1 is an ASCII byte written escaped, 2 starts (or is) a
+// non-ASCII sequence to check.
+constexpr std::array<std::uint8_t, 256> kByteClass = [] {
+  std::array<std::uint8_t, 256> table{};
+  for (int c = 0; c < 0x20; ++c) table[static_cast<std::size_t>(c)] = 1;
+  table['"'] = 1;
+  table['\\'] = 1;
+  for (int c = 0x80; c < 0x100; ++c) table[static_cast<std::size_t>(c)] = 2;
+  return table;
+}();
+
+void appendEscaped(std::string& out, unsigned char c) {
+  switch (c) {
+  case '"': out += "\\\""; return;
+  case '\\': out += "\\\\"; return;
+  case '\b': out += "\\b"; return;
+  case '\t': out += "\\t"; return;
+  case '\n': out += "\\n"; return;
+  case '\f': out += "\\f"; return;
+  case '\r': out += "\\r"; return;
+  default: {
+    static constexpr char hex[] = "0123456789abcdef";
+    const char escaped[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+    out.append(escaped, sizeof escaped);
+  }
+  }
+}
+
+// The length of the well-formed UTF-8 sequence at `at` (Unicode Table 3-7), or, when it is
+// ill-formed, minus the length of its maximal subpart (at least 1): the bytes one U+FFFD stands for.
+int sequenceAt(const unsigned char* at, const unsigned char* end) {
+  const unsigned char lead = at[0];
+  int length = 0;
+  unsigned char low = 0x80;
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;       // no overlong forms
+    else if (lead == 0xED) high = 0x9F; // no surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;       // no overlong forms
+    else if (lead == 0xF4) high = 0x8F; // nothing past U+10FFFF
+  } else {
+    return -1; // a continuation byte alone, C0, C1, F5..FF
+  }
+  for (int i = 1; i < length; ++i) {
+    if (at + i >= end) return -i;
+    const unsigned char next = at[i];
+    if (next < (i == 1 ? low : 0x80) || next > (i == 1 ? high : 0xBF)) return -i;
+  }
+  return length;
+}
+
+// The first byte at or after `at` that is not copied as it is: a control byte, '"', '\\', or
+// any byte of a non-ASCII sequence. Sixteen bytes per step where SSE2 is there.
+const unsigned char* plainRunEnd(const unsigned char* at, const unsigned char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i space = _mm_set1_epi8(0x20);
+  while (end - at >= 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+    // A signed compare: bytes from 0x80 up are negative, so "below a space" also catches them.
+    const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
+                                         _mm_cmplt_epi8(bytes, space));
+    const int mask = _mm_movemask_epi8(special);
+    if (mask != 0) return at + __builtin_ctz(static_cast<unsigned>(mask));
+    at += 16;
+  }
+#endif
+  while (at < end && kByteClass[*at] == 0) ++at;
+  return at;
+}
+
+void appendNumber(std::string& out, auto value) {
+  char buffer[24];
+  const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+  out.append(buffer, end);
+}
+
+} // namespace
+
+void appendJsonString(std::string& out, std::string_view text) {
+  out += '"';
+  const auto* begin = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = begin + text.size();
+  const auto* at = begin;
+  while (at < end) {
+    const auto* run = at;
+    at = plainRunEnd(at, end);
+    out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(at - run));
+    if (at == end) break;
+    if (kByteClass[*at] == 1) {
+      appendEscaped(out, *at++);
+      continue;
+    }
+    const int length = sequenceAt(at, end);
+    if (length > 0) {
+      out.append(reinterpret_cast<const char*>(at), static_cast<std::size_t>(length));
+      at += length;
+    } else {
+      out += "\xEF\xBF\xBD";
+      at += -length;
+    }
+  }
+  out += '"';
+}
+
+void appendJson(std::string& out, const nlohmann::json& value) {
+  using Type = nlohmann::json::value_t;
+  switch (value.type()) {
+  case Type::object: {
+    out += '{';
+    bool first = true;
+    for (const auto& [key, member] : value.get_ref<const nlohmann::json::object_t&>()) {
+      if (!first) out += ',';
+      first = false;
+      appendJsonString(out, key);
+      out += ':';
+      appendJson(out, member);
+    }
+    out += '}';
+    return;
+  }
+  case Type::array: {
+    out += '[';
+    bool first = true;
+    for (const auto& element : value.get_ref<const nlohmann::json::array_t&>()) {
+      if (!first) out += ',';
+      first = false;
+      appendJson(out, element);
+    }
+    out += ']';
+    return;
+  }
+  case Type::string: appendJsonString(out, value.get_ref<const std::string&>()); return;
+  case Type::boolean: out += value.get<bool>() ? "true" : "false"; return;
+  case Type::number_integer: appendNumber(out, value.get<std::int64_t>()); return;
+  case Type::number_unsigned: appendNumber(out, value.get<std::uint64_t>()); return;
+  case Type::null: out += "null"; return;
+  case Type::number_float:
+  case Type::binary:
+  case Type::discarded:
+    // Rare in a reply, and nlohmann's shortest round-trip float format is what clients have seen.
+    out += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return;
+  }
+}
+
+std::string writeJson(const nlohmann::json& value) {
+  std::string out;
+  appendJson(out, value);
+  return out;
+}
+
+} // namespace toold::protocol

@@ -1,0 +1,23 @@
+// Writing a JSON value to text, byte for byte what nlohmann's dump(-1, ' ', false, replace)
+// writes, several times faster. nlohmann hands every character to its output through a virtual
+// call and decodes UTF-8 byte by byte; replies carry file windows and command output, so its
+// serializer was a quarter of a `read` call's CPU. Here runs of plain bytes are copied whole.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <string_view>
+
+namespace toold::protocol {
+
+/// Appends `value` to `out`, compact, with UTF-8 kept as it is and each ill-formed sequence
+/// replaced by U+FFFD (one per maximal ill-formed subpart, as nlohmann's replace handler does).
+void appendJson(std::string& out, const nlohmann::json& value);
+
+/// The same into a new string.
+std::string writeJson(const nlohmann::json& value);
+
+/// Appends `text` as a JSON string literal, quotes included.
+void appendJsonString(std::string& out, std::string_view text);
+
+} // namespace toold::protocol
