@@ -136,8 +136,24 @@ public:
   bool wantsMore() const { return !cut_; }
 
   void feed(const char* data, std::size_t size) {
-    for (std::size_t i = 0; i < size && !cut_; ++i)
-      feedByte(static_cast<unsigned char>(data[i]));
+    std::size_t i = 0;
+    while (i < size && !cut_) {
+      if (needed_ == 0 && !pendingCr_) {
+        // Most text is ASCII: a run of it (a '\r' aside) is one character per byte and appended
+        // whole, as far as the character budget reaches.
+        const std::size_t limit = std::min(size, i + (maxChars_ - chars_));
+        std::size_t run = i;
+        while (run < limit && static_cast<unsigned char>(data[run]) < 0x80 && data[run] != '\r')
+          ++run;
+        if (run > i) {
+          text_.append(data + i, run - i);
+          chars_ += run - i;
+          i = run;
+          continue;
+        }
+      }
+      feedByte(static_cast<unsigned char>(data[i++]));
+    }
   }
 
   /// The finished line; `atNewline` tells whether it ended with '\n' (which drops a held '\r').
@@ -297,6 +313,12 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
     const char* end = buffer + got;
     position += static_cast<std::uint64_t>(got);
     while (cursor < end && !done) {
+      if (line < offset) { // the lines before the window are only counted
+        std::uint64_t remaining = offset - line;
+        cursor = skipNewlines(cursor, end, remaining);
+        line = offset - remaining;
+        continue;
+      }
       const auto* newline = static_cast<const char*>(std::memchr(cursor, '\n', static_cast<std::size_t>(end - cursor)));
       const char* stop = newline != nullptr ? newline : end;
       if (line >= offset) {

@@ -61,4 +61,18 @@ std::uint64_t countNewlines(const char* data, std::size_t size) {
 
 #endif
 
+const char* skipNewlines(const char* from, const char* end, std::uint64_t& remaining) {
+  if (remaining == 0) return from;
+  while (end - from >= 64) {
+    const std::size_t count = countNewlines64(from);
+    if (count >= remaining) break; // the last one to pass is in this block
+    remaining -= count;
+    from += 64;
+  }
+  for (; from < end; ++from) {
+    if (*from == '\n' && --remaining == 0) return from + 1;
+  }
+  return end;
+}
+
 } // namespace toold::builtins

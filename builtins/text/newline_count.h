@@ -12,4 +12,8 @@ std::size_t countNewlines64(const char* block);
 /// How many '\n' bytes [data, data + size) holds.
 std::uint64_t countNewlines(const char* data, std::size_t size);
 
+/// Moves past `remaining` newlines of [from, end): returns the byte after the one that brought
+/// `remaining` to zero, or `end` with `remaining` lowered by the newlines passed.
+const char* skipNewlines(const char* from, const char* end, std::uint64_t& remaining);
+
 } // namespace toold::builtins

@@ -85,6 +85,34 @@ TEST_CASE("file sniff: NUL bytes and control bytes make a file binary", "[files]
   CHECK(sniff("data.txt", "\x1B[31mred\x1B[0m").kind == FileClass::Text);
 }
 
+TEST_CASE("file sniff: control bytes are counted right in a long head, every byte value included", "[files]") {
+  // 4,000 bytes: `controls` of them control bytes (cycling through all 26), the rest cycling
+  // through every other value but NUL, so bytes above 0x7F and the allowed 9..13 are met too.
+  const std::string controlValues = [] {
+    std::string values;
+    for (int b = 1; b < 32; ++b)
+      if (b < 9 || b >= 14) values += static_cast<char>(b);
+    return values;
+  }();
+  std::string others;
+  for (int b = 9; b < 256; ++b)
+    if (b < 14 || b >= 32) others += static_cast<char>(b);
+  auto head = [&](std::size_t controls) {
+    std::string bytes;
+    for (std::size_t i = 0; i < 4000; ++i) { // `controls` of the 4,000 spread evenly
+      const bool control = (i + 1) * controls / 4000 > i * controls / 4000;
+      bytes += control ? controlValues[i % controlValues.size()] : others[i % others.size()];
+    }
+    return bytes;
+  };
+  CHECK(sniff("data.txt", head(1200)).kind == FileClass::Text); // exactly 30%
+  auto binary = sniff("data.txt", head(1201));
+  CHECK(binary.kind == FileClass::Binary);
+  CHECK(binary.reason == "30% control bytes"); // 30.025%, rounded
+  std::string dense(4000, '\x01');
+  CHECK(sniff("data.txt", dense).reason == "100% control bytes"); // every lane past 255 without overflow
+}
+
 TEST_CASE("file sniff: text stays text", "[files]") {
   CHECK(sniff("readme.md", "# Title\n\nSome text.\n").kind == FileClass::Text);
   // Multibyte UTF-8 (bytes >= 0x80) is not binary.

@@ -36,3 +36,21 @@ TEST_CASE("countNewlines64 counts one block", "[text]") {
   block.assign(64, static_cast<char>(0x8A)); // '\n' with the high bit set is not a newline
   CHECK(countNewlines64(block.data()) == 0);
 }
+
+TEST_CASE("skipNewlines stops just past the newline that ends the count", "[text]") {
+  std::string text;
+  for (int i = 0; i < 500; ++i) text += std::string(static_cast<std::size_t>(i % 70), 'x') + "\n";
+  const char* begin = text.data();
+  const char* end = begin + text.size();
+  for (std::uint64_t wanted : {0ull, 1ull, 2ull, 63ull, 64ull, 65ull, 250ull, 499ull, 500ull}) {
+    std::uint64_t remaining = wanted;
+    const char* at = toold::builtins::skipNewlines(begin, end, remaining);
+    INFO("wanted " << wanted);
+    CHECK(remaining == 0);
+    CHECK(static_cast<std::uint64_t>(std::count(begin, at, '\n')) == wanted);
+    CHECK((at == begin || at[-1] == '\n'));
+  }
+  std::uint64_t tooMany = 510;
+  CHECK(toold::builtins::skipNewlines(begin, end, tooMany) == end);
+  CHECK(tooMany == 10);
+}
