@@ -66,7 +66,7 @@ void commit(const std::shared_ptr<PatchCall>& call) {
   if (c.context.cancellation.isCancelled()) return c.end(failure("The call was cancelled; nothing was written."));
   for (const auto& change : c.plan.changes) {
     std::string holdRefusal;
-    if (unchangedSince(change.target, change.previous, &holdRefusal)) continue;
+    if (unchangedSince(change.target, change.previous ? &*change.previous : nullptr, &holdRefusal)) continue;
     if (!holdRefusal.empty()) return c.end(failure("apply_patch failed: " + holdRefusal));
     return c.end(failure("apply_patch failed: " + change.target.string() +
                          " changed on disk while the patch was waiting for permission; nothing was written. "

@@ -51,7 +51,9 @@ std::variant<LoadedFile, std::string> loadFile(const core::HeldLocation& held) {
   LoadedFile loaded;
   loaded.identity = identityOf(status);
   loaded.mode = status.st_mode & 07777;
-  loaded.bytes.resize(static_cast<std::size_t>(status.st_size));
+  // One byte more than fstat said, so that the read meeting the end has room and the string never
+  // grows (growing would double it: an edit's peak memory is counted in copies of the file).
+  loaded.bytes.resize(static_cast<std::size_t>(status.st_size) + 1);
   std::size_t filled = 0;
   while (true) {
     if (filled == loaded.bytes.size()) {
@@ -69,18 +71,33 @@ std::variant<LoadedFile, std::string> loadFile(const core::HeldLocation& held) {
   return loaded;
 }
 
-bool unchangedSince(const std::filesystem::path& path, const std::optional<std::string>& expected,
-                    std::string* holdRefusal) {
+bool unchangedSince(const std::filesystem::path& path, const std::string* expected, std::string* holdRefusal) {
   auto held = core::holdLocation(path, path.string(), core::HoldPurpose::Read);
   auto* location = std::get_if<core::HeldLocation>(&held);
   if (!location) {
     if (holdRefusal) *holdRefusal = std::get<std::string>(held);
     return false;
   }
-  if (!location->exists()) return !expected;
-  auto current = loadFile(*location);
-  auto* file = std::get_if<LoadedFile>(&current);
-  return file && expected && file->bytes == *expected;
+  if (!location->exists()) return expected == nullptr;
+  if (expected == nullptr) return false;
+  auto opened = core::openHeldFile(*location);
+  auto* file = std::get_if<core::UniqueFd>(&opened);
+  if (!file) return false;
+  // Compared block by block rather than loaded: this runs while the planned content is held, and
+  // a second copy of the file would be the largest thing in memory.
+  std::string block(std::min<std::size_t>(expected->size() + 1, 1 << 16), '\0');
+  std::size_t compared = 0;
+  for (;;) {
+    const ssize_t n = ::read(file->get(), block.data(), block.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return compared == expected->size();
+    const auto got = static_cast<std::size_t>(n);
+    if (got > expected->size() - compared ||
+        std::memcmp(block.data(), expected->data() + compared, got) != 0)
+      return false;
+    compared += got;
+  }
 }
 
 std::string boundedDiff(std::string_view diff, std::size_t maxBytes) {

@@ -28,6 +28,7 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
+#include <malloc.h>
 #include <cstdio>
 #include <future>
 #include <thread>
@@ -77,6 +78,10 @@ int main(int argc, char** argv) {
   }
   // A client that closes stdout must not kill toold with SIGPIPE; the writer sees EPIPE instead.
   std::signal(SIGPIPE, SIG_IGN);
+  // Blocks the size of a file (an edit holds two or three at its peak) are mapped and unmapped on
+  // their own, so a call's memory is returned when it ends. Left alone, glibc raises this threshold
+  // each time such a block is freed, and later ones stay in the heap, kept by the allocator.
+  ::mallopt(M_MMAP_THRESHOLD, 256 * 1024);
   // An inherited SIGCHLD disposition of SIG_IGN would make the kernel reap children before toold
   // can read how they ended.
   core::resetChildSignalDisposition();

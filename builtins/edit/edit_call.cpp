@@ -39,19 +39,23 @@ void runEditCall(const std::shared_ptr<FileTools>& files, const core::ToolContex
     const std::string display = path.given.string();
     auto plan = [edits, creates, path, display](const std::optional<LoadedFile>& current)
         -> std::variant<PlannedContent, core::ToolCompletion> {
-      std::string start;
+      // The file's bytes are edited from where they are held: each copy of a large file counts
+      // in the call's peak memory.
+      std::string created;
+      const std::string* start = nullptr;
       std::vector<TextEdit> rest = edits;
       if (creates) {
-        start = keepTextStyle(current, rest.front().newString);
-        if (start.size() > kMaxEditableBytes) return failure(describeTooLarge(start.size(), kMaxEditableBytes, display));
+        created = keepTextStyle(current, rest.front().newString);
+        if (created.size() > kMaxEditableBytes) return failure(describeTooLarge(created.size(), kMaxEditableBytes, display));
         rest.erase(rest.begin());
+        start = &created;
       } else if (!current) {
         return failure(notFound(path));
       } else {
-        start = current->bytes;
+        start = &current->bytes;
       }
-      if (rest.empty()) return PlannedContent{std::move(start), json{{"results", json::array()}}};
-      auto applied = applyTextEdits(start, rest, display, kMaxEditableBytes);
+      if (rest.empty()) return PlannedContent{*start, json{{"results", json::array()}}};
+      auto applied = applyTextEdits(*start, rest, display, kMaxEditableBytes);
       if (auto* error = std::get_if<std::string>(&applied)) return failure(*error);
       auto& result = std::get<AppliedEdits>(applied);
       json metadata{{"results", result.results}};

@@ -3,6 +3,7 @@
 #include "builtins/text/text_encoding.h"
 #include "core/files/atomic_file.h"
 
+#include <malloc.h>
 #include <sys/stat.h>
 
 namespace toold::builtins {
@@ -30,20 +31,36 @@ struct Pending {
     done(std::move(completion));
     lease.reset();
   }
+
+  /// After a large file, hands the freed pages back to the system: the versions themselves were
+  /// mapped blocks of their own, but the diff's and the matcher's many small blocks are spread
+  /// through the heap, and glibc keeps such pages until told.
+  ~Pending() {
+    const std::size_t held = (current ? current->bytes.size() : 0) + planned.bytes.size();
+    if (held < kTrimAfterBytes) return;
+    current.reset();
+    planned = {};
+    diff = {};
+    ::malloc_trim(0);
+  }
+  static constexpr std::size_t kTrimAfterBytes = 1 << 20;
 };
 
-// What a diff shows of a file: its lines, without the BOM and the "\r" of CRLF ends.
-std::string diffText(std::string_view bytes) {
+// What a diff shows of a file: its lines, without the BOM and the "\r" of CRLF ends. A copy is
+// made only when there is a "\r" to drop: the diff runs while both versions are held, and two more
+// copies of a large file would be most of an edit's memory.
+std::string_view diffText(std::string_view bytes, std::string& storage) {
   if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
-  return toLf(bytes);
+  if (bytes.find('\r') == std::string_view::npos) return bytes;
+  storage = toLf(bytes);
+  return storage;
 }
 
 void write(const std::shared_ptr<Pending>& pending) {
   auto& p = *pending;
   if (p.context.cancellation.isCancelled()) return p.end(failure("The call was cancelled; nothing was written."));
-  const std::optional<std::string> expected = p.current ? std::optional(p.current->bytes) : std::nullopt;
   std::string holdRefusal;
-  if (!unchangedSince(p.path.canonical, expected, &holdRefusal)) {
+  if (!unchangedSince(p.path.canonical, p.current ? &p.current->bytes : nullptr, &holdRefusal)) {
     if (!holdRefusal.empty()) return p.end(failure(holdRefusal));
     return p.end(failure("File " + p.display +
                          " changed on disk while the change was waiting for permission; nothing was written. "
@@ -94,7 +111,12 @@ void planAndAsk(const std::shared_ptr<Pending>& pending, StampRule stampRule, co
   auto planned = plan(p.current);
   if (auto* refusal = std::get_if<core::ToolCompletion>(&planned)) return p.end(std::move(*refusal));
   p.planned = std::move(std::get<PlannedContent>(planned));
-  p.diff = unifiedDiff(p.relative, p.current ? diffText(p.current->bytes) : std::string(), diffText(p.planned.bytes));
+  {
+    std::string before;
+    std::string after;
+    p.diff = unifiedDiff(p.relative, p.current ? diffText(p.current->bytes, before) : std::string_view(),
+                         diffText(p.planned.bytes, after));
+  }
 
   core::PermissionAsk ask{"edit", {p.relative}, {"*"},
                           json{{"filepath", p.path.given.string()}, {"diff", boundedDiff(trimDiffIndentation(p.diff.text))}}};
