@@ -3,6 +3,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+
 #include <pthread.h>
 #include <signal.h>
 #include <unistd.h>
@@ -239,8 +241,10 @@ TEST_CASE("a new process group, when asked for", "[child_process]") {
 TEST_CASE("a client's child inherits no descriptor of its parent but its three streams") {
   // A descriptor leaked without O_CLOEXEC (by a library, say) must not reach toold: it would keep
   // a pipe of the client's open for as long as toold and its own children live.
-  const int leaked = ::dup(STDERR_FILENO); // dup() never sets O_CLOEXEC
-  REQUIRE(leaked > STDERR_FILENO);
+  // Numbered high (F_DUPFD, like dup, leaves O_CLOEXEC unset), so that it cannot be mistaken for
+  // the descriptor ls opens on /proc/self/fd, which takes the lowest free number in the child.
+  const int leaked = ::fcntl(STDERR_FILENO, F_DUPFD, 64);
+  REQUIRE(leaked >= 64);
   ChildProcess child(shell("ls /proc/self/fd"));
   child.closeStdin();
   const std::string listed = readAll(child);
