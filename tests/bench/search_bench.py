@@ -6,8 +6,9 @@ never fail it, disagreeing counts do.
 
 toold runs as a daemon (one per tree, already started, spoken to over JSON-RPC); rg runs as a
 process per query, as opencode runs it: `rg -nH --hidden --no-messages --field-match-separator=|
---regexp PATTERN PATH`, its whole output read. Warm cache: each query runs once before it is
-timed; then the median of --runs.
+--regexp PATTERN PATH`, its whole output read. Warm cache: each query runs once on both sides
+before it is timed; then --runs rounds, toold and rg one after the other in each, alternating
+which goes first, every result of both checked; the medians of each side.
 """
 import argparse
 import os
@@ -71,9 +72,22 @@ def timed(action):
     return (time.perf_counter() - start) * 1000, value
 
 
-def median(action, runs):
-    action()  # warm
-    return statistics.median(timed(action)[0] for _ in range(runs))
+def paired_medians(ours, theirs, expected, runs, what):
+    """Medians of toold's and rg's times, measured round by round, alternating which goes first,
+    so a change of load during the run lands on both sides alike. Every result of both is checked
+    against `expected`, not only the first."""
+    ours(), theirs()  # warm both
+    times = ([], [])
+    for round_ in range(runs):
+        order = [(0, ours, "toold"), (1, theirs, "rg")]
+        if round_ % 2:
+            order.reverse()
+        for side, action, who in order:
+            elapsed, value = timed(action)
+            if value != expected:
+                raise RuntimeError(f"{what}: {who} gave {value} in round {round_ + 1}, expected {expected}")
+            times[side].append(elapsed)
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def toold_grep(toold, pattern):
@@ -123,15 +137,15 @@ def main():
             ours = toold_grep(toold, pattern)()
             if ours != rg_lines:
                 raise RuntimeError(f"{name}, {pattern!r}: toold found {ours} matching lines, rg {rg_lines}")
-            toold_ms = median(toold_grep(toold, pattern), args.runs)
-            rg_ms = median(lambda: rg_count(root, pattern), args.runs)
+            toold_ms, rg_ms = paired_medians(toold_grep(toold, pattern), lambda: rg_count(root, pattern), rg_lines,
+                                             args.runs, f"{name}, {pattern!r}")
             rows.append((name, f"grep {kind} `{pattern}`", rg_lines, toold_ms, rg_ms))
         rg_listed = rg_files(root, glob)
         ours = toold_glob(toold, glob)()
         if ours != rg_listed:
             raise RuntimeError(f"{name}, glob {glob}: toold listed {ours} files, rg {rg_listed}")
-        toold_ms = median(toold_glob(toold, glob), args.runs)
-        rg_ms = median(lambda: rg_files(root, glob), args.runs)
+        toold_ms, rg_ms = paired_medians(toold_glob(toold, glob), lambda: rg_files(root, glob), rg_listed, args.runs,
+                                         f"{name}, glob {glob}")
         rows.append((name, f"glob `{glob}`", rg_listed, toold_ms, rg_ms))
         toold.close()
 
