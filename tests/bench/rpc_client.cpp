@@ -210,6 +210,23 @@ std::string ratio(double better, double worse) {
 
 using Results = std::vector<std::optional<bench::BenchResult>>;
 
+/// One line of the summary scripts/bench gathers into its table of ratios, appended to the file
+/// $TOOLD_BENCH_SUMMARY names (nothing when it is unset): what was measured, both sides, the ratio
+/// with what it means, and the target with whether it was met. The texts hold nothing to escape.
+void summarize(const std::string& measure, const std::string& toold, const std::string& yardstick, double ratio,
+               const std::string& meaning, const std::string& target, std::optional<bool> met) {
+  const char* file = std::getenv("TOOLD_BENCH_SUMMARY");
+  if (file == nullptr || *file == '\0') return;
+  if (FILE* out = std::fopen(file, "a")) {
+    std::fprintf(out,
+                 "{\"bench\":\"bench-rpc\",\"measure\":\"%s\",\"toold\":\"%s\",\"yardstick\":\"%s\","
+                 "\"ratio\":%.4g,\"means\":\"%s\",\"target\":\"%s\",\"met\":%s}\n",
+                 measure.c_str(), toold.c_str(), yardstick.c_str(), ratio, meaning.c_str(), target.c_str(),
+                 met ? (*met ? "true" : "false") : "null");
+    std::fclose(out);
+  }
+}
+
 /// A server of another program than the first server's: a second toold row (another protocol,
 /// say) is not compared with toold, nor is a baseline.
 bool isPeer(const Arguments& args, std::size_t i) {
@@ -240,9 +257,28 @@ void printPingTable(const Arguments& args, const Results& results) {
                 fixed(mib(r->residentKiB), 1).c_str());
   }
   const auto& first = results.front();
+  // The floor: how close toold comes to a responder that does nothing, as a fraction of it.
+  for (std::size_t i = 1; i < args.servers.size(); ++i) {
+    const auto& floor = results[i];
+    if (!first || !floor || !args.servers[i].baseline) continue;
+    std::printf("| %s ÷ %s | | %s of it | %s of it | |\n", args.servers.front().name.c_str(),
+                args.servers[i].name.c_str(), fixed(first->sequentialPerSecond / floor->sequentialPerSecond, 2).c_str(),
+                fixed(first->pipelinedPerSecond / floor->pipelinedPerSecond, 2).c_str());
+    const double sequential = first->sequentialPerSecond / floor->sequentialPerSecond;
+    const double pipelined = first->pipelinedPerSecond / floor->pipelinedPerSecond;
+    summarize("sequential pings", grouped(first->sequentialPerSecond) + "/s",
+              "floor responder " + grouped(floor->sequentialPerSecond) + "/s", sequential, "toold ÷ floor, pings/s",
+              "≥ 0.8", sequential >= 0.8);
+    summarize("pipelined pings", grouped(first->pipelinedPerSecond) + "/s",
+              "floor responder " + grouped(floor->pipelinedPerSecond) + "/s", pipelined, "toold ÷ floor, pings/s",
+              "≥ 0.8", pipelined >= 0.8);
+  }
   for (std::size_t i = 1; i < args.servers.size(); ++i) {
     const auto& peer = results[i];
     if (!first || !peer || !isPeer(args, i)) continue;
+    summarize("sequential pings", grouped(first->sequentialPerSecond) + "/s",
+              args.servers[i].name + " " + grouped(peer->sequentialPerSecond) + "/s",
+              first->sequentialPerSecond / peer->sequentialPerSecond, "toold ÷ peer, pings/s", "", std::nullopt);
     std::printf("| %s ÷ %s | %s better | %s | %s | %s better |\n", args.servers.front().name.c_str(),
                 args.servers[i].name.c_str(), ratio(peer->initializeMedianMs, first->initializeMedianMs).c_str(),
                 ratio(first->sequentialPerSecond, peer->sequentialPerSecond).c_str(),

@@ -19,6 +19,8 @@ import subprocess
 import sys
 import time
 
+from bench_summary import record
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from files_bench import Toold  # noqa: E402  (the JSON-RPC client the file benchmark uses)
 
@@ -153,6 +155,8 @@ def main():
     print("|---|---|---:|---:|---:|---:|")
     for tree, query, count, ours, theirs in rows:
         print(f"| {tree} | {query} | {count:,} | {ours:.1f} | {theirs:.1f} | {ours / theirs:.2f} |")
+        record("bench-search", f"{tree}: {query} ({count:,})", f"{ours:.1f} ms", f"rg {theirs:.1f} ms", ours / theirs,
+               "toold ÷ rg, wall time", "≤ 1.0", ours <= theirs)
 
 
 if __name__ == "__main__":

@@ -24,6 +24,8 @@ import sys
 import tempfile
 import time
 
+from bench_summary import record
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from files_bench import Server  # noqa: E402  (the JSON-RPC client the file benchmark uses)
 
@@ -143,6 +145,13 @@ def main():
           f"{stream_peer:.0f} MB/s (the pipe spooled to a file) | {stream_peer / stream_ours:.2f} | ≥ 500 MB/s |")
     print()
     print(f"toold's peak resident memory while streaming: {peak_mib:.1f} MiB (target ≤ 64 MiB)")
+    record("bench-shell", "`true` round trip through `call`", f"{true_ours:.2f} ms", f"`{shell} -c true` {true_peer:.2f} ms",
+           true_ours / true_peer, "toold ÷ yardstick, time", "≤ 3 ms", true_ours <= 3)
+    record("bench-shell", f"streaming {args.gib:g} GiB of output", f"{stream_ours:.0f} MB/s",
+           f"spooled to a file {stream_peer:.0f} MB/s", stream_peer / stream_ours, "toold ÷ yardstick, time", "≤ 1.5",
+           stream_peer / stream_ours <= 1.5)
+    record("bench-shell", f"peak resident memory streaming {args.gib:g} GiB", f"{peak_mib:.1f} MiB", "", peak_mib / 64,
+           "toold ÷ target", "≤ 64 MiB", peak_mib <= 64)
 
 
 if __name__ == "__main__":
