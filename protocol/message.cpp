@@ -88,23 +88,43 @@ Message classify(json&& value) {
   return Request{std::move(id), std::move(method), std::move(params)};
 }
 
+// Built member by member rather than from an initializer list: a list's elements are const, so
+// nlohmann copies each of them, and a result can be a whole file window.
+namespace {
+json envelope(const json& id) {
+  json message(json::value_t::object);
+  message.get_ref<json::object_t&>().emplace("jsonrpc", "2.0");
+  message.get_ref<json::object_t&>().emplace("id", id);
+  return message;
+}
+} // namespace
+
 json makeResult(const json& id, json result) {
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}};
+  json message = envelope(id);
+  message.get_ref<json::object_t&>().emplace("result", std::move(result));
+  return message;
 }
 
 json makeError(const json& id, const RpcError& error) {
-  return json{{"jsonrpc", "2.0"}, {"id", id}, {"error", error}};
+  json message = envelope(id);
+  message.get_ref<json::object_t&>().emplace("error", error);
+  return message;
 }
 
 json makeNotification(std::string_view method, json params) {
-  json message{{"jsonrpc", "2.0"}, {"method", method}};
-  if (!params.is_null()) message["params"] = std::move(params);
+  json message(json::value_t::object);
+  auto& members = message.get_ref<json::object_t&>();
+  members.emplace("jsonrpc", "2.0");
+  members.emplace("method", method);
+  if (!params.is_null()) members.emplace("params", std::move(params));
   return message;
 }
 
 json makeRequest(const json& id, std::string_view method, json params) {
-  json message{{"jsonrpc", "2.0"}, {"id", id}, {"method", method}};
-  if (!params.is_null()) message["params"] = std::move(params);
+  json message = envelope(id);
+  auto& members = message.get_ref<json::object_t&>();
+  members.emplace("method", method);
+  if (!params.is_null()) members.emplace("params", std::move(params));
   return message;
 }
 
