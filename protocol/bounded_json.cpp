@@ -1,6 +1,10 @@
-// Bounded parsing and rendering. Neither recurses: the depth scan counts brackets, the parse is
-// nlohmann's (iterative) after the scan, and the renderer keeps its own stack.
+// Bounded parsing and rendering. The depth scan counts brackets, the parse is nlohmann's
+// (iterative) after the scan, and the renderer keeps its own stack. toold's fast reader of valid
+// JSON does recurse, once per level, so it is used only within kMaxJsonDepth levels (a few hundred
+// bytes of stack each), and stops past the limit before going deeper.
 #include "protocol/bounded_json.h"
+
+#include "protocol/json_reader.h"
 
 #include <vector>
 
@@ -174,6 +178,11 @@ std::size_t jsonNestingDepth(std::string_view text, std::size_t limit, std::size
 }
 
 BoundedParse<nlohmann::json> parseBounded(std::string_view text, std::size_t maxDepth) {
+  // Valid JSON goes through toold's own reader; anything it gives up on goes to nlohmann, so a
+  // refusal reads as it always has.
+  if (maxDepth <= kMaxJsonDepth) {
+    if (auto fast = parseJsonFast(text, maxDepth)) return {std::move(*fast), std::nullopt};
+  }
   return parseWithin<nlohmann::json>(text, maxDepth);
 }
 

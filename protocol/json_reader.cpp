@@ -1,0 +1,282 @@
+#include "protocol/json_reader.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+
+namespace toold::protocol {
+namespace {
+
+using json = nlohmann::json;
+
+// Thrown to leave the parse at the first thing it does not take; caught once, at the top.
+struct GiveUp {};
+
+class FastReader {
+public:
+  FastReader(std::string_view text, std::size_t maxDepth)
+      : at_(text.data()), end_(text.data() + text.size()), maxDepth_(maxDepth) {}
+
+  json document() {
+    skipSpace();
+    json value = readValue(0);
+    skipSpace();
+    if (at_ != end_) throw GiveUp{};
+    return value;
+  }
+
+private:
+  void skipSpace() {
+    while (at_ < end_ && (*at_ == ' ' || *at_ == '\n' || *at_ == '\r' || *at_ == '\t')) ++at_;
+  }
+
+  char peek() const {
+    if (at_ == end_) throw GiveUp{};
+    return *at_;
+  }
+
+  void expectWord(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - at_) < word.size() || std::string_view(at_, word.size()) != word) throw GiveUp{};
+    at_ += word.size();
+  }
+
+  json readValue(std::size_t depth) {
+    switch (peek()) {
+    case '{': return readObject(depth + 1);
+    case '[': return readArray(depth + 1);
+    case '"': return json(readString());
+    case 't': expectWord("true"); return json(true);
+    case 'f': expectWord("false"); return json(false);
+    case 'n': expectWord("null"); return json(nullptr);
+    default: return readNumber();
+    }
+  }
+
+  json readObject(std::size_t depth) {
+    if (depth > maxDepth_) throw GiveUp{};
+    ++at_; // '{'
+    json object(json::value_t::object);
+    auto& members = object.get_ref<json::object_t&>();
+    skipSpace();
+    if (peek() == '}') {
+      ++at_;
+      return object;
+    }
+    for (;;) {
+      skipSpace();
+      if (peek() != '"') throw GiveUp{};
+      std::string key = readString();
+      skipSpace();
+      if (peek() != ':') throw GiveUp{};
+      ++at_;
+      skipSpace();
+      members.insert_or_assign(std::move(key), readValue(depth)); // the last duplicate wins, as in nlohmann
+      skipSpace();
+      const char next = peek();
+      ++at_;
+      if (next == '}') return object;
+      if (next != ',') throw GiveUp{};
+    }
+  }
+
+  json readArray(std::size_t depth) {
+    if (depth > maxDepth_) throw GiveUp{};
+    ++at_; // '['
+    json array(json::value_t::array);
+    auto& elements = array.get_ref<json::array_t&>();
+    skipSpace();
+    if (peek() == ']') {
+      ++at_;
+      return array;
+    }
+    for (;;) {
+      skipSpace();
+      elements.push_back(readValue(depth));
+      skipSpace();
+      const char next = peek();
+      ++at_;
+      if (next == ']') return array;
+      if (next != ',') throw GiveUp{};
+    }
+  }
+
+  unsigned readHex4() {
+    if (end_ - at_ < 4) throw GiveUp{};
+    unsigned value = 0;
+    for (int i = 0; i < 4; ++i) {
+      const char c = *at_++;
+      value <<= 4;
+      if (c >= '0' && c <= '9') value |= static_cast<unsigned>(c - '0');
+      else if (c >= 'a' && c <= 'f') value |= static_cast<unsigned>(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') value |= static_cast<unsigned>(c - 'A' + 10);
+      else throw GiveUp{};
+    }
+    return value;
+  }
+
+  static void appendUtf8(std::string& out, unsigned code) {
+    if (code < 0x80) {
+      out += static_cast<char>(code);
+    } else if (code < 0x800) {
+      out += static_cast<char>(0xC0 | (code >> 6));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else if (code < 0x10000) {
+      out += static_cast<char>(0xE0 | (code >> 12));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (code >> 18));
+      out += static_cast<char>(0x80 | ((code >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (code & 0x3F));
+    }
+  }
+
+  // The length of the well-formed UTF-8 sequence at `at` (Unicode Table 3-7), 0 when ill-formed.
+  std::size_t sequenceLength(const unsigned char* at) const {
+    const auto* end = reinterpret_cast<const unsigned char*>(end_);
+    const unsigned char lead = at[0];
+    std::size_t length = 0;
+    unsigned char low = 0x80;
+    unsigned char high = 0xBF;
+    if (lead >= 0xC2 && lead <= 0xDF) {
+      length = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+      length = 3;
+      if (lead == 0xE0) low = 0xA0;
+      else if (lead == 0xED) high = 0x9F;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+      length = 4;
+      if (lead == 0xF0) low = 0x90;
+      else if (lead == 0xF4) high = 0x8F;
+    } else {
+      return 0;
+    }
+    if (static_cast<std::size_t>(end - at) < length) return 0;
+    for (std::size_t i = 1; i < length; ++i) {
+      const unsigned char next = at[i];
+      if (next < (i == 1 ? low : 0x80) || next > (i == 1 ? high : 0xBF)) return 0;
+    }
+    return length;
+  }
+
+  std::string readString() {
+    ++at_; // '"'
+    std::string out;
+    for (;;) {
+      const char* run = at_;
+      while (at_ < end_) {
+        const auto c = static_cast<unsigned char>(*at_);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
+        ++at_;
+      }
+      out.append(run, static_cast<std::size_t>(at_ - run));
+      const auto c = static_cast<unsigned char>(peek());
+      if (c == '"') {
+        ++at_;
+        return out;
+      }
+      if (c < 0x20) throw GiveUp{}; // a raw control character
+      if (c >= 0x80) {
+        const std::size_t length = sequenceLength(reinterpret_cast<const unsigned char*>(at_));
+        if (length == 0) throw GiveUp{};
+        out.append(at_, length);
+        at_ += length;
+        continue;
+      }
+      ++at_; // '\\'
+      const char escape = peek();
+      ++at_;
+      switch (escape) {
+      case '"': out += '"'; break;
+      case '\\': out += '\\'; break;
+      case '/': out += '/'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'u': {
+        unsigned code = readHex4();
+        if (code >= 0xD800 && code <= 0xDBFF) { // a high surrogate must be followed by a low one
+          if (end_ - at_ < 2 || at_[0] != '\\' || at_[1] != 'u') throw GiveUp{};
+          at_ += 2;
+          const unsigned low = readHex4();
+          if (low < 0xDC00 || low > 0xDFFF) throw GiveUp{};
+          code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+        } else if (code >= 0xDC00 && code <= 0xDFFF) {
+          throw GiveUp{};
+        }
+        appendUtf8(out, code);
+        break;
+      }
+      default: throw GiveUp{};
+      }
+    }
+  }
+
+  json readNumber() {
+    const char* start = at_;
+    bool negative = false;
+    if (at_ < end_ && *at_ == '-') {
+      negative = true;
+      ++at_;
+    }
+    if (at_ == end_ || *at_ < '0' || *at_ > '9') throw GiveUp{};
+    if (*at_ == '0') {
+      ++at_;
+    } else {
+      while (at_ < end_ && *at_ >= '0' && *at_ <= '9') ++at_;
+    }
+    bool integer = true;
+    if (at_ < end_ && *at_ == '.') {
+      integer = false;
+      ++at_;
+      if (at_ == end_ || *at_ < '0' || *at_ > '9') throw GiveUp{};
+      while (at_ < end_ && *at_ >= '0' && *at_ <= '9') ++at_;
+    }
+    if (at_ < end_ && (*at_ == 'e' || *at_ == 'E')) {
+      integer = false;
+      ++at_;
+      if (at_ < end_ && (*at_ == '+' || *at_ == '-')) ++at_;
+      if (at_ == end_ || *at_ < '0' || *at_ > '9') throw GiveUp{};
+      while (at_ < end_ && *at_ >= '0' && *at_ <= '9') ++at_;
+    }
+    if (integer) { // typed as nlohmann types them: unsigned when not negative; too large, a double
+      if (negative) {
+        std::int64_t value = 0;
+        const auto [end, ec] = std::from_chars(start, at_, value);
+        if (ec == std::errc() && end == at_) return json(value);
+      } else {
+        std::uint64_t value = 0;
+        const auto [end, ec] = std::from_chars(start, at_, value);
+        if (ec == std::errc() && end == at_) return json(value);
+      }
+    }
+    // strtod, as nlohmann uses, on a copy that ends where the number does.
+    const std::string token(start, at_);
+    char* parsedEnd = nullptr;
+    errno = 0;
+    const double value = std::strtod(token.c_str(), &parsedEnd);
+    if (parsedEnd != token.c_str() + token.size() || !std::isfinite(value)) throw GiveUp{};
+    return json(value);
+  }
+
+  const char* at_;
+  const char* end_;
+  std::size_t maxDepth_;
+};
+
+} // namespace
+
+std::optional<nlohmann::json> parseJsonFast(std::string_view text, std::size_t maxDepth) {
+  try {
+    return FastReader(text, maxDepth).document();
+  } catch (const GiveUp&) {
+    return std::nullopt;
+  }
+}
+
+} // namespace toold::protocol

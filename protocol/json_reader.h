@@ -1,0 +1,20 @@
+// A fast parser for the JSON toold reads most: well-formed frames and values. nlohmann's parser
+// reads a character at a time through its lexer's token buffer, and was a third of a ping's
+// instructions. This one reads valid JSON into the same nlohmann::json value nlohmann would build
+// (integers signed or unsigned as nlohmann types them, the last of duplicate keys kept) and gives
+// up on anything else — invalid text, a number beyond double range, a byte-order mark, nesting
+// past the limit — so that the caller falls back to nlohmann, whose refusals keep their words.
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+
+namespace toold::protocol {
+
+/// The value of `text` when it is one valid JSON value nested at most `maxDepth` deep (surrounded
+/// by whitespace at most); nothing otherwise, without saying why.
+std::optional<nlohmann::json> parseJsonFast(std::string_view text, std::size_t maxDepth);
+
+} // namespace toold::protocol
