@@ -1,6 +1,8 @@
 // Envelope rules of JSON-RPC 2.0, checked in the order a client would want them reported.
 #include "protocol/message.h"
 
+#include "protocol/json_writer.h"
+
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -26,7 +28,7 @@ bool isValidId(const json& id) {
   return id.is_string() || id.is_number_integer(); // number_integer covers unsigned too
 }
 
-std::string idKey(const json& id) { return id.dump(); }
+std::string idKey(const json& id) { return writeJson(id); }
 
 Message classify(json&& value) {
   if (!value.is_object()) return invalid(nullptr, "a message must be a JSON object");
