@@ -5,6 +5,8 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <map>
+#include <mutex>
 #include <system_error>
 #include <utility>
 #include <vector>
@@ -127,6 +129,19 @@ std::string resolveComponents(const fs::path& absolute) {
   return resolved;
 }
 
+/// `<data-dir>/tool-output`, resolved like any path, once per data dir: it is asked about on every
+/// call that names a path, and resolving it costs an lstat per component. toold made the folder
+/// itself, so what it resolved to at the first call is what it is.
+fs::path toolOutputFolder(const fs::path& dataDir) {
+  static std::mutex mutex;
+  static std::map<std::string, fs::path> resolved;
+  const fs::path absolute = dataDir.is_absolute() ? dataDir : fs::absolute(dataDir);
+  std::lock_guard lock(mutex);
+  auto [entry, inserted] = resolved.try_emplace(absolute.string());
+  if (inserted) entry->second = resolveComponents(absolute / "tool-output");
+  return entry->second;
+}
+
 /// The non-empty elements of a path: a trailing slash adds an empty one, which must not count.
 std::vector<fs::path> componentsOf(const fs::path& path) {
   std::vector<fs::path> components;
@@ -161,10 +176,7 @@ ResolvedPath resolveToolPath(std::string_view path, const Location& location) {
                    pathContains(location.worktree, result.canonical));
   // Resolved like the path itself, so a link into the folder, or a data dir given through a
   // symlink, is recognised all the same.
-  if (!location.dataDir.empty()) {
-    fs::path dataDir = location.dataDir.is_absolute() ? location.dataDir : fs::absolute(location.dataDir);
-    result.inToolOutput = pathContains(resolveComponents(dataDir / "tool-output"), result.canonical);
-  }
+  if (!location.dataDir.empty()) result.inToolOutput = pathContains(toolOutputFolder(location.dataDir), result.canonical);
   return result;
 }
 
