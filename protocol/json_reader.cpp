@@ -1,5 +1,7 @@
 #include "protocol/json_reader.h"
 
+#include "protocol/utf8_sequence.h"
+
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -134,34 +136,6 @@ private:
     }
   }
 
-  // The length of the well-formed UTF-8 sequence at `at` (Unicode Table 3-7), 0 when ill-formed.
-  std::size_t sequenceLength(const unsigned char* at) const {
-    const auto* end = reinterpret_cast<const unsigned char*>(end_);
-    const unsigned char lead = at[0];
-    std::size_t length = 0;
-    unsigned char low = 0x80;
-    unsigned char high = 0xBF;
-    if (lead >= 0xC2 && lead <= 0xDF) {
-      length = 2;
-    } else if (lead >= 0xE0 && lead <= 0xEF) {
-      length = 3;
-      if (lead == 0xE0) low = 0xA0;
-      else if (lead == 0xED) high = 0x9F;
-    } else if (lead >= 0xF0 && lead <= 0xF4) {
-      length = 4;
-      if (lead == 0xF0) low = 0x90;
-      else if (lead == 0xF4) high = 0x8F;
-    } else {
-      return 0;
-    }
-    if (static_cast<std::size_t>(end - at) < length) return 0;
-    for (std::size_t i = 1; i < length; ++i) {
-      const unsigned char next = at[i];
-      if (next < (i == 1 ? low : 0x80) || next > (i == 1 ? high : 0xBF)) return 0;
-    }
-    return length;
-  }
-
   std::string readString() {
     ++at_; // '"'
     std::string out;
@@ -180,9 +154,10 @@ private:
       }
       if (c < 0x20) throw GiveUp{}; // a raw control character
       if (c >= 0x80) {
-        const std::size_t length = sequenceLength(reinterpret_cast<const unsigned char*>(at_));
-        if (length == 0) throw GiveUp{};
-        out.append(at_, length);
+        const int length = utf8SequenceAt(reinterpret_cast<const unsigned char*>(at_),
+                                          reinterpret_cast<const unsigned char*>(end_));
+        if (length <= 0) throw GiveUp{};
+        out.append(at_, static_cast<std::size_t>(length));
         at_ += length;
         continue;
       }

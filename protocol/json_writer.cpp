@@ -1,5 +1,7 @@
 #include "protocol/json_writer.h"
 
+#include "protocol/utf8_sequence.h"
+
 #include <array>
 #include <charconv>
 
@@ -36,34 +38,6 @@ void appendEscaped(std::string& out, unsigned char c) {
     out.append(escaped, sizeof escaped);
   }
   }
-}
-
-// The length of the well-formed UTF-8 sequence at `at` (Unicode Table 3-7), or, when it is
-// ill-formed, minus the length of its maximal subpart (at least 1): the bytes one U+FFFD stands for.
-int sequenceAt(const unsigned char* at, const unsigned char* end) {
-  const unsigned char lead = at[0];
-  int length = 0;
-  unsigned char low = 0x80;
-  unsigned char high = 0xBF;
-  if (lead >= 0xC2 && lead <= 0xDF) {
-    length = 2;
-  } else if (lead >= 0xE0 && lead <= 0xEF) {
-    length = 3;
-    if (lead == 0xE0) low = 0xA0;       // no overlong forms
-    else if (lead == 0xED) high = 0x9F; // no surrogates
-  } else if (lead >= 0xF0 && lead <= 0xF4) {
-    length = 4;
-    if (lead == 0xF0) low = 0x90;       // no overlong forms
-    else if (lead == 0xF4) high = 0x8F; // nothing past U+10FFFF
-  } else {
-    return -1; // a continuation byte alone, C0, C1, F5..FF
-  }
-  for (int i = 1; i < length; ++i) {
-    if (at + i >= end) return -i;
-    const unsigned char next = at[i];
-    if (next < (i == 1 ? low : 0x80) || next > (i == 1 ? high : 0xBF)) return -i;
-  }
-  return length;
 }
 
 // The first byte at or after `at` that is not copied as it is: a control byte, '"', '\\', or
@@ -109,7 +83,7 @@ void appendJsonString(std::string& out, std::string_view text) {
       appendEscaped(out, *at++);
       continue;
     }
-    const int length = sequenceAt(at, end);
+    const int length = utf8SequenceAt(at, end);
     if (length > 0) {
       out.append(reinterpret_cast<const char*>(at), static_cast<std::size_t>(length));
       at += length;
