@@ -16,6 +16,7 @@
 #include "builtins/task.h"
 #include "builtins/todoread.h"
 #include "builtins/todowrite.h"
+#include "builtins/webfetch.h"
 #include "builtins/tool_annotations.h"
 #include "builtins/write.h"
 #include "core/tool_service.h"
@@ -48,6 +49,7 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("question", makeQuestionTool(requester));
   list.emplace_back("task", makeTaskTool(requester));
   list.emplace_back("skill", makeSkillTool(options.permissionConfig.skillPaths));
+  list.emplace_back("webfetch", makeWebfetchTool(WebfetchOptions{options.permissionConfig.webfetchPrivateAddresses}));
   for (auto& [name, tool] : list) annotateBuiltin(name, tool);
   tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
   tools.registerTools(kBuiltinScope, std::move(list));

@@ -35,6 +35,7 @@ constexpr std::array kAnnotations{
     Annotation{"question", "Ask the user", true, false, false, true},
     Annotation{"task", "Run a subagent", false, true, false, true},
     Annotation{"skill", "Load skill", true, false, true, false},
+    Annotation{"webfetch", "Fetch web page", true, false, false, true},
 };
 
 } // namespace
