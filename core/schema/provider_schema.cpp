@@ -9,6 +9,7 @@ std::optional<SchemaProvider> parseSchemaProvider(std::string_view name) {
   if (name == "anthropic") return SchemaProvider::Anthropic;
   if (name == "openai") return SchemaProvider::OpenAI;
   if (name == "openai-strict") return SchemaProvider::OpenAIStrict;
+  if (name == "openai-compatible") return SchemaProvider::OpenAICompatible;
   if (name == "google" || name == "gemini") return SchemaProvider::Google;
   if (name == "moonshot") return SchemaProvider::Moonshot;
   if (name == "xai") return SchemaProvider::XAI;
@@ -21,6 +22,7 @@ ProjectedSchema projectSchema(const json& schema, SchemaProvider provider) {
   case SchemaProvider::Anthropic: return provider_schema::projectAnthropic(schema);
   case SchemaProvider::OpenAI: return provider_schema::projectOpenAI(schema, false);
   case SchemaProvider::OpenAIStrict: return provider_schema::projectOpenAI(schema, true);
+  case SchemaProvider::OpenAICompatible: return provider_schema::projectOpenAICompatible(schema);
   case SchemaProvider::Google: return provider_schema::projectGoogle(schema);
   case SchemaProvider::Moonshot: return provider_schema::projectMoonshot(schema);
   case SchemaProvider::XAI: return provider_schema::projectXAI(schema);

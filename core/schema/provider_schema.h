@@ -19,9 +19,10 @@
 
 namespace toold::core {
 
-enum class SchemaProvider { Raw, Anthropic, OpenAI, OpenAIStrict, Google, Moonshot, XAI };
+enum class SchemaProvider { Raw, Anthropic, OpenAI, OpenAIStrict, OpenAICompatible, Google, Moonshot, XAI };
 
-inline constexpr std::string_view kSchemaProviderNames = "raw, anthropic, openai, openai-strict, google (or gemini), moonshot, xai";
+inline constexpr std::string_view kSchemaProviderNames =
+    "raw, anthropic, openai, openai-strict, openai-compatible, google (or gemini), moonshot, xai";
 
 /// The profile named `name` (as listed in kSchemaProviderNames); nullopt for any other name.
 std::optional<SchemaProvider> parseSchemaProvider(std::string_view name);
@@ -55,6 +56,8 @@ ProjectedSchema projectOpenAI(const nlohmann::json& schema, bool strict);
 ProjectedSchema projectAnthropic(const nlohmann::json& schema);
 ProjectedSchema projectMoonshot(const nlohmann::json& schema);
 ProjectedSchema projectXAI(const nlohmann::json& schema);
+/// `openai` after local `$ref`s are inlined (backends that cannot resolve them).
+ProjectedSchema projectOpenAICompatible(const nlohmann::json& schema);
 } // namespace provider_schema
 
 } // namespace toold::core

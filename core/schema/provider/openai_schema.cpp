@@ -4,6 +4,7 @@
 // strict profile closes every object, requires every property and makes the optional ones
 // nullable — recording them, so a model's `null` for one is removed before validation; a schema
 // that cannot be made strict is sent non-strict with a note (reference §3.3).
+#include "core/schema/provider/inline_refs.h"
 #include "core/schema/provider/root_object.h"
 #include "core/schema/provider_schema.h"
 
@@ -235,6 +236,10 @@ ProjectedSchema projectOpenAI(const json& schema, bool strict) {
   if (!note.empty()) result.note += (result.note.empty() ? "" : "; ") + note;
   result.strict = false;
   return result;
+}
+
+ProjectedSchema projectOpenAICompatible(const json& schema) {
+  return projectOpenAI(inlineLocalRefs(schema), false);
 }
 
 ProjectedSchema projectXAI(const json& schema) {

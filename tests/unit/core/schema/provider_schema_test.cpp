@@ -42,6 +42,7 @@ TEST_CASE("provider names", "[provider_schema]") {
   CHECK(parseSchemaProvider("gemini") == SchemaProvider::Google);
   CHECK(parseSchemaProvider("openai-strict") == SchemaProvider::OpenAIStrict);
   CHECK(parseSchemaProvider("anthropic") == SchemaProvider::Anthropic);
+  CHECK(parseSchemaProvider("openai-compatible") == SchemaProvider::OpenAICompatible);
   CHECK_FALSE(parseSchemaProvider("Anthropic").has_value());
   CHECK_FALSE(parseSchemaProvider("").has_value());
 }
@@ -236,7 +237,7 @@ TEST_CASE("xai and moonshot", "[provider_schema]") {
 TEST_CASE("raw leaves the schema as registered; projections are deterministic", "[provider_schema]") {
   const json original = json::parse(R"({"anyOf":[{"type":"object"}],"x-keep":1})");
   CHECK(schemaFor(SchemaProvider::Raw, original) == original);
-  for (auto provider : {SchemaProvider::Google, SchemaProvider::OpenAI, SchemaProvider::OpenAIStrict,
+  for (auto provider : {SchemaProvider::Google, SchemaProvider::OpenAI, SchemaProvider::OpenAIStrict, SchemaProvider::OpenAICompatible,
                         SchemaProvider::Anthropic, SchemaProvider::Moonshot, SchemaProvider::XAI}) {
     auto a = projectSchema(original, provider);
     auto b = projectSchema(original, provider);
@@ -252,4 +253,24 @@ TEST_CASE("undo leaves what does not fit alone", "[provider_schema]") {
   json notAnObject = "2";
   undoProjection(notAnObject, undo);
   CHECK(notAnObject == "2");
+}
+
+TEST_CASE("openai-compatible: local references inlined, recursive ones kept", "[provider_schema]") {
+  const json original = json::parse(R"({"type":"object","properties":{
+      "a":{"$ref":"#/$defs/P","description":"first"},"b":{"type":"array","items":{"$ref":"#/definitions/Q"}}},
+    "$defs":{"P":{"type":"string","description":"a path"}},"definitions":{"Q":{"type":"integer"}}})");
+  auto projected = projectSchema(original, SchemaProvider::OpenAICompatible);
+  REQUIRE(projected.schema);
+  CHECK((*projected.schema)["properties"]["a"] == json::parse(R"({"type":"string","description":"first"})"));
+  CHECK((*projected.schema)["properties"]["b"]["items"] == json::parse(R"({"type":"integer"})"));
+  CHECK_FALSE(projected.schema->contains("$defs"));
+  CHECK_FALSE(projected.schema->contains("definitions"));
+  CHECK(projected.strict == false);
+
+  const json recursive = json::parse(R"({"type":"object","properties":{"tree":{"$ref":"#/$defs/Node"}},
+    "$defs":{"Node":{"type":"object","properties":{"kids":{"type":"array","items":{"$ref":"#/$defs/Node"}}}}}})");
+  auto kept = projectSchema(recursive, SchemaProvider::OpenAICompatible);
+  REQUIRE(kept.schema);
+  CHECK((*kept.schema)["properties"]["tree"]["properties"]["kids"]["items"] == json::parse(R"({"$ref":"#/$defs/Node"})"));
+  CHECK(kept.schema->contains("$defs"));
 }
