@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <chrono>
+#include <mutex>
 
 namespace toold::builtins {
 
@@ -62,11 +64,30 @@ std::string_view trimmedBody(std::string_view body) {
   return body;
 }
 
+// Snapshots are taken on the dispatch thread, one per model request: reading every SKILL.md each
+// time cost about 2 ms with 20 skills. A discovery is reused for a second — a skill written
+// meanwhile shows up in the next snapshot after that.
+std::vector<Skill> cachedDiscovery(const std::vector<std::filesystem::path>& folders) {
+  constexpr auto kFresh = std::chrono::seconds(1);
+  static std::mutex mutex;
+  static std::vector<std::filesystem::path> lastFolders;
+  static std::vector<Skill> lastSkills;
+  static std::chrono::steady_clock::time_point lastTime;
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard lock(mutex);
+  if (folders != lastFolders || now - lastTime >= kFresh) {
+    lastSkills = discoverSkills(folders);
+    lastFolders = folders;
+    lastTime = now;
+  }
+  return lastSkills;
+}
+
 } // namespace
 
 std::vector<Skill> permittedSkills(const core::CatalogView& catalog, const std::vector<std::string>& configuredFolders) {
   if (!catalog.location) return {};
-  auto skills = discoverSkills(skillFolders(catalog.location->directory, catalog.location->worktree, configuredFolders));
+  auto skills = cachedDiscovery(skillFolders(catalog.location->directory, catalog.location->worktree, configuredFolders));
   std::erase_if(skills, [&](const Skill& skill) { return catalog.denies("skill", skill.name); });
   return skills;
 }
