@@ -10,7 +10,13 @@
 #include "builtins/grep.h"
 #include "builtins/list.h"
 #include "builtins/multiedit.h"
+#include "builtins/question.h"
 #include "builtins/read.h"
+#include "builtins/skill.h"
+#include "builtins/task.h"
+#include "builtins/todoread.h"
+#include "builtins/todowrite.h"
+#include "builtins/webfetch.h"
 #include "builtins/tool_annotations.h"
 #include "builtins/write.h"
 #include "core/tool_service.h"
@@ -34,6 +40,16 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("bash_output", makeBashOutputTool(shell));
   list.emplace_back("bash_kill", makeBashKillTool(shell));
   list.emplace_back("bash_jobs", makeBashJobsTool(shell));
+  // The tools that need the person or the runner: they ask the client, like a permission ask.
+  const auto& options = tools.options();
+  ClientRequester requester{tools.io(), tools.client(), options.permissionOptions.timeout};
+  auto todos = std::make_shared<TodoStore>(options.location, tools.client());
+  list.emplace_back("todowrite", makeTodoWriteTool(todos));
+  list.emplace_back("todoread", makeTodoReadTool(todos));
+  list.emplace_back("question", makeQuestionTool(requester));
+  list.emplace_back("task", makeTaskTool(requester));
+  list.emplace_back("skill", makeSkillTool(options.permissionConfig.skillPaths));
+  list.emplace_back("webfetch", makeWebfetchTool(WebfetchOptions{options.permissionConfig.webfetchPrivateAddresses}));
   for (auto& [name, tool] : list) annotateBuiltin(name, tool);
   tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
   tools.registerTools(kBuiltinScope, std::move(list));

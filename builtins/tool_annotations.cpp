@@ -30,6 +30,12 @@ constexpr std::array kAnnotations{
     Annotation{"bash_output", "Background job output", true, false, false, false},
     Annotation{"bash_kill", "Stop background job", false, true, true, false},
     Annotation{"bash_jobs", "List background jobs", true, false, false, false},
+    Annotation{"todowrite", "Write todo list", false, true, true, false},
+    Annotation{"todoread", "Read todo list", true, false, false, false},
+    Annotation{"question", "Ask the user", true, false, false, true},
+    Annotation{"task", "Run a subagent", false, true, false, true},
+    Annotation{"skill", "Load skill", true, false, true, false},
+    Annotation{"webfetch", "Fetch web page", true, false, false, true},
 };
 
 } // namespace

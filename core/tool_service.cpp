@@ -86,6 +86,8 @@ struct ToolService::Impl {
     return tool;
   }
 
+  SnapshotEnvironment environment() const { return SnapshotEnvironment{client->capabilities(), location}; }
+
   void scheduleCleanup(std::chrono::steady_clock::duration delay) {
     cleanupTimer.expires_after(delay);
     cleanupTimer.async_wait([this](const boost::system::error_code& ec) {
@@ -145,7 +147,7 @@ bool ToolService::unregister(const std::string& scope) { return impl_->registry.
 
 std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotParams& params) {
   auto snapshot = takeSnapshot(impl_->snapshots.newId(), impl_->registry.effective(), params,
-                               impl_->permissions.configuredLayers(params.agent));
+                               impl_->permissions.configuredLayers(params.agent), impl_->environment());
   impl_->snapshots.put(snapshot);
   return snapshot;
 }
@@ -163,7 +165,7 @@ std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
     params.agent = kImplicitAgent;
     params.model = impl_->options.mcpModel;
     impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params,
-                                   impl_->permissions.configuredLayers(params.agent));
+                                   impl_->permissions.configuredLayers(params.agent), impl_->environment());
     impl_->implicitRevision = revision;
   }
   return impl_->implicit;
@@ -181,6 +183,8 @@ boost::asio::io_context& ToolService::io() { return impl_->io; }
 ProcessRunner& ToolService::processes() { return impl_->processes; }
 
 std::shared_ptr<ClientChannel> ToolService::client() { return impl_->client; }
+
+const ToolServiceOptions& ToolService::options() const { return impl_->options; }
 
 void ToolService::endSession(const std::string& sessionID) {
   std::vector<std::function<void(const std::string&)>> listeners;

@@ -69,6 +69,9 @@ public:
   ProcessRunner& processes();
   /// The way back to the client, for tools that notify it outside a call (`shell/exited`).
   std::shared_ptr<ClientChannel> client();
+  /// What the service was made with (the Location, the permission options that built-ins asking
+  /// the client follow too).
+  const ToolServiceOptions& options() const;
 
   /// Ends a session: every listener is told (the shell tool kills the session's background
   /// jobs). The session may be used again later; it then starts afresh.

@@ -86,6 +86,7 @@ void refuseOversizedSchemas(const json& params) {
 json snapshotResult(const core::Snapshot& snapshot) {
   json result{{"snapshot", snapshot.id}, {"tools", snapshot.definitions()}};
   if (snapshot.final) result["toolChoice"] = "none";
+  if (!snapshot.provider.empty()) result["provider"] = snapshot.provider;
   return result;
 }
 
@@ -113,7 +114,12 @@ void bindToolMethods(Server& server, core::ToolService& tools) {
   });
 
   methods.request("snapshot", [&tools](json&& params, const RequestContext&, Reply reply) {
-    auto snapshot = tools.snapshot(protocol::parseSnapshotParams(params));
+    std::shared_ptr<const core::Snapshot> snapshot;
+    try {
+      snapshot = tools.snapshot(protocol::parseSnapshotParams(params));
+    } catch (const std::invalid_argument& e) {
+      throw InvalidParams(e.what());  // an unknown provider
+    }
     reply(snapshotResult(*snapshot));
   });
 

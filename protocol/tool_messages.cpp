@@ -91,6 +91,18 @@ std::vector<PermissionRuleSpec> parsePermissionRuleSpecs(const json& rules, cons
   return result;
 }
 
+json parseAgentSpecs(const json& agents, const std::string& path) {
+  if (!agents.is_array()) throw ParamsError(path + ": must be an array of {name, description?}");
+  json result = json::array();
+  for (std::size_t i = 0; i < agents.size(); ++i) {
+    ParamsReader agent(agents[i], path + "[" + std::to_string(i) + "]");
+    json entry{{"name", agent.requireString("name")}};
+    if (auto description = agent.optionalString("description")) entry["description"] = *description;
+    result.push_back(std::move(entry));
+  }
+  return result;
+}
+
 SnapshotParams parseSnapshotParams(const json& params) {
   ParamsReader reader(params, "");
   SnapshotParams result;
@@ -99,6 +111,8 @@ SnapshotParams parseSnapshotParams(const json& params) {
   result.model = reader.optionalString("model");
   if (reader.has("rules")) result.rules = parsePermissionRuleSpecs(reader.require("rules"), "rules");
   result.final = reader.optionalBool("final").value_or(false);
+  result.provider = reader.optionalString("provider");
+  if (reader.has("agents")) result.agents = parseAgentSpecs(reader.require("agents"), "agents");
   return result;
 }
 
@@ -114,6 +128,7 @@ CallParams parseCallParams(json&& params) {
   // Any JSON is a tool input; its schema decides. Absent means null, which most schemas refuse.
   auto it = params.find("input");
   if (it != params.end()) result.input = std::move(*it);
+  result.repair = reader.optionalBool("repair").value_or(false);
   return result;
 }
 

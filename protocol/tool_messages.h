@@ -67,6 +67,11 @@ struct SnapshotParams {
   std::optional<std::string> model;
   std::vector<PermissionRuleSpec> rules;
   bool final = false;
+  /// The provider profile the input schemas are shaped for ("anthropic", "openai", "google", …);
+  /// absent: as registered.
+  std::optional<std::string> provider;
+  /// The agents the runner can delegate to (the `task` tool's list): [{name, description}].
+  json agents = json::array();
 };
 
 struct CallParams {
@@ -77,11 +82,16 @@ struct CallParams {
   std::string callID;
   std::string name;
   json input;
+  /// The runner asks for opencode's call repair: an unknown tool or an input that does not decode
+  /// is answered through `invalid` (a completed outcome the model reads) instead of an error.
+  bool repair = false;
 };
 
 RegisterParams parseRegisterParams(const json& params);
 ToolSpec parseToolSpec(const json& spec, const std::string& path);
 std::vector<PermissionRuleSpec> parsePermissionRuleSpecs(const json& rules, const std::string& path);
+/// The snapshot's `agents`: each {name: non-empty string, description?: string}.
+json parseAgentSpecs(const json& agents, const std::string& path);
 SnapshotParams parseSnapshotParams(const json& params);
 /// Moves `input` out of `params`.
 CallParams parseCallParams(json&& params);

@@ -129,7 +129,8 @@ std::string boundedPreview(std::string_view text, std::string_view marker, const
 }
 
 BoundedContent boundContent(const json& content, const BoundingLimits& limits,
-                            const std::function<std::filesystem::path(std::string_view)>& retain) {
+                            const std::function<std::filesystem::path(std::string_view)>& retain,
+                            std::string_view hint) {
   if (!content.is_array()) throw std::invalid_argument("tool content must be a JSON array of items");
 
   // The limits bound what the model reads in one result, so all text items count together.
@@ -146,7 +147,11 @@ BoundedContent boundContent(const json& content, const BoundingLimits& limits,
   // Retain before cutting: if the full text cannot be kept, the caller must fail rather than show
   // a preview whose marker names a file that does not exist.
   std::filesystem::path outputPath = retain(joined);
-  const std::string preview = boundedPreview(joined, truncationMarker(outputPath), limits);
+  // The hint is advice, the text is the point: under limits too small for both, only the marker
+  // (which names the file) stays.
+  std::string marker = truncationMarker(outputPath, hint);
+  if (marker.size() + 4 > limits.maxBytes / 2) marker = truncationMarker(outputPath);
+  const std::string preview = boundedPreview(joined, marker, limits);
 
   json bounded = json::array();
   bool previewPlaced = false;
@@ -161,8 +166,19 @@ BoundedContent boundContent(const json& content, const BoundingLimits& limits,
   return BoundedContent{std::move(bounded), true, std::move(outputPath)};
 }
 
-std::string truncationMarker(const std::filesystem::path& path) {
-  return "... output truncated; full content saved to " + path.string() + " ...";
+std::string truncationMarker(const std::filesystem::path& path, std::string_view hint) {
+  std::string marker = "... output truncated; full content saved to " + path.string() + " ...";
+  if (!hint.empty()) marker.append(" ").append(hint);
+  return marker;
+}
+
+std::string_view truncationHint(bool mayDelegate) {
+  // opencode's advice (tool/truncate.ts): an agent that may start subagents keeps its own context
+  // small by handing the file to one; any other looks at the file in pieces.
+  if (mayDelegate)
+    return "Use the task tool to have a subagent process the full file with grep and read (with offset/limit); "
+           "do not read it whole yourself, delegate to save context.";
+  return "Use grep to search the full content or read with offset/limit to view specific sections.";
 }
 
 } // namespace toold::core

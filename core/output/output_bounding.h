@@ -64,10 +64,17 @@ struct BoundedContent {
 /// items keep their order.
 /// Throws std::invalid_argument when `content` is not an array or a text item's "text" is not a
 /// string: a malformed item must not slip past the bound unmeasured.
+/// `hint`, when not empty, follows the marker on its line (see truncationHint), unless the marker
+/// with it would take more than half of maxBytes.
 BoundedContent boundContent(const json& content, const BoundingLimits& limits,
-                            const std::function<std::filesystem::path(std::string_view)>& retain);
+                            const std::function<std::filesystem::path(std::string_view)>& retain,
+                            std::string_view hint = {});
 
-/// "... output truncated; full content saved to <path> ..."
-std::string truncationMarker(const std::filesystem::path& path);
+/// "... output truncated; full content saved to <path> ..." and, when given, " <hint>".
+std::string truncationMarker(const std::filesystem::path& path, std::string_view hint = {});
+
+/// What the model is told to do with the saved file: delegate it to a subagent when the agent may
+/// (the snapshot advertises `task`), else search it and read it in ranges.
+std::string_view truncationHint(bool mayDelegate);
 
 } // namespace toold::core

@@ -136,8 +136,13 @@ public:
         config.agents = readAgents(value, at);
       else if (key == "mcp")
         config.mcpModel = readMcp(value, at);
+      else if (key == "skills")
+        config.skillPaths = readSkills(value, at);
+      else if (key == "webfetch")
+        config.webfetchPrivateAddresses = readWebfetch(value, at);
       else
-        fail(at, "unknown key " + jsonQuoted(key) + R"( (expected "$schema", "permission", "agent" or "mcp"))");
+        fail(at, "unknown key " + jsonQuoted(key) +
+                     R"( (expected "$schema", "permission", "agent", "mcp", "skills" or "webfetch"))");
     }
     return config;
   }
@@ -155,6 +160,37 @@ private:
       model = entry.get<std::string>();
     }
     return model;
+  }
+
+  /// `{"paths": ["folder", …]}`: more folders the skill tool looks for SKILL.md files in.
+  std::vector<std::string> readSkills(const OrderedJson& value, const ConfigLocation& at) {
+    if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
+    std::vector<std::string> paths;
+    for (const auto& [key, entry] : value.items()) {
+      const ConfigLocation member = at.member(key);
+      if (key != "paths") fail(member, at.path + ": unknown key " + jsonQuoted(key) + R"( (expected "paths"))");
+      if (!entry.is_array()) fail(member, member.path + ": expected an array of folders, got " + describeValue(entry));
+      for (const auto& path : entry) {
+        if (!path.is_string() || path.get_ref<const std::string&>().empty())
+          fail(member, member.path + ": expected a folder name, got " + describeValue(path));
+        paths.push_back(path.get<std::string>());
+      }
+    }
+    return paths;
+  }
+
+  /// `{"allowPrivateAddresses": true}`: webfetch may reach loopback and private addresses.
+  bool readWebfetch(const OrderedJson& value, const ConfigLocation& at) {
+    if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
+    bool allowed = false;
+    for (const auto& [key, entry] : value.items()) {
+      const ConfigLocation member = at.member(key);
+      if (key != "allowPrivateAddresses")
+        fail(member, at.path + ": unknown key " + jsonQuoted(key) + R"( (expected "allowPrivateAddresses"))");
+      if (!entry.is_boolean()) fail(member, member.path + ": expected true or false, got " + describeValue(entry));
+      allowed = entry.get<bool>();
+    }
+    return allowed;
   }
 
   std::map<std::string, Ruleset, std::less<>> readAgents(const OrderedJson& value, const ConfigLocation& at) {

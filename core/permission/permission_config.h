@@ -43,6 +43,8 @@ struct PermissionConfig {
   Ruleset rules;    ///< the `permission` section, in file order
   std::map<std::string, Ruleset, std::less<>> agents; ///< per-agent `permission` sections, by agent name
   std::optional<std::string> mcpModel; ///< `mcp.model`: the model the MCP face's tool set is chosen for
+  std::vector<std::string> skillPaths; ///< `skills.paths`: more folders of SKILL.md files
+  bool webfetchPrivateAddresses = false; ///< `webfetch.allowPrivateAddresses`
 };
 
 /// A configuration that cannot be used. The message is complete and meant for the user, e.g.

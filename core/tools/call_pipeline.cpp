@@ -2,8 +2,10 @@
 
 #include "core/schema/invalid_arguments.h"
 #include "core/schema/json_schema.h"
+#include "core/schema/provider_schema.h"
 #include "core/output/output_store.h"
 #include "core/permission/permission_service.h"
+#include "core/tools/invalid_tool.h"
 #include "core/tools/permission_guard.h"
 #include "core/tools/session_table.h"
 #include "core/tools/tool_content.h"
@@ -153,7 +155,17 @@ struct Call : std::enable_shared_from_this<Call> {
   void resolve() {
     if (snapshot->final) return fail(error_type::kDisabled, std::string(kDisabledMessage), false);
     tool = snapshot->find(params.name);
-    if (tool == nullptr) return fail(error_type::kUnknown, unknownToolMessage(params.name, *snapshot), false);
+    if (tool == nullptr) {
+      // `invalid` is never advertised: a runner reaches it by rewriting a call it could not
+      // accept, or by asking for repair (opencode's experimental_repairToolCall).
+      if (params.name == kInvalidToolName) return answerInvalid(invalidToolError(params.input));
+      if (params.repair) return answerInvalid(unknownToolMessage(params.name, *snapshot));
+      return fail(error_type::kUnknown, unknownToolMessage(params.name, *snapshot), false);
+    }
+    // What the provider shaping of the snapshot changed is undone first: the tool's own schema
+    // judges the input it describes.
+    if (auto undo = snapshot->inputUndo.find(tool->name); undo != snapshot->inputUndo.end())
+      undoProjection(params.input, undo->second);
     // The raw input is kept apart only when defaults can change it: the error text shows what the
     // model sent, and most inputs are small enough that one copy matters per call.
     const bool copy = tool->input->hasDefaults();
@@ -178,7 +190,16 @@ struct Call : std::enable_shared_from_this<Call> {
     if (checked.status == Status::Cancelled) return;  // answered -32800 by whoever cancelled
     if (checked.status == Status::Valid) return guardDoomLoop();
     const json& sent = tool->input->hasDefaults() ? params.input : decodedInput;
+    if (params.repair) return answerInvalid(formatInvalidArguments(tool->name, checked.issues, sent));
     fail(error_type::kInvalidInput, formatInvalidArguments(tool->name, checked.issues, sent), false);
+  }
+
+  // The call answered through `invalid`: a completed result the model reads, as opencode gives it.
+  void answerInvalid(std::string error) {
+    outcome.status = ToolOutcome::Status::Completed;
+    outcome.content = json::array({json{{"type", "text"}, {"text", invalidArgumentsText(error)}}});
+    outcome.metadata = json{{"invalid", {{"tool", params.name}, {"error", std::move(error)}}}};
+    finish();
   }
 
   PermissionCaller permissionCaller() const {
@@ -242,7 +263,8 @@ struct Call : std::enable_shared_from_this<Call> {
 
   void execute() {
     ToolContext context{params.sessionID, params.agent,    params.messageID,      params.callID,
-                        progressSink(),   io.cancellation, services.location,     permissionAssertion()};
+                        progressSink(),   io.cancellation, services.location,     permissionAssertion(),
+                        snapshot->catalog};
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;
@@ -380,8 +402,10 @@ struct Call : std::enable_shared_from_this<Call> {
     if (preBounded || certainlyWithinLimits(outcome.content, services.limits)) return next(*this);
     boost::asio::post(services.workers, [self = shared_from_this(), next = std::move(next)]() mutable {
       try {
+        const bool mayDelegate = self->snapshot->find("task") != nullptr;
         auto bounded = boundContent(self->outcome.content, self->services.limits,
-                                    [&](std::string_view text) { return self->services.outputs.retain(text); });
+                                    [&](std::string_view text) { return self->services.outputs.retain(text); },
+                                    truncationHint(mayDelegate));
         self->onQueue([bounded = std::move(bounded), next = std::move(next)](Call& c) mutable {
           if (bounded.truncated) {
             c.outcome.content = std::move(bounded.content);

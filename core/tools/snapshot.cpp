@@ -2,6 +2,9 @@
 
 #include "core/tools/catalog_filter.h"
 #include "core/permission/permission_evaluation.h"
+#include "core/schema/provider_schema.h"
+
+#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
@@ -14,6 +17,23 @@ bool equalsIgnoringAsciiCase(std::string_view a, std::string_view b) {
            auto lower = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
            return lower(x) == lower(y);
          });
+}
+
+// The tool as `provider` is shown it: its definition's input schema shaped, what must be undone on
+// the way back recorded in the snapshot, and the strict flag of the OpenAI profiles.
+std::shared_ptr<const RegisteredTool> shapeForProvider(std::shared_ptr<const RegisteredTool> tool,
+                                                       SchemaProvider provider, Snapshot& snapshot) {
+  auto projected = projectSchema(tool->definition.value("inputSchema", json::object()), provider);
+  auto copy = std::make_shared<RegisteredTool>(*tool);
+  if (projected.schema) copy->definition["inputSchema"] = std::move(*projected.schema);
+  else copy->definition.erase("inputSchema");
+  if (projected.strict) copy->definition["strict"] = *projected.strict;
+  if (!projected.note.empty()) {
+    copy->definition["schemaNote"] = projected.note;
+    spdlog::info("snapshot {}: tool {} for {}: {}", snapshot.id, tool->name, snapshot.provider, projected.note);
+  }
+  if (!projected.undo.is_null()) snapshot.inputUndo.emplace(tool->name, std::move(projected.undo));
+  return copy;
 }
 
 } // namespace
@@ -47,7 +67,15 @@ std::vector<std::string> Snapshot::names() const {
 std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
                                              const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
                                              const protocol::SnapshotParams& params,
-                                             std::vector<const Ruleset*> configured) {
+                                             std::vector<const Ruleset*> configured,
+                                             const SnapshotEnvironment& environment) {
+  std::optional<SchemaProvider> provider;
+  if (params.provider) {
+    provider = parseSchemaProvider(*params.provider);
+    if (!provider)
+      throw std::invalid_argument("provider: unknown provider \"" + *params.provider +
+                                  "\"; known: " + std::string(kSchemaProviderNames));
+  }
   auto snapshot = std::make_shared<Snapshot>();
   snapshot->id = std::move(id);
   snapshot->sessionID = params.sessionID;
@@ -58,11 +86,31 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
   for (const auto& rule : params.rules)
     rules->push_back({rule.action, rule.resource, *parsePermissionEffect(rule.effect), "snapshot rules"});
   snapshot->rules = rules;
+  auto catalog = std::make_shared<CatalogView>();
+  catalog->agent = params.agent;
+  catalog->configured = configured;
+  catalog->snapshotRules = rules;
+  catalog->agents = params.agents;
+  catalog->capabilities = environment.capabilities.is_object() ? environment.capabilities : json::object();
+  catalog->location = environment.location;
+  snapshot->catalog = catalog;
+  snapshot->provider = params.provider.value_or("");
   configured.push_back(rules.get());
   for (const auto& tool : effective) {
     if (whollyDenied(tool->action(), configured)) continue;
     if (hiddenForModel(tool->name, params.model)) continue;
-    snapshot->tools.push_back(tool);
+    std::shared_ptr<const RegisteredTool> shown = tool;
+    if (tool->tool.describe) {
+      auto description = tool->tool.describe(*catalog);
+      if (!description) continue;
+      if (*description != tool->tool.description) {
+        auto copy = std::make_shared<RegisteredTool>(*tool);
+        copy->definition["description"] = *description;
+        shown = std::move(copy);
+      }
+    }
+    if (provider) shown = shapeForProvider(std::move(shown), *provider, *snapshot);
+    snapshot->tools.push_back(std::move(shown));
   }
   // The registry hands them over sorted by name already; sorting again keeps this true whatever
   // the caller passed.

@@ -4,9 +4,11 @@
 #pragma once
 
 #include "core/permission/permission_rule.h"
+#include "core/tools/catalog_view.h"
 #include "core/tools/tool_registry.h"
 #include "protocol/tool_messages.h"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -24,6 +26,13 @@ struct Snapshot {
   std::vector<std::shared_ptr<const RegisteredTool>> tools; ///< advertised, sorted by name
   /// The snapshot's own permission rules: they filter the catalog and judge its calls.
   std::shared_ptr<const Ruleset> rules;
+  /// What the snapshot's tools were described with, and see again when they run.
+  std::shared_ptr<const CatalogView> catalog;
+  /// The provider profile the input schemas were shaped for; empty: as registered.
+  std::string provider;
+  /// Per tool name, what the provider shaping changed that a call's input must have undone
+  /// before it is validated against the tool's own schema (core/schema/provider_schema.h).
+  std::map<std::string, json, std::less<>> inputUndo;
 
   /// The advertised tool called `name`; else the one advertised name that differs from it only in
   /// ASCII letter case (models sometimes capitalise); else null.
@@ -33,12 +42,22 @@ struct Snapshot {
   std::vector<std::string> names() const;
 };
 
+/// What a snapshot is taken in besides the registry and the request: the client's declared
+/// capabilities and the Location.
+struct SnapshotEnvironment {
+  json capabilities = json::object();
+  std::shared_ptr<const Location> location;
+};
+
 /// Captures the advertised subset of `effective` for one request: tools whose permission action is
-/// wholly denied by the configured rules (`configured`) followed by `params.rules`, or hidden for
-/// `params.model`, are left out.
+/// wholly denied by the configured rules (`configured`) followed by `params.rules`, hidden for
+/// `params.model`, or whose `describe` declines this snapshot are left out. Dynamic descriptions
+/// are filled in, and with `params.provider` each input schema is shaped for that provider.
+/// Throws std::invalid_argument for an unknown provider.
 std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
                                              const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
                                              const protocol::SnapshotParams& params,
-                                             std::vector<const Ruleset*> configured);
+                                             std::vector<const Ruleset*> configured,
+                                             const SnapshotEnvironment& environment = {});
 
 } // namespace toold::core

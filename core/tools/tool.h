@@ -6,6 +6,7 @@
 #include "core/base/cancellation.h"
 #include "core/base/location.h"
 #include "core/permission/permission_ask.h"
+#include "core/tools/catalog_view.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,9 @@ struct ToolContext {
   /// runs exactly once, where the tool's `execute` runs (a worker for Workers tools), possibly
   /// after the person answered.
   std::function<void(PermissionAsk, PermissionContinuation)> assertPermission;
+  /// The snapshot the call came through, as its tools saw it when it was taken (agents, rules,
+  /// the client's capabilities); null for a call made outside a snapshot.
+  std::shared_ptr<const CatalogView> catalog;
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;
@@ -98,6 +102,10 @@ struct Tool {
   bool polls = false;
   ToolThreading threading = ToolThreading::Workers;
   ToolExecute execute;
+  /// When set, called as each snapshot is taken: the description that snapshot advertises (built
+  /// from the agents, skills or rules it has), or nothing to leave the tool out of it (a tool
+  /// that needs a client capability the client did not declare). Unset: `description` always.
+  std::function<std::optional<std::string>(const CatalogView&)> describe;
 };
 
 } // namespace toold::core

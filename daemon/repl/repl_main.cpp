@@ -402,10 +402,10 @@ int main(int argc, char** argv) {
     ::sigaction(SIGINT, &action, nullptr);
   }
 
-  // The person at the REPL answers permission asks (a prompt, or `:reply` in a script), so toold
-  // asks rather than applying its unattended policy.
+  // The person at the REPL answers permission asks and the question tool's questions (a prompt,
+  // or `:reply` in a script), so toold asks rather than applying its unattended policy.
   const json initialize{{"protocolVersion", "2025-11-25"},
-                        {"capabilities", {{"permission", json::object()}}},
+                        {"capabilities", {{"permission", json::object()}, {"question", json::object()}}},
                         {"clientInfo", {{"name", "toold-repl"}, {"version", TOOLD_VERSION}}}};
   if (auto id = session.request("initialize", initialize, Purpose::Lifecycle)) {
     if (!session.waitForReply(*id, kStartWait) && !session.serverGone())

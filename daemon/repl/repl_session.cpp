@@ -3,6 +3,7 @@
 // condition variable lets the main thread wait for answers.
 #include "daemon/repl/repl_session.h"
 
+#include "daemon/repl/repl_question.h"
 #include "protocol/bounded_json.h"
 #include "protocol/framing.h"
 #include "protocol/message.h"
@@ -225,6 +226,7 @@ std::string ReplSession::askPrompt() {
     return "allow " + ask.params.value("action", std::string("?")) + (resources.empty() ? "" : " " + resources) +
            "? [o]nce [a]lways [r]eject (+ message) ";
   }
+  if (ask.method == "question/ask") return questionPrompt(ask.params);
   return "toold asks " + ask.method + " (" + idText(ask.id) + "); JSON result> ";
 }
 
@@ -262,6 +264,11 @@ bool ReplSession::answerAsk(const std::string& line, std::string& why) {
       return false;
     }
     said = result["reply"].get<std::string>() + (message.empty() ? "" : " (" + message + ")");
+  } else if (ask.method == "question/ask") {
+    auto answer = questionAnswer(line, ask.params, why);
+    if (!answer) return false;
+    result = std::move(*answer);
+    said = dumpJson(result);
   } else {
     auto parsed = protocol::parseBounded(line);
     if (!parsed) {
@@ -423,6 +430,7 @@ void ReplSession::handleFrame(const std::string& body) {
 std::string ReplSession::askDetails(const json& message) {
   const json& params = message.value("params", json::object());
   std::string text = "? toold asks (" + idText(message["id"]) + ")";
+  if (message.value("method", std::string()) == "question/ask") return text + ":\n" + questionDetails(params);
   if (message.value("method", std::string()) != "permission/ask" || !params.is_object())
     return text + ": " + message.value("method", std::string()) + " " + dumpJson(params) + "\n";
   const json& source = params.value("source", json::object());

@@ -5,6 +5,7 @@
 #include "daemon/repl/repl_command.h"
 #include "daemon/repl/repl_complete.h"
 #include "daemon/repl/repl_fixture.h"
+#include "daemon/repl/repl_question.h"
 #include "daemon/repl/repl_render.h"
 
 #include <catch2/catch.hpp>
@@ -182,4 +183,20 @@ TEST_CASE("a progress update is summarised by what it says, not by its JSON") {
   CHECK(progressSummary(json{{"offset", 14}, {"output", "line 2\nline 3\n\n"}}) == "line 3");
   // Anything else: the JSON, as a last resort.
   CHECK(progressSummary(json{{"step", 2}}) == R"({"step":2})");
+}
+
+TEST_CASE("a typed line answers question/ask: numbers pick choices, words are the person's own") {
+  const json params = json::parse(R"({"questions": [
+    {"question": "Which?", "header": "DB", "options": [{"label": "pg", "description": "big"}, {"label": "lite", "description": ""}]},
+    {"question": "Also?", "header": "More", "multiple": true, "options": [{"label": "a"}, {"label": "b"}, {"label": "c"}]},
+    {"question": "Name?", "header": "N", "options": []}]})");
+  std::string why;
+  CHECK(questionAnswer("2; 1,3; my app", params, why) == json::parse(R"({"answers": [["lite"], ["a", "c"], ["my app"]]})"));
+  CHECK(questionAnswer("1", params, why) == json::parse(R"({"answers": [["pg"], [], []]})"));
+  CHECK(questionAnswer("  ", params, why) == json::parse(R"({"dismissed": true})"));
+  CHECK_FALSE(questionAnswer("3", params, why));
+  CHECK(why == "question 1 has no choice 3");
+  const std::string details = questionDetails(params);
+  CHECK(details.find("1. DB: Which?\n   1) pg — big\n   2) lite\n") == 0);
+  CHECK(details.find("2. More: Also? (several: 1,3)") != std::string::npos);
 }

@@ -215,6 +215,21 @@ TEST_CASE("truncationMarker names the file", "[bounding]") {
         "... output truncated; full content saved to /d/tool-output/tool_1 ...");
 }
 
+TEST_CASE("the hint follows the marker, unless the limits are too small for both", "[bounding]") {
+  const std::string hint(toold::core::truncationHint(false));
+  CHECK(truncationMarker("/d/t", hint) == "... output truncated; full content saved to /d/t ... " + hint);
+  CHECK(toold::core::truncationHint(true).find("task tool") != std::string_view::npos);
+  std::string text;
+  for (int i = 0; i < 50; ++i) text += "line " + std::to_string(i) + "\n";
+  const json content = json::array({textItem(text)});
+  auto retain = [](std::string_view) { return std::filesystem::path("/d/t"); };
+  const auto roomy = boundContent(content, limits(10, 4096), retain, hint);
+  CHECK(roomy.content[0]["text"].get<std::string>().find("/d/t ... " + hint + "\n") != std::string::npos);
+  const auto tight = boundContent(content, limits(10, 200), retain, hint);
+  CHECK(tight.content[0]["text"].get<std::string>().find(hint) == std::string::npos);
+  CHECK(tight.content[0]["text"].get<std::string>().find("/d/t ...") != std::string::npos);
+}
+
 TEST_CASE("content within the limits comes back unchanged and nothing is retained", "[bounding]") {
   const json content = json::array({textItem("one"), fileItem("a.png"), textItem("two")});
   int retained = 0;
