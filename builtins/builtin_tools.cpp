@@ -34,7 +34,11 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("bash_output", makeBashOutputTool(shell));
   list.emplace_back("bash_kill", makeBashKillTool(shell));
   list.emplace_back("bash_jobs", makeBashJobsTool(shell));
-  for (auto& [name, tool] : list) annotateBuiltin(name, tool);
+  for (auto& [name, tool] : list) {
+    annotateBuiltin(name, tool);
+    // Built-ins are direct tools; the config's `codemode.tools` can move any of them inside.
+    tool.codemode = false;
+  }
   tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
   tools.registerTools(kBuiltinScope, std::move(list));
 }

@@ -1,4 +1,5 @@
 #include "daemon/tool_methods.h"
+#include "builtins/codemode_catalog.h"
 
 #include "core/schema/schema_limits.h"
 #include "core/tools/tool_name.h"
@@ -83,9 +84,10 @@ void refuseOversizedSchemas(const json& params) {
   }
 }
 
-json snapshotResult(const core::Snapshot& snapshot) {
+json snapshotResult(const core::Snapshot& snapshot, builtins::CodemodeCatalogs& catalogs) {
   json result{{"snapshot", snapshot.id}, {"tools", snapshot.definitions()}};
   if (snapshot.final) result["toolChoice"] = "none";
+  if (auto codemode = catalogs.snapshotField(snapshot)) result["codemode"] = std::move(*codemode);
   return result;
 }
 
@@ -112,9 +114,11 @@ void bindToolMethods(Server& server, core::ToolService& tools) {
     reply(json{{"closed", tools.unregister(scope)}});
   });
 
-  methods.request("snapshot", [&tools](json&& params, const RequestContext&, Reply reply) {
+  // What each session was last shown of the Code Mode catalog, for the next snapshot's delta.
+  auto catalogs = std::make_shared<builtins::CodemodeCatalogs>();
+  methods.request("snapshot", [&tools, catalogs](json&& params, const RequestContext&, Reply reply) {
     auto snapshot = tools.snapshot(protocol::parseSnapshotParams(params));
-    reply(snapshotResult(*snapshot));
+    reply(snapshotResult(*snapshot, *catalogs));
   });
 
   methods.request("release", [&tools](json&& params, const RequestContext&, Reply reply) {

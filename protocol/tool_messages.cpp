@@ -99,6 +99,7 @@ SnapshotParams parseSnapshotParams(const json& params) {
   result.model = reader.optionalString("model");
   if (reader.has("rules")) result.rules = parsePermissionRuleSpecs(reader.require("rules"), "rules");
   result.final = reader.optionalBool("final").value_or(false);
+  result.codemode = reader.optionalBool("codemode");
   return result;
 }
 

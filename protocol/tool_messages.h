@@ -67,6 +67,7 @@ struct SnapshotParams {
   std::optional<std::string> model;
   std::vector<PermissionRuleSpec> rules;
   bool final = false;
+  std::optional<bool> codemode; ///< Code Mode for this snapshot; absent: as the config says
 };
 
 struct CallParams {

@@ -4,6 +4,27 @@ namespace toold::codemode {
 
 using json = nlohmann::json;
 
+std::string renderProgramOutput(const ProgramResult& result) {
+  std::string text;
+  if (result.ok) {
+    text = result.value.is_string() ? result.value.get<std::string>()
+                                    : result.value.dump(2, ' ', false, json::error_handler_t::replace);
+  } else if (result.error) {
+    text = result.error->message;
+    for (const auto& suggestion : result.error->suggestions)
+      if (text.find(suggestion) == std::string::npos) text += "\n" + suggestion;
+  }
+  if (result.ok && !result.warnings.empty()) {
+    text += "\n\nWarnings:";
+    for (const auto& warning : result.warnings) text += "\n- [" + warning.kind + "] " + warning.message;
+  }
+  if (!result.logs.empty()) {
+    text += "\n\nLogs:";
+    for (const auto& line : result.logs) text += "\n" + line;
+  }
+  return text;
+}
+
 json diagnosticToJson(const Diagnostic& diagnostic) {
   json out{{"kind", diagnostic.kind}, {"message", diagnostic.message}};
   if (!diagnostic.suggestions.empty()) out["suggestions"] = diagnostic.suggestions;

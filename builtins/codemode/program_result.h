@@ -43,6 +43,11 @@ struct ProgramResult {
   bool interrupted = false;
 };
 
+/// The text the model reads: the value (a string verbatim, other JSON pretty-printed) or the
+/// diagnostic's message with the suggestions it does not already say; then `Warnings:` (on
+/// success) and `Logs:`, each after a blank line.
+std::string renderProgramOutput(const ProgramResult& result);
+
 nlohmann::json diagnosticToJson(const Diagnostic& diagnostic);
 Diagnostic diagnosticFromJson(const nlohmann::json& value);
 nlohmann::json resultToJson(const ProgramResult& result);

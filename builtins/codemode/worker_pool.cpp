@@ -38,6 +38,14 @@ void WorkerPool::prestart() {
   idle_.push_back(std::move(worker));
 }
 
+void WorkerPool::prestartIfNoneIdle() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!idle_.empty()) return;
+  }
+  prestart();
+}
+
 void WorkerPool::clear() {
   std::vector<std::shared_ptr<WorkerProcess>> idle;
   {

@@ -25,6 +25,8 @@ public:
   void release(std::shared_ptr<WorkerProcess> worker);
   /// Starts one idle worker ahead of the first program.
   void prestart();
+  /// The same, only when no worker is idle (after a program took the last one).
+  void prestartIfNoneIdle();
   /// Kills every idle worker (at exit).
   void clear();
 

@@ -3,6 +3,7 @@
 // the model always gets the tool it was shown.
 #pragma once
 
+#include "core/permission/permission_config.h"
 #include "core/permission/permission_rule.h"
 #include "core/tools/tool_registry.h"
 #include "protocol/tool_messages.h"
@@ -22,6 +23,11 @@ struct Snapshot {
   /// The agent's last step: definitions are kept (prompt caches survive), but no call runs.
   bool final = false;
   std::vector<std::shared_ptr<const RegisteredTool>> tools; ///< advertised, sorted by name
+  /// Code Mode: `tools` are then the direct tools (with `execute` when any Code Mode tool is
+  /// visible) and `inventory` holds the Code Mode tools, as a snapshot of their own — same id,
+  /// session and rules — through which `execute` runs a program's calls.
+  bool codemode = false;
+  std::shared_ptr<const Snapshot> inventory;
   /// The snapshot's own permission rules: they filter the catalog and judge its calls.
   std::shared_ptr<const Ruleset> rules;
 
@@ -33,12 +39,24 @@ struct Snapshot {
   std::vector<std::string> names() const;
 };
 
+/// What a snapshot needs to use Code Mode: the configured section and the prepared `execute`.
+struct SnapshotCodemode {
+  const CodemodeSettings* settings = nullptr;
+  std::shared_ptr<const RegisteredTool> execute;
+};
+
+/// Whether `tool` runs inside Code Mode: its own flag, unless a pattern of the config's
+/// `codemode.tools` matches its name (the last one that matches decides).
+bool runsInCodemode(const RegisteredTool& tool, const CodemodeSettings* settings);
+
 /// Captures the advertised subset of `effective` for one request: tools whose permission action is
 /// wholly denied by the configured rules (`configured`) followed by `params.rules`, or hidden for
-/// `params.model`, are left out.
+/// `params.model`, are left out. With Code Mode on (`params.codemode`, else the config) and
+/// `execute` not wholly denied, the Code Mode tools move into the inventory.
 std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
                                              const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
                                              const protocol::SnapshotParams& params,
-                                             std::vector<const Ruleset*> configured);
+                                             std::vector<const Ruleset*> configured,
+                                             const SnapshotCodemode& codemode = {});
 
 } // namespace toold::core

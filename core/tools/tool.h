@@ -20,6 +20,7 @@ namespace toold::core {
 
 using json = nlohmann::json;
 
+struct Snapshot;
 struct ToolResult;
 struct ToolFailure;
 struct ToolDefect;
@@ -44,6 +45,8 @@ struct ToolContext {
   /// runs exactly once, where the tool's `execute` runs (a worker for Workers tools), possibly
   /// after the person answered.
   std::function<void(PermissionAsk, PermissionContinuation)> assertPermission;
+  /// The snapshot the call runs through (Code Mode's `execute` runs its inner calls in it).
+  std::shared_ptr<const Snapshot> snapshot;
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;
