@@ -6,6 +6,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace toold::builtins {
 
 using json = nlohmann::json;
@@ -40,7 +42,14 @@ json inputSchema() {
 
 void installExecuteTool(core::ToolService& service, const core::CodemodeSettings& settings,
                         const codemode::WorkerSettings& worker, std::string executable) {
-  auto pool = std::make_shared<codemode::WorkerPool>(std::move(executable), worker);
+  codemode::WorkerSettings workerSettings = worker;
+  if (settings.memoryMb) {
+    // The address-space wall stays well above the resident limit: the engine reserves more than it touches.
+    workerSettings.residentMegabytes = static_cast<std::size_t>(*settings.memoryMb);
+    workerSettings.memoryMegabytes = std::max<std::size_t>(workerSettings.memoryMegabytes, workerSettings.residentMegabytes * 2 + 256);
+    workerSettings.heapMegabytes = std::max<std::size_t>(workerSettings.heapMegabytes, workerSettings.residentMegabytes);
+  }
+  auto pool = std::make_shared<codemode::WorkerPool>(std::move(executable), workerSettings);
   ProgramRunLimits limits;
   if (settings.timeoutMs) limits.timeout = std::chrono::milliseconds(*settings.timeoutMs);
   if (settings.maxToolCalls) limits.maxToolCalls = *settings.maxToolCalls;

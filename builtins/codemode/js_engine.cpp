@@ -19,6 +19,9 @@
 #include <js/String.h>
 
 #include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <atomic>
 #include <set>
@@ -55,6 +58,16 @@ std::string toUtf8(JSContext* cx, JS::HandleValue value) {
 
 JSString* newString(JSContext* cx, const std::string& text) {
   return JS_NewStringCopyUTF8N(cx, JS::UTF8Chars(text.data(), text.size()));
+}
+
+// This process's resident set, from /proc/self/statm (pages); 0 when it cannot be read.
+std::size_t residentBytes() {
+  std::FILE* file = std::fopen("/proc/self/statm", "r");
+  if (file == nullptr) return 0;
+  unsigned long size = 0, resident = 0;
+  const int read = std::fscanf(file, "%lu %lu", &size, &resident);
+  std::fclose(file);
+  return read == 2 ? static_cast<std::size_t>(resident) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)) : 0;
 }
 
 Diagnostic diagnostic(const char* kind, std::string message, std::vector<std::string> suggestions = {}) {
@@ -94,6 +107,7 @@ struct JsEngine::Impl {
   std::atomic<bool> stop{false};
   std::uint64_t nextId = 0; ///< unique for the engine's life: a late answer of an old program is recognised
   std::atomic<bool> timedOut{false};
+  std::atomic<bool> outOfMemory{false};
   std::atomic<bool> cancelled{false};
   CompletionQueue* completions = nullptr;
 
@@ -191,6 +205,9 @@ struct JsEngine::Impl {
   // Why the last engine call failed, as a diagnostic; clears the pending exception.
   Diagnostic failure(JS::HandleObject bootstrap) {
     if (timedOut) return diagnostic(diagnostic_kind::kTimeoutExceeded, "The program ran out of time.");
+    if (outOfMemory)
+      return diagnostic(diagnostic_kind::kMemoryLimitExceeded, "The program used more memory than allowed.",
+                        {"Process data in smaller pieces, or return less."});
     if (cancelled) return diagnostic(diagnostic_kind::kExecutionFailure, "The program was cancelled.");
     if (!JS_IsExceptionPending(cx))
       return diagnostic(diagnostic_kind::kMemoryLimitExceeded, "The program ran out of memory.",
@@ -390,13 +407,21 @@ struct JsEngine::Impl {
         }
       }
     }
-    // Rejections nobody handled become warnings, not failures.
+    // Rejections nobody handled become warnings, not failures; past the cap they are counted.
+    std::size_t unlisted = 0;
     for (const auto& rejected : run->unhandled) {
       if (rejected->get() == promise.get()) continue;
+      if (result.warnings.size() >= run->limits->maxWarnings) {
+        ++unlisted;
+        continue;
+      }
       JS::RootedObject p(cx, rejected->get());
       JS::RootedValue reason(cx, JS::GetPromiseResult(p));
       result.warnings.push_back(describe(bootstrap, reason));
     }
+    if (unlisted > 0)
+      result.warnings.push_back(diagnostic(diagnostic_kind::kTruncated, std::to_string(unlisted) +
+                                                                            " more rejected promises nobody awaited."));
     const std::size_t left = run->inFlight + run->waiting.size();
     if (left > 0)
       result.warnings.push_back(diagnostic(diagnostic_kind::kToolFailure,
@@ -435,6 +460,7 @@ ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPat
   Impl& impl = *impl_;
   impl.stop = false;
   impl.timedOut = false;
+  impl.outOfMemory = false;
   impl.cancelled = false;
   impl.completions = &completions;
   Impl::Run run;
@@ -446,10 +472,23 @@ ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPat
   std::mutex watchdogMutex;
   std::condition_variable watchdogWake;
   bool finished = false;
+  // It also watches the resident size, a few times per second.
   std::thread watchdog([&] {
+    const auto deadline = std::chrono::steady_clock::now() + limits.timeout;
+    const auto poll = limits.maxResidentBytes > 0 ? std::chrono::milliseconds(20) : limits.timeout;
     std::unique_lock lock(watchdogMutex);
-    if (watchdogWake.wait_for(lock, limits.timeout, [&] { return finished; })) return;
-    impl.timedOut = true;
+    for (;;) {
+      if (watchdogWake.wait_until(lock, std::min(deadline, std::chrono::steady_clock::now() + poll), [&] { return finished; }))
+        return;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        impl.timedOut = true;
+        break;
+      }
+      if (limits.maxResidentBytes > 0 && residentBytes() > limits.maxResidentBytes) {
+        impl.outOfMemory = true;
+        break;
+      }
+    }
     impl.stop = true;
     JS_RequestInterruptCallback(impl.cx);
     completions.wake();

@@ -25,6 +25,11 @@ struct ProgramLimits {
   std::size_t maxInFlight = 8;                ///< inner calls running at once; the rest wait their turn
   std::size_t maxToolCalls = 1'000;           ///< inner calls (and searches) per program
   std::size_t maxLogBytes = 64 * 1024;        ///< console text kept; the rest is dropped with a warning
+  std::size_t maxWarnings = 20;               ///< the rest are counted in one last warning
+  /// The process's resident memory at which the program is stopped (MemoryLimitExceeded); 0: no
+  /// watch. The GC heap's own cap does not count array storage, and near it the collector thrashes
+  /// for minutes before it gives up: the resident size catches both kinds of bomb early.
+  std::size_t maxResidentBytes = 0;
 };
 
 /// An inner call's answer: the value's JSON text when ok, else a diagnostic's ({kind, message}).

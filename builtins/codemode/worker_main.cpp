@@ -138,10 +138,12 @@ ProgramLimits limitsFrom(const json& value) {
 bool parseWorkerArguments(int argc, char** argv, WorkerSettings& settings) {
   for (int i = 0; i < argc; ++i) {
     const std::string argument = argv[i];
-    if ((argument == "--memory-mb" || argument == "--heap-mb") && i + 1 < argc) {
+    if ((argument == "--memory-mb" || argument == "--heap-mb" || argument == "--resident-mb") && i + 1 < argc) {
       const auto value = static_cast<std::size_t>(std::strtoull(argv[++i], nullptr, 10));
       if (value == 0) return false;
-      (argument == "--memory-mb" ? settings.memoryMegabytes : settings.heapMegabytes) = value;
+      (argument == "--memory-mb" ? settings.memoryMegabytes
+       : argument == "--heap-mb" ? settings.heapMegabytes
+                                 : settings.residentMegabytes) = value;
     } else {
       return false;
     }
@@ -177,8 +179,9 @@ int runWorker(const WorkerSettings& settings) {
           std::fprintf(stderr, "codemode worker: malformed run: %s\n", e.what());
         }
         WorkerHost host(std::move(catalog));
-        const ProgramResult result =
-            engine.run(run->value("code", ""), tools, limitsFrom(run->value("limits", json::object())), host, completions);
+        ProgramLimits limits = limitsFrom(run->value("limits", json::object()));
+        limits.maxResidentBytes = settings.residentMegabytes << 20;
+        const ProgramResult result = engine.run(run->value("code", ""), tools, limits, host, completions);
         writeLine({{"type", "done"}, {"result", resultToJson(result)}});
         // After an interruption the engine's queues may hold the old program's jobs: start afresh.
         if (result.interrupted) break;

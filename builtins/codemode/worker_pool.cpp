@@ -10,7 +10,7 @@ WorkerPool::~WorkerPool() { clear(); }
 std::shared_ptr<WorkerProcess> WorkerPool::start() {
   return std::make_shared<WorkerProcess>(std::vector<std::string>{
       executable_, kWorkerFlag, "--memory-mb", std::to_string(settings_.memoryMegabytes), "--heap-mb",
-      std::to_string(settings_.heapMegabytes)});
+      std::to_string(settings_.heapMegabytes), "--resident-mb", std::to_string(settings_.residentMegabytes)});
 }
 
 std::shared_ptr<WorkerProcess> WorkerPool::acquire() {

@@ -16,12 +16,14 @@
 
 namespace toold::codemode {
 
-/// The argument that makes toold a worker: `toold --codemode-worker [--memory-mb N] [--heap-mb N]`.
+/// The argument that makes toold a worker:
+/// `toold --codemode-worker [--memory-mb N] [--heap-mb N] [--resident-mb N]`.
 inline constexpr const char* kWorkerFlag = "--codemode-worker";
 
 struct WorkerSettings {
-  std::size_t memoryMegabytes = 1024; ///< RLIMIT_AS of the worker: malloc'd buffers count here
-  std::size_t heapMegabytes = 256;    ///< the engine's GC heap
+  std::size_t memoryMegabytes = 1024; ///< RLIMIT_AS of the worker: the hard wall for every allocation
+  std::size_t heapMegabytes = 512;    ///< the engine's GC heap
+  std::size_t residentMegabytes = 384; ///< a program is stopped past this resident size (MemoryLimitExceeded)
 };
 
 /// The worker's main: runs programs until its stdin closes. Returns the process's exit status.

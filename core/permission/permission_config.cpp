@@ -145,7 +145,7 @@ public:
   }
 
 private:
-  /// `codemode`: true/false, or {enabled?, timeout?, maxToolCalls?, tools?: {pattern: bool}}.
+  /// `codemode`: true/false, or {enabled?, timeout?, maxToolCalls?, memory?, tools?: {pattern: bool}}.
   CodemodeSettings readCodemode(const OrderedJson& value, const ConfigLocation& at) {
     CodemodeSettings settings;
     if (value.is_boolean()) {
@@ -168,6 +168,8 @@ private:
         settings.timeoutMs = positive(entry, member);
       } else if (key == "maxToolCalls") {
         settings.maxToolCalls = positive(entry, member);
+      } else if (key == "memory") {
+        settings.memoryMb = positive(entry, member);
       } else if (key == "tools") {
         if (!entry.is_object()) fail(member, member.path + ": expected an object, got " + describeValue(entry));
         for (const auto& [pattern, flag] : entry.items()) {
@@ -179,7 +181,7 @@ private:
         }
       } else {
         fail(member, at.path + ": unknown key " + jsonQuoted(key) +
-                         R"( (expected "enabled", "timeout", "maxToolCalls" or "tools"))");
+                         R"( (expected "enabled", "timeout", "maxToolCalls", "memory" or "tools"))");
       }
     }
     return settings;

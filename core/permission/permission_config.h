@@ -12,7 +12,7 @@
 //     "agent": {"plan": {"permission": {"edit": "deny"}}, "review": {"permission": "ask"}},
 //     "mcp": {"model": "gpt-5"},                       (the model the MCP face serves; optional)
 //     "codemode": true                                 (Code Mode for every snapshot; or an object:)
-//     "codemode": {"enabled": true, "timeout": 120000, "maxToolCalls": 1000,
+//     "codemode": {"enabled": true, "timeout": 120000, "maxToolCalls": 1000, "memory": 384,
 //                  "tools": {"read": true, "acme_*": false}}   (which tools run inside it)
 //   }
 //
@@ -49,6 +49,7 @@ struct CodemodeSettings {
   bool enabled = false;
   std::optional<std::uint64_t> timeoutMs;    ///< a program's wall clock; default 120 s
   std::optional<std::uint64_t> maxToolCalls; ///< inner calls per program; default 1000
+  std::optional<std::uint64_t> memoryMb;     ///< a program's worker may grow to this resident size; default 384
   /// Tool name patterns (wildcards as in permission actions) → inside Code Mode or direct; the
   /// last matching one decides, over the tool's own flag.
   std::vector<std::pair<std::string, bool>> tools;

@@ -338,5 +338,6 @@ TEST_CASE("permission config: the codemode section", "[permission_config]") {
   CHECK(errorOf("{\"codemode\": {\n\"tools\": {\"read\": \"yes\"}}}") ==
         R"(toold.json:2: codemode.tools.read: expected true (inside Code Mode) or false (direct), got "yes")");
   CHECK(errorOf("{\"codemode\": {\n\"budget\": 1}}") ==
-        R"(toold.json:2: codemode: unknown key "budget" (expected "enabled", "timeout", "maxToolCalls" or "tools"))");
+        R"(toold.json:2: codemode: unknown key "budget" (expected "enabled", "timeout", "maxToolCalls", "memory" or "tools"))");
+  CHECK(parse(R"({"codemode": {"memory": 128}})").codemode.memoryMb == 128u);
 }
