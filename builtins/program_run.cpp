@@ -92,14 +92,6 @@ public:
       run->backstopFired_ = true;
       run->worker_->kill();
     });
-    // The next program should not wait for an engine to start.
-    boost::asio::post(service_.io(), [pool = pool_] {
-      try {
-        pool->prestartIfNoneIdle();
-      } catch (const std::exception& e) {
-        spdlog::warn("codemode: cannot start a spare worker: {}", e.what());
-      }
-    });
   }
 
 private:
@@ -232,6 +224,15 @@ private:
         worker_->kill();
       }
     }
+    // The next program should not wait for an engine to start; started now rather than with this
+    // program, whose time it would share on a busy machine.
+    boost::asio::post(service_.io(), [pool = pool_] {
+      try {
+        pool->prestartIfNoneIdle();
+      } catch (const std::exception& e) {
+        spdlog::warn("codemode: cannot start a spare worker: {}", e.what());
+      }
+    });
     std::stable_sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     json content = json::array({{{"type", "text"}, {"text", codemode::renderProgramOutput(result)}}});
     for (auto& [index, file] : files) content.push_back(std::move(file));

@@ -169,6 +169,13 @@ int runWorker(const WorkerSettings& settings) {
     reader.detach(); // it ends with stdin; the process exits without waiting for it
     try {
       JsEngine engine(EngineOptions{settings.heapMegabytes << 20});
+      {
+        // A first program while nobody waits: the engine compiles what it initialises lazily
+        // (the bootstrap, self-hosted built-ins) here rather than in the model's first program.
+        WorkerHost host({});
+        (void)engine.run("const [a] = await Promise.all([Promise.resolve(1)]); return JSON.stringify({a});",
+                         {}, ProgramLimits{}, host, completions);
+      }
       while (auto run = runs.pop()) {
         std::vector<ToolPath> tools;
         std::vector<CatalogEntry> catalog;
