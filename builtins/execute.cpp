@@ -40,8 +40,8 @@ json inputSchema() {
 
 } // namespace
 
-void installExecuteTool(core::ToolService& service, const core::CodemodeSettings& settings,
-                        const codemode::WorkerSettings& worker, std::string executable) {
+std::function<void()> installExecuteTool(core::ToolService& service, const core::CodemodeSettings& settings,
+                                         const codemode::WorkerSettings& worker, std::string executable) {
   codemode::WorkerSettings workerSettings = worker;
   if (settings.memoryMb) {
     // The address-space wall stays well above the resident limit: the engine reserves more than it touches.
@@ -74,6 +74,15 @@ void installExecuteTool(core::ToolService& service, const core::CodemodeSettings
       spdlog::warn("codemode: cannot start a worker ahead of time: {}", e.what());
     }
   }
+  return [weak = std::weak_ptr<codemode::WorkerPool>(pool)] {
+    auto workers = weak.lock();
+    if (!workers) return;
+    try {
+      workers->prestartIfNoneIdle();
+    } catch (const std::exception& e) {
+      spdlog::warn("codemode: cannot start a worker ahead of time: {}", e.what());
+    }
+  };
 }
 
 } // namespace toold::builtins

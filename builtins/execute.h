@@ -8,6 +8,7 @@
 #include "core/permission/permission_config.h"
 #include "core/tools/tool.h"
 
+#include <functional>
 #include <string>
 
 namespace toold::core {
@@ -23,7 +24,9 @@ extern const char* const kExecuteDescription;
 /// Gives `service` the `execute` tool, with workers started from `executable` (toold itself).
 /// With Code Mode on in the config, one worker is started now, so the first program skips the
 /// engine's start-up.
-void installExecuteTool(core::ToolService& service, const core::CodemodeSettings& settings,
-                        const codemode::WorkerSettings& worker = {}, std::string executable = "/proc/self/exe");
+/// Returns what starts a worker ahead of a program when none is idle (for a Code Mode snapshot).
+std::function<void()> installExecuteTool(core::ToolService& service, const core::CodemodeSettings& settings,
+                                         const codemode::WorkerSettings& worker = {},
+                                         std::string executable = "/proc/self/exe");
 
 } // namespace toold::builtins

@@ -139,11 +139,11 @@ int main(int argc, char** argv) {
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
   if (options.builtins) builtins::registerBuiltinTools(*tools);
-  builtins::installExecuteTool(*tools, codemodeSettings);
+  auto warmCodemode = builtins::installExecuteTool(*tools, codemodeSettings);
   if (options.testMethods) daemon::registerTestTools(*tools);
   if (options.conformanceTools) daemon::registerConformanceTools(*tools);
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
-  daemon::bindToolMethods(*server, *tools);
+  daemon::bindToolMethods(*server, *tools, warmCodemode);
   daemon::bindMcpMethods(*server, *tools);
   auto clientLog = std::make_shared<daemon::ClientLogSink>(
       [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });

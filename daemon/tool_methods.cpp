@@ -7,6 +7,7 @@
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"
 
+#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 #include <memory>
@@ -93,7 +94,7 @@ json snapshotResult(const core::Snapshot& snapshot, builtins::CodemodeCatalogs& 
 
 } // namespace
 
-void bindToolMethods(Server& server, core::ToolService& tools) {
+void bindToolMethods(Server& server, core::ToolService& tools, std::function<void()> codemodeSnapshot) {
   MethodTable& methods = server.methods();
 
   methods.request("register", [&tools](json&& params, const RequestContext&, Reply reply) {
@@ -116,9 +117,11 @@ void bindToolMethods(Server& server, core::ToolService& tools) {
 
   // What each session was last shown of the Code Mode catalog, for the next snapshot's delta.
   auto catalogs = std::make_shared<builtins::CodemodeCatalogs>();
-  methods.request("snapshot", [&tools, catalogs](json&& params, const RequestContext&, Reply reply) {
+  methods.request("snapshot", [&tools, catalogs, codemodeSnapshot](json&& params, const RequestContext&, Reply reply) {
     auto snapshot = tools.snapshot(protocol::parseSnapshotParams(params));
     reply(snapshotResult(*snapshot, *catalogs));
+    if (codemodeSnapshot && snapshot->codemode && snapshot->inventory && !snapshot->inventory->tools.empty())
+      boost::asio::post(tools.io(), codemodeSnapshot);
   });
 
   methods.request("release", [&tools](json&& params, const RequestContext&, Reply reply) {
