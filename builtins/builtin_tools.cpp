@@ -50,7 +50,11 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("task", makeTaskTool(requester));
   list.emplace_back("skill", makeSkillTool(options.permissionConfig.skillPaths));
   list.emplace_back("webfetch", makeWebfetchTool(WebfetchOptions{options.permissionConfig.webfetchPrivateAddresses}));
-  for (auto& [name, tool] : list) annotateBuiltin(name, tool);
+  for (auto& [name, tool] : list) {
+    annotateBuiltin(name, tool);
+    // Built-ins are direct tools; the config's `codemode.tools` can move any of them inside.
+    tool.codemode = false;
+  }
   tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
   tools.registerTools(kBuiltinScope, std::move(list));
 }

@@ -50,6 +50,8 @@ struct ToolService::Impl {
   asio::steady_timer cleanupTimer;
   std::atomic<std::uint64_t> nextScope{1};
 
+  std::shared_ptr<const RegisteredTool> codemodeTool; ///< set once at start-up, before any snapshot
+
   std::mutex implicitMutex;
   std::shared_ptr<const Snapshot> implicit;
   std::uint64_t implicitRevision = 0;
@@ -143,11 +145,16 @@ void ToolService::registerTools(const std::string& scope, std::vector<std::pair<
   impl_->registry.add(scope, std::move(tools), RegistrationOptions{});
 }
 
+void ToolService::setCodemodeTool(Tool tool) {
+  impl_->codemodeTool = impl_->registry.prepareReserved(std::string(kReservedToolName), std::move(tool));
+}
+
 bool ToolService::unregister(const std::string& scope) { return impl_->registry.close(scope); }
 
 std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotParams& params) {
   auto snapshot = takeSnapshot(impl_->snapshots.newId(), impl_->registry.effective(), params,
-                               impl_->permissions.configuredLayers(params.agent), impl_->environment());
+                               impl_->permissions.configuredLayers(params.agent), impl_->environment(),
+                               SnapshotCodemode{&impl_->options.permissionConfig.codemode, impl_->codemodeTool});
   impl_->snapshots.put(snapshot);
   return snapshot;
 }

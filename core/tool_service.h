@@ -47,6 +47,9 @@ public:
   protocol::RegisterResult registerTools(const protocol::RegisterParams& params);
   /// Registers in-process tools (built-ins, test tools) in `scope`.
   void registerTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools);
+  /// Code Mode's `execute`, added by snapshots that use Code Mode (its name is reserved, so it is
+  /// no registration). Throws RegistrationError for a schema that cannot be compiled.
+  void setCodemodeTool(Tool tool);
   /// Closes `scope`; false when it held nothing.
   bool unregister(const std::string& scope);
 

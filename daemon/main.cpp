@@ -1,5 +1,7 @@
 // toold's entry point: options, logging, the loop threads, stdio, signals, and the exit status.
 #include "builtins/builtin_tools.h"
+#include "builtins/codemode/worker_protocol.h"
+#include "builtins/execute.h"
 #include "core/files/change_journal.h"
 #include "core/files/journal_replay.h"
 #include "core/process/orphan_reaper.h"
@@ -53,6 +55,15 @@ int main(int argc, char** argv) {
   using namespace toold;
   namespace asio = boost::asio;
 
+  // A Code Mode worker (started by toold itself) speaks only its own pipe protocol.
+  if (argc >= 2 && std::string_view(argv[1]) == codemode::kWorkerFlag) {
+    codemode::WorkerSettings settings;
+    if (!codemode::parseWorkerArguments(argc - 2, argv + 2, settings)) {
+      std::fprintf(stderr, "toold: bad %s arguments\n", codemode::kWorkerFlag);
+      return 2;
+    }
+    return codemode::runWorker(settings);
+  }
   auto parsed = daemon::parseCommandLine(argc, argv);
   if (!parsed.options) {
     // --help and --version answer on stdout like any command-line tool; no protocol has started,
@@ -127,6 +138,7 @@ int main(int argc, char** argv) {
   core::ToolServiceOptions toolOptions;
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
   toolOptions.mcpModel = options.mcpModel.empty() ? permissionConfig.mcpModel : std::optional<std::string>(options.mcpModel);
+  const core::CodemodeSettings codemodeSettings = permissionConfig.codemode;
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.unattended =
       options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
@@ -135,10 +147,11 @@ int main(int argc, char** argv) {
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
   if (options.builtins) builtins::registerBuiltinTools(*tools);
+  auto warmCodemode = builtins::installExecuteTool(*tools, codemodeSettings);
   if (options.testMethods) daemon::registerTestTools(*tools);
   if (options.conformanceTools) daemon::registerConformanceTools(*tools);
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
-  daemon::bindToolMethods(*server, *tools);
+  daemon::bindToolMethods(*server, *tools, warmCodemode);
   daemon::bindMcpMethods(*server, *tools);
   auto clientLog = std::make_shared<daemon::ClientLogSink>(
       [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });

@@ -1,4 +1,5 @@
 #include "daemon/tool_methods.h"
+#include "builtins/codemode_catalog.h"
 
 #include "core/schema/schema_limits.h"
 #include "core/tools/tool_name.h"
@@ -6,6 +7,7 @@
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"
 
+#include <boost/asio/post.hpp>
 #include <spdlog/spdlog.h>
 
 #include <memory>
@@ -83,16 +85,17 @@ void refuseOversizedSchemas(const json& params) {
   }
 }
 
-json snapshotResult(const core::Snapshot& snapshot) {
+json snapshotResult(const core::Snapshot& snapshot, builtins::CodemodeCatalogs& catalogs) {
   json result{{"snapshot", snapshot.id}, {"tools", snapshot.definitions()}};
   if (snapshot.final) result["toolChoice"] = "none";
   if (!snapshot.provider.empty()) result["provider"] = snapshot.provider;
+  if (auto codemode = catalogs.snapshotField(snapshot)) result["codemode"] = std::move(*codemode);
   return result;
 }
 
 } // namespace
 
-void bindToolMethods(Server& server, core::ToolService& tools) {
+void bindToolMethods(Server& server, core::ToolService& tools, std::function<void()> codemodeSnapshot) {
   MethodTable& methods = server.methods();
 
   methods.request("register", [&tools](json&& params, const RequestContext&, Reply reply) {
@@ -113,14 +116,18 @@ void bindToolMethods(Server& server, core::ToolService& tools) {
     reply(json{{"closed", tools.unregister(scope)}});
   });
 
-  methods.request("snapshot", [&tools](json&& params, const RequestContext&, Reply reply) {
+  // What each session was last shown of the Code Mode catalog, for the next snapshot's delta.
+  auto catalogs = std::make_shared<builtins::CodemodeCatalogs>();
+  methods.request("snapshot", [&tools, catalogs, codemodeSnapshot](json&& params, const RequestContext&, Reply reply) {
     std::shared_ptr<const core::Snapshot> snapshot;
     try {
       snapshot = tools.snapshot(protocol::parseSnapshotParams(params));
     } catch (const std::invalid_argument& e) {
       throw InvalidParams(e.what());  // an unknown provider
     }
-    reply(snapshotResult(*snapshot));
+    reply(snapshotResult(*snapshot, *catalogs));
+    if (codemodeSnapshot && snapshot->codemode && snapshot->inventory && !snapshot->inventory->tools.empty())
+      boost::asio::post(tools.io(), codemodeSnapshot);
   });
 
   methods.request("release", [&tools](json&& params, const RequestContext&, Reply reply) {

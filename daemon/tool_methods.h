@@ -2,6 +2,8 @@
 // to the tool service, and turns its answers into replies and notifications.
 #pragma once
 
+#include <functional>
+
 namespace toold::core {
 class ToolService;
 }
@@ -10,6 +12,8 @@ namespace toold::daemon {
 
 class Server;
 
-void bindToolMethods(Server& server, core::ToolService& tools);
+/// `codemodeSnapshot` runs (on the loop) after a snapshot that uses Code Mode: the first `execute`
+/// usually follows within seconds, so its worker can start now.
+void bindToolMethods(Server& server, core::ToolService& tools, std::function<void()> codemodeSnapshot = {});
 
 } // namespace toold::daemon

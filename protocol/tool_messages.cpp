@@ -113,6 +113,7 @@ SnapshotParams parseSnapshotParams(const json& params) {
   result.final = reader.optionalBool("final").value_or(false);
   result.provider = reader.optionalString("provider");
   if (reader.has("agents")) result.agents = parseAgentSpecs(reader.require("agents"), "agents");
+  result.codemode = reader.optionalBool("codemode");
   return result;
 }
 

@@ -72,6 +72,7 @@ struct SnapshotParams {
   std::optional<std::string> provider;
   /// The agents the runner can delegate to (the `task` tool's list): [{name, description}].
   json agents = json::array();
+  std::optional<bool> codemode; ///< Code Mode for this snapshot; absent: as the config says
 };
 
 struct CallParams {

@@ -140,14 +140,58 @@ public:
         config.skillPaths = readSkills(value, at);
       else if (key == "webfetch")
         config.webfetchPrivateAddresses = readWebfetch(value, at);
+      else if (key == "codemode")
+        config.codemode = readCodemode(value, at);
       else
         fail(at, "unknown key " + jsonQuoted(key) +
-                     R"( (expected "$schema", "permission", "agent", "mcp", "skills" or "webfetch"))");
+                     R"( (expected "$schema", "permission", "agent", "mcp", "skills", "webfetch" or "codemode"))");
     }
     return config;
   }
 
 private:
+  /// `codemode`: true/false, or {enabled?, timeout?, maxToolCalls?, memory?, tools?: {pattern: bool}}.
+  CodemodeSettings readCodemode(const OrderedJson& value, const ConfigLocation& at) {
+    CodemodeSettings settings;
+    if (value.is_boolean()) {
+      settings.enabled = value.get<bool>();
+      return settings;
+    }
+    if (!value.is_object()) fail(at, at.path + ": expected true, false or an object, got " + describeValue(value));
+    settings.enabled = true;
+    auto positive = [&](const OrderedJson& entry, const ConfigLocation& member) {
+      if (!entry.is_number_unsigned() || entry.get<std::uint64_t>() == 0)
+        fail(member, member.path + ": expected a positive integer, got " + describeValue(entry));
+      return entry.get<std::uint64_t>();
+    };
+    for (const auto& [key, entry] : value.items()) {
+      const ConfigLocation member = at.member(key);
+      if (key == "enabled") {
+        if (!entry.is_boolean()) fail(member, member.path + ": expected true or false, got " + describeValue(entry));
+        settings.enabled = entry.get<bool>();
+      } else if (key == "timeout") {
+        settings.timeoutMs = positive(entry, member);
+      } else if (key == "maxToolCalls") {
+        settings.maxToolCalls = positive(entry, member);
+      } else if (key == "memory") {
+        settings.memoryMb = positive(entry, member);
+      } else if (key == "tools") {
+        if (!entry.is_object()) fail(member, member.path + ": expected an object, got " + describeValue(entry));
+        for (const auto& [pattern, flag] : entry.items()) {
+          const ConfigLocation tool = member.member(pattern);
+          if (pattern.empty()) fail(tool, tool.path + ": empty tool pattern");
+          if (!flag.is_boolean())
+            fail(tool, tool.path + ": expected true (inside Code Mode) or false (direct), got " + describeValue(flag));
+          settings.tools.emplace_back(pattern, flag.get<bool>());
+        }
+      } else {
+        fail(member, at.path + ": unknown key " + jsonQuoted(key) +
+                         R"( (expected "enabled", "timeout", "maxToolCalls", "memory" or "tools"))");
+      }
+    }
+    return settings;
+  }
+
   /// The MCP face's section: `{"model": "gpt-5"}`, the model its implicit snapshot is taken for.
   std::optional<std::string> readMcp(const OrderedJson& value, const ConfigLocation& at) {
     if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));

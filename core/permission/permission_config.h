@@ -10,7 +10,10 @@
 //       "mymcp_*": "allow"
 //     },
 //     "agent": {"plan": {"permission": {"edit": "deny"}}, "review": {"permission": "ask"}},
-//     "mcp": {"model": "gpt-5"}                        (the model the MCP face serves; optional)
+//     "mcp": {"model": "gpt-5"},                       (the model the MCP face serves; optional)
+//     "codemode": true                                 (Code Mode for every snapshot; or an object:)
+//     "codemode": {"enabled": true, "timeout": 120000, "maxToolCalls": 1000, "memory": 384,
+//                  "tools": {"read": true, "acme_*": false}}   (which tools run inside it)
 //   }
 //
 // `permission` may also be one effect, a rule for every action and resource. Rules keep the order
@@ -25,6 +28,7 @@
 
 #include "core/permission/permission_rule.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -32,11 +36,24 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace toold::core {
 
 /// The name of the configuration file looked for in the workspace directory.
 inline constexpr std::string_view kConfigFileName = "toold.json";
+
+/// The `codemode` section: whether snapshots use Code Mode, its limits, and which tools it holds.
+struct CodemodeSettings {
+  bool enabled = false;
+  std::optional<std::uint64_t> timeoutMs;    ///< a program's wall clock; default 120 s
+  std::optional<std::uint64_t> maxToolCalls; ///< inner calls per program; default 1000
+  std::optional<std::uint64_t> memoryMb;     ///< a program's worker may grow to this resident size; default 384
+  /// Tool name patterns (wildcards as in permission actions) → inside Code Mode or direct; the
+  /// last matching one decides, over the tool's own flag.
+  std::vector<std::pair<std::string, bool>> tools;
+};
 
 struct PermissionConfig {
   std::string file; ///< the display name of the file read; empty when there was none
@@ -45,6 +62,7 @@ struct PermissionConfig {
   std::optional<std::string> mcpModel; ///< `mcp.model`: the model the MCP face's tool set is chosen for
   std::vector<std::string> skillPaths; ///< `skills.paths`: more folders of SKILL.md files
   bool webfetchPrivateAddresses = false; ///< `webfetch.allowPrivateAddresses`
+  CodemodeSettings codemode;           ///< `codemode`
 };
 
 /// A configuration that cannot be used. The message is complete and meant for the user, e.g.

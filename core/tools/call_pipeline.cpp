@@ -210,7 +210,7 @@ struct Call : std::enable_shared_from_this<Call> {
   // A call repeating the two before it, which got the same answer, asserts `doom_loop` before it
   // runs. Polling tools are never held: their answers change by themselves.
   void guardDoomLoop() {
-    if (tool->tool.polls) return execute();
+    if (tool->tool.polls || io.insideProgram) return execute();
     const auto started = session->doomLoop.start(tool->name, decodedInput);
     loopTicket = started.ticket;
     if (!started.suspect) return execute();
@@ -264,7 +264,7 @@ struct Call : std::enable_shared_from_this<Call> {
   void execute() {
     ToolContext context{params.sessionID, params.agent,    params.messageID,      params.callID,
                         progressSink(),   io.cancellation, services.location,     permissionAssertion(),
-                        snapshot->catalog};
+                        snapshot->catalog, snapshot};
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;

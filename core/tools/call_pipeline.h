@@ -32,6 +32,9 @@ using CallAnswer = std::variant<protocol::ToolOutcome, protocol::RpcError>;
 struct CallIo {
   std::function<void(json update)> progress;
   CancellationToken cancellation;
+  /// A call a Code Mode program made: the doom-loop check judges the program's own call, not
+  /// each of the many identical calls a loop inside it may make.
+  bool insideProgram = false;
 };
 
 class CallPipeline {

@@ -2,7 +2,9 @@
 
 #include "core/tools/catalog_filter.h"
 #include "core/permission/permission_evaluation.h"
+#include "core/permission/wildcard.h"
 #include "core/schema/provider_schema.h"
+#include "core/tools/tool_name.h"
 
 #include <spdlog/spdlog.h>
 
@@ -64,11 +66,20 @@ std::vector<std::string> Snapshot::names() const {
   return result;
 }
 
+bool runsInCodemode(const RegisteredTool& tool, const CodemodeSettings* settings) {
+  bool inside = tool.tool.codemode;
+  if (settings != nullptr)
+    for (const auto& [pattern, flag] : settings->tools)
+      if (wildcardMatch(pattern, tool.name)) inside = flag;
+  return inside;
+}
+
 std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
                                              const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
                                              const protocol::SnapshotParams& params,
                                              std::vector<const Ruleset*> configured,
-                                             const SnapshotEnvironment& environment) {
+                                             const SnapshotEnvironment& environment,
+                                             const SnapshotCodemode& codemode) {
   std::optional<SchemaProvider> provider;
   if (params.provider) {
     provider = parseSchemaProvider(*params.provider);
@@ -114,8 +125,30 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
   }
   // The registry hands them over sorted by name already; sorting again keeps this true whatever
   // the caller passed.
-  std::sort(snapshot->tools.begin(), snapshot->tools.end(),
-            [](const auto& a, const auto& b) { return a->name < b->name; });
+  auto byName = [](const auto& a, const auto& b) { return a->name < b->name; };
+  std::sort(snapshot->tools.begin(), snapshot->tools.end(), byName);
+
+  const bool wanted = params.codemode.value_or(codemode.settings != nullptr && codemode.settings->enabled);
+  if (wanted && codemode.execute && !whollyDenied(kReservedToolName, configured)) {
+    auto inventory = std::make_shared<Snapshot>();
+    inventory->id = snapshot->id;
+    inventory->sessionID = snapshot->sessionID;
+    inventory->agent = snapshot->agent;
+    inventory->model = snapshot->model;
+    inventory->final = snapshot->final;
+    inventory->rules = snapshot->rules;
+    std::vector<std::shared_ptr<const RegisteredTool>> direct;
+    for (auto& tool : snapshot->tools)
+      (runsInCodemode(*tool, codemode.settings) ? inventory->tools : direct).push_back(std::move(tool));
+    // With no Code Mode tool visible, `execute` would be a tool that can do nothing: left out.
+    if (!inventory->tools.empty()) {
+      direct.push_back(codemode.execute);
+      std::sort(direct.begin(), direct.end(), byName);
+    }
+    snapshot->tools = std::move(direct);
+    snapshot->codemode = true;
+    snapshot->inventory = std::move(inventory);
+  }
   return snapshot;
 }
 

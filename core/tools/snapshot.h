@@ -3,6 +3,7 @@
 // the model always gets the tool it was shown.
 #pragma once
 
+#include "core/permission/permission_config.h"
 #include "core/permission/permission_rule.h"
 #include "core/tools/catalog_view.h"
 #include "core/tools/tool_registry.h"
@@ -24,6 +25,11 @@ struct Snapshot {
   /// The agent's last step: definitions are kept (prompt caches survive), but no call runs.
   bool final = false;
   std::vector<std::shared_ptr<const RegisteredTool>> tools; ///< advertised, sorted by name
+  /// Code Mode: `tools` are then the direct tools (with `execute` when any Code Mode tool is
+  /// visible) and `inventory` holds the Code Mode tools, as a snapshot of their own — same id,
+  /// session and rules — through which `execute` runs a program's calls.
+  bool codemode = false;
+  std::shared_ptr<const Snapshot> inventory;
   /// The snapshot's own permission rules: they filter the catalog and judge its calls.
   std::shared_ptr<const Ruleset> rules;
   /// What the snapshot's tools were described with, and see again when they run.
@@ -49,15 +55,27 @@ struct SnapshotEnvironment {
   std::shared_ptr<const Location> location;
 };
 
+/// What a snapshot needs to use Code Mode: the configured section and the prepared `execute`.
+struct SnapshotCodemode {
+  const CodemodeSettings* settings = nullptr;
+  std::shared_ptr<const RegisteredTool> execute;
+};
+
+/// Whether `tool` runs inside Code Mode: its own flag, unless a pattern of the config's
+/// `codemode.tools` matches its name (the last one that matches decides).
+bool runsInCodemode(const RegisteredTool& tool, const CodemodeSettings* settings);
+
 /// Captures the advertised subset of `effective` for one request: tools whose permission action is
 /// wholly denied by the configured rules (`configured`) followed by `params.rules`, hidden for
 /// `params.model`, or whose `describe` declines this snapshot are left out. Dynamic descriptions
 /// are filled in, and with `params.provider` each input schema is shaped for that provider.
-/// Throws std::invalid_argument for an unknown provider.
+/// With Code Mode on (`params.codemode`, else the config) and `execute` not wholly denied, the
+/// Code Mode tools move into the inventory. Throws std::invalid_argument for an unknown provider.
 std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
                                              const std::vector<std::shared_ptr<const RegisteredTool>>& effective,
                                              const protocol::SnapshotParams& params,
                                              std::vector<const Ruleset*> configured,
-                                             const SnapshotEnvironment& environment = {});
+                                             const SnapshotEnvironment& environment = {},
+                                             const SnapshotCodemode& codemode = {});
 
 } // namespace toold::core

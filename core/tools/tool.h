@@ -21,6 +21,7 @@ namespace toold::core {
 
 using json = nlohmann::json;
 
+struct Snapshot;
 struct ToolResult;
 struct ToolFailure;
 struct ToolDefect;
@@ -48,6 +49,8 @@ struct ToolContext {
   /// The snapshot the call came through, as its tools saw it when it was taken (agents, rules,
   /// the client's capabilities); null for a call made outside a snapshot.
   std::shared_ptr<const CatalogView> catalog;
+  /// The snapshot the call runs through (Code Mode's `execute` runs its inner calls in it).
+  std::shared_ptr<const Snapshot> snapshot;
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;

@@ -47,6 +47,7 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::add(const std::st
     }
     if (!tool.execute) throw RegistrationError("Tool \"" + authored + "\" has no execute function");
     registered->authoredName = authored;
+    registered->ns = options.ns;
     registered->scope = scope;
     if (options.codemode) tool.codemode = *options.codemode;
     registered->input = compileFor(schemas_, tool.inputSchema, authored, "input");
@@ -70,6 +71,18 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::add(const std::st
   }
   if (changed && listener) listener();
   return names;
+}
+
+std::shared_ptr<const RegisteredTool> ToolRegistry::prepareReserved(const std::string& name, Tool tool) const {
+  auto registered = std::make_shared<RegisteredTool>();
+  registered->name = name;
+  registered->authoredName = name;
+  registered->scope = "toold:reserved";
+  registered->input = compileFor(schemas_, tool.inputSchema, name, "input");
+  if (tool.outputSchema) registered->output = compileFor(schemas_, *tool.outputSchema, name, "output");
+  registered->tool = std::move(tool);
+  registered->definition = makeDefinition(*registered);
+  return registered;
 }
 
 bool ToolRegistry::close(const std::string& scope) {

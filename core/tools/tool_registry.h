@@ -23,6 +23,7 @@ class SchemaCache;
 struct RegisteredTool {
   std::string name;          ///< effective, provider-facing
   std::string authoredName;  ///< the record key it was registered under
+  std::string ns;            ///< the namespace it was registered under; empty: none
   std::string scope;
   std::uint64_t sequence = 0; ///< registration order; the highest active one wins a name
   Tool tool;
@@ -49,6 +50,10 @@ public:
   std::vector<std::pair<std::string, std::string>> add(const std::string& scope,
                                                        std::vector<std::pair<std::string, Tool>> tools,
                                                        const RegistrationOptions& options);
+  /// Prepares Code Mode's `execute` like a registration (schemas compiled, definition built)
+  /// without entering it: its name is reserved, and snapshots add it themselves when they use
+  /// Code Mode. Throws RegistrationError for a schema that cannot be compiled.
+  std::shared_ptr<const RegisteredTool> prepareReserved(const std::string& name, Tool tool) const;
   /// Removes exactly the registrations of `scope`; false when it has none (closing twice is harmless).
   bool close(const std::string& scope);
   bool hasScope(const std::string& scope) const;

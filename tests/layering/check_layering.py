@@ -32,14 +32,18 @@ ALLOWED = {
     "core": {"core/net", "core/sources", "core/workspace", "core/tools", "core/permission", "core/schema",
              "core/output", "core/process", "core/files", "core/base", "protocol"},
     # Built-in tools know the core, never the wire.
-    "builtins": {"core/net", "core", "core/sources", "core/workspace", "core/tools", "core/permission",
-                 "core/schema", "core/output", "core/process", "core/files", "core/base"},
+    "builtins": {"core/net", "builtins/codemode", "core", "core/sources", "core/workspace", "core/tools",
+                 "core/permission", "core/schema", "core/output", "core/process", "core/files",
+                 "core/base"},
+    # Code Mode's engine and catalog: they know no tool model, only how to start and read a
+    # worker process (and bounded_json for what it writes).
+    "builtins/codemode": {"core/process", "core/base", "protocol"},
     # The server: everything below it, never the REPL or the test-only methods.
-    "daemon": {"core/net", "builtins", "core", "core/sources", "core/workspace", "core/tools",
+    "daemon": {"core/net", "builtins", "builtins/codemode", "core", "core/sources", "core/workspace", "core/tools",
                "core/permission", "core/schema", "core/output", "core/process", "core/files",
                "core/base", "protocol"},
     # Test-only methods and tools sit beside main, which installs them.
-    "daemon/testing": {"core/net", "daemon", "builtins", "core", "core/sources", "core/workspace", "core/tools",
+    "daemon/testing": {"core/net", "daemon", "builtins", "builtins/codemode", "core", "core/sources", "core/workspace", "core/tools",
                        "core/permission", "core/schema", "core/output", "core/process",
                        "core/files", "core/base", "protocol"},
     # The REPL is a client: it speaks the wire to a toold it starts, and knows nothing inside it.
@@ -57,7 +61,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 def room_of(relative: pathlib.PurePosixPath) -> str | None:
     """The room a source or header belongs to: the longest ALLOWED key that is a folder of it.
-    builtins' sub-folders are one room with builtins (they are the built-ins' own helpers)."""
+    builtins' sub-folders are one room with builtins (they are the built-ins' own helpers), except
+    builtins/codemode, a room of its own below them."""
     parts = relative.parts[:-1]
     for length in range(len(parts), 0, -1):
         candidate = "/".join(parts[:length])

@@ -190,9 +190,9 @@ TEST_CASE("permission config: an error anywhere refuses the whole file", "[permi
 
 TEST_CASE("permission config: unknown keys are errors", "[permission_config]") {
   CHECK(errorOf("{\n  \"permision\": {}\n}") ==
-        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "skills" or "webfetch"))");
+        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "skills", "webfetch" or "codemode"))");
   CHECK(errorOf("{\"permission\": \"allow\",\n\"agents\": {}}") ==
-        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "skills" or "webfetch"))");
+        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "skills", "webfetch" or "codemode"))");
   CHECK(errorOf("{\"agent\": {\"plan\": {\n\"permissions\": \"ask\"}}}") ==
         R"(toold.json:2: agent.plan: unknown key "permissions" (expected "permission"))");
   CHECK(errorOf("{\"agent\": {\"my agent\": {\"permission\": \"ask\",\n\"model\": \"x\"}}}") ==
@@ -321,4 +321,23 @@ TEST_CASE("a config nested deeper than 512 levels is refused at the first bracke
   // 100,000 levels: the reader would describe the bad value with a recursive dump.
   const std::string text = "{\"permission\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
   CHECK(errorOf(text) == "toold.json:1:526: nested deeper than 512 levels (at byte 525)");
+}
+
+TEST_CASE("permission config: the codemode section", "[permission_config]") {
+  CHECK_FALSE(parse("{}").codemode.enabled);
+  CHECK(parse(R"({"codemode": true})").codemode.enabled);
+  CHECK_FALSE(parse(R"({"codemode": false})").codemode.enabled);
+  const auto settings = parse(R"({"codemode": {"timeout": 5000, "maxToolCalls": 50, "tools": {"read": true, "acme_*": false}}})").codemode;
+  CHECK(settings.enabled);
+  CHECK(settings.timeoutMs == 5000u);
+  CHECK(settings.maxToolCalls == 50u);
+  CHECK(settings.tools == std::vector<std::pair<std::string, bool>>{{"read", true}, {"acme_*", false}});
+  CHECK_FALSE(parse(R"({"codemode": {"enabled": false, "timeout": 5}})").codemode.enabled);
+  CHECK(errorOf(R"({"codemode": "yes"})") == R"(toold.json:1: codemode: expected true, false or an object, got "yes")");
+  CHECK(errorOf("{\"codemode\": {\n\"timeout\": 0}}") == R"(toold.json:2: codemode.timeout: expected a positive integer, got 0)");
+  CHECK(errorOf("{\"codemode\": {\n\"tools\": {\"read\": \"yes\"}}}") ==
+        R"(toold.json:2: codemode.tools.read: expected true (inside Code Mode) or false (direct), got "yes")");
+  CHECK(errorOf("{\"codemode\": {\n\"budget\": 1}}") ==
+        R"(toold.json:2: codemode: unknown key "budget" (expected "enabled", "timeout", "maxToolCalls", "memory" or "tools"))");
+  CHECK(parse(R"({"codemode": {"memory": 128}})").codemode.memoryMb == 128u);
 }

@@ -1,0 +1,534 @@
+#include "builtins/codemode/js_engine.h"
+
+#include "builtins/codemode/program_bootstrap.h"
+#include "builtins/codemode/type_blanker.h"
+
+#include <jsapi.h>
+#include <jsfriendapi.h>
+#include <js/CallAndConstruct.h>
+#include <js/CompilationAndEvaluation.h>
+#include <js/ContextOptions.h>
+#include <js/ErrorReport.h>
+#include <js/Exception.h>
+#include <js/Initialization.h>
+#include <js/Interrupt.h>
+#include <js/Promise.h>
+#include <js/PropertyAndElement.h>
+#include <js/SourceText.h>
+#include <js/Stack.h>
+#include <js/String.h>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <atomic>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+namespace toold::codemode {
+
+using json = nlohmann::json;
+
+namespace {
+
+JSClass kGlobalClass = {"global", JSCLASS_GLOBAL_FLAGS, &JS::DefaultGlobalClassOps, nullptr, nullptr, nullptr};
+
+// eval, indirect eval, new Function and every constructor reached through .constructor ask this
+// first; the answer is always no.
+bool refuseRuntimeCode(JSContext*, JS::RuntimeCode, JS::HandleString) { return false; }
+const JSSecurityCallbacks kSecurity = {refuseRuntimeCode, nullptr};
+
+// The engine's recursion limit, within the thread's stack: the smaller of 4 MiB and half of it.
+std::size_t nativeStackQuota() {
+  rlimit limit{};
+  std::size_t stack = 8u << 20;
+  if (getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) stack = limit.rlim_cur;
+  return std::min<std::size_t>(4u << 20, stack / 2);
+}
+
+std::string toUtf8(JSContext* cx, JS::HandleValue value) {
+  if (!value.isString()) return {};
+  JS::RootedString string(cx, value.toString());
+  JS::UniqueChars chars = JS_EncodeStringToUTF8(cx, string);
+  return chars ? std::string(chars.get()) : std::string();
+}
+
+JSString* newString(JSContext* cx, const std::string& text) {
+  return JS_NewStringCopyUTF8N(cx, JS::UTF8Chars(text.data(), text.size()));
+}
+
+// This process's resident set, from /proc/self/statm (pages); 0 when it cannot be read.
+std::size_t residentBytes() {
+  std::FILE* file = std::fopen("/proc/self/statm", "r");
+  if (file == nullptr) return 0;
+  unsigned long size = 0, resident = 0;
+  const int read = std::fscanf(file, "%lu %lu", &size, &resident);
+  std::fclose(file);
+  return read == 2 ? static_cast<std::size_t>(resident) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)) : 0;
+}
+
+Diagnostic diagnostic(const char* kind, std::string message, std::vector<std::string> suggestions = {}) {
+  return Diagnostic{kind, std::move(message), std::move(suggestions), std::nullopt};
+}
+
+} // namespace
+
+void CompletionQueue::post(ToolCompletion completion) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(completion));
+  }
+  ready_.notify_one();
+}
+
+void CompletionQueue::wake() {
+  {
+    std::lock_guard lock(mutex_);
+    woken_ = true;
+  }
+  ready_.notify_one();
+}
+
+void CompletionQueue::wait(std::chrono::steady_clock::time_point deadline, std::vector<ToolCompletion>& out) {
+  std::unique_lock lock(mutex_);
+  ready_.wait_until(lock, deadline, [this] { return woken_ || !queue_.empty(); });
+  woken_ = false;
+  while (!queue_.empty()) {
+    out.push_back(std::move(queue_.front()));
+    queue_.pop_front();
+  }
+}
+
+struct JsEngine::Impl {
+  JSContext* cx = nullptr;
+  std::atomic<bool> stop{false};
+  std::uint64_t nextId = 0; ///< unique for the engine's life: a late answer of an old program is recognised
+  std::atomic<bool> timedOut{false};
+  std::atomic<bool> outOfMemory{false};
+  std::atomic<bool> cancelled{false};
+  CompletionQueue* completions = nullptr;
+
+  // One program's state; touched only on the engine's thread.
+  struct Run {
+    ProgramHost* host = nullptr;
+    const ProgramLimits* limits = nullptr;
+    std::size_t calls = 0;
+    std::set<std::uint64_t> running; ///< started, not answered
+    std::size_t inFlight = 0;
+    std::deque<std::tuple<std::uint64_t, std::string, std::string>> waiting; ///< over the in-flight cap
+    std::size_t logBytes = 0;
+    bool logsCut = false;
+    std::vector<std::string> logs;
+    std::vector<std::unique_ptr<JS::PersistentRootedObject>> unhandled; ///< rejected, no handler yet
+  };
+  Run* run = nullptr;
+
+  static Impl& of(JSContext* cx) { return *static_cast<Impl*>(JS_GetContextPrivate(cx)); }
+
+  static bool onInterrupt(JSContext* cx) { return !of(cx).stop.load(); }
+
+  static void trackRejection(JSContext*, bool, JS::HandleObject promise, JS::PromiseRejectionHandlingState state,
+                             void* data) {
+    auto* self = static_cast<Impl*>(data);
+    if (self->run == nullptr) return;
+    auto& list = self->run->unhandled;
+    if (state == JS::PromiseRejectionHandlingState::Unhandled) {
+      list.push_back(std::make_unique<JS::PersistentRootedObject>(self->cx, promise));
+      return;
+    }
+    for (auto it = list.begin(); it != list.end(); ++it)
+      if ((*it)->get() == promise.get()) {
+        list.erase(it);
+        return;
+      }
+  }
+
+  // host.call(path, inputJson) -> id, or -cap when the program used up its calls.
+  static bool nativeCall(JSContext* cx, unsigned argc, JS::Value* vp) {
+    JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+    Run& run = *of(cx).run;
+    if (run.calls >= run.limits->maxToolCalls) {
+      args.rval().setNumber(-static_cast<double>(run.limits->maxToolCalls));
+      return true;
+    }
+    ++run.calls;
+    const std::uint64_t id = ++of(cx).nextId;
+    std::string path = toUtf8(cx, args.get(0));
+    std::string input = toUtf8(cx, args.get(1));
+    if (run.inFlight < run.limits->maxInFlight) {
+      ++run.inFlight;
+      run.running.insert(id);
+      run.host->startCall(id, path, input);
+    } else {
+      run.waiting.emplace_back(id, std::move(path), std::move(input));
+    }
+    args.rval().setNumber(static_cast<double>(id));
+    return true;
+  }
+
+  static bool nativeSearch(JSContext* cx, unsigned argc, JS::Value* vp) {
+    JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+    Run& run = *of(cx).run;
+    std::string answer;
+    if (run.calls >= run.limits->maxToolCalls) {
+      answer = json{{"error", "The program made more tool calls than allowed (" + std::to_string(run.limits->maxToolCalls) + ")."},
+                    {"kind", "ToolCallLimitExceeded"}}.dump();
+    } else {
+      ++run.calls;
+      answer = run.host->search(toUtf8(cx, args.get(0)));
+    }
+    JSString* string = newString(cx, answer);
+    if (string == nullptr) return false;
+    args.rval().setString(string);
+    return true;
+  }
+
+  static bool nativeLog(JSContext* cx, unsigned argc, JS::Value* vp) {
+    JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
+    Run& run = *of(cx).run;
+    const std::string level = toUtf8(cx, args.get(0));
+    std::string line = toUtf8(cx, args.get(1));
+    if (level == "warn" || level == "error") line = level + ": " + line;
+    if (run.logBytes + line.size() > run.limits->maxLogBytes) {
+      run.logsCut = true;
+    } else {
+      run.logBytes += line.size() + 1;
+      run.logs.push_back(std::move(line));
+    }
+    args.rval().setUndefined();
+    return true;
+  }
+
+  // Why the last engine call failed, as a diagnostic; clears the pending exception.
+  Diagnostic failure(JS::HandleObject bootstrap) {
+    if (timedOut) return diagnostic(diagnostic_kind::kTimeoutExceeded, "The program ran out of time.");
+    if (outOfMemory)
+      return diagnostic(diagnostic_kind::kMemoryLimitExceeded, "The program used more memory than allowed.",
+                        {"Process data in smaller pieces, or return less."});
+    if (cancelled) return diagnostic(diagnostic_kind::kExecutionFailure, "The program was cancelled.");
+    if (!JS_IsExceptionPending(cx))
+      return diagnostic(diagnostic_kind::kMemoryLimitExceeded, "The program ran out of memory.",
+                        {"Process data in smaller pieces, or return less."});
+    JS::RootedValue exception(cx);
+    if (!JS_GetPendingException(cx, &exception)) return diagnostic(diagnostic_kind::kExecutionFailure, "Unknown failure.");
+    JS_ClearPendingException(cx);
+    if (exception.isString()) {
+      std::string text = toUtf8(cx, exception);
+      if (text.find("out of memory") != std::string::npos)
+        return diagnostic(diagnostic_kind::kMemoryLimitExceeded, "The program ran out of memory.",
+                          {"Process data in smaller pieces, or return less."});
+    }
+    if (!bootstrap) {
+      // Before the bootstrap exists there is nothing to describe with: the engine's own report.
+      JS_SetPendingException(cx, exception);
+      return syntaxError(diagnostic_kind::kExecutionFailure);
+    }
+    return describe(bootstrap, exception);
+  }
+
+  Diagnostic describe(JS::HandleObject bootstrap, JS::HandleValue reason) {
+    JS::RootedValue out(cx);
+    JS::RootedValueArray<1> argv(cx);
+    argv[0].set(reason);
+    if (!JS_CallFunctionName(cx, bootstrap, "describe", argv, &out)) {
+      JS_ClearPendingException(cx);
+      return diagnostic(diagnostic_kind::kExecutionFailure, "The program failed, and its error could not be read.");
+    }
+    try {
+      Diagnostic d = diagnosticFromJson(json::parse(toUtf8(cx, out)));
+      if (d.message.find("out of memory") != std::string::npos) d.kind = diagnostic_kind::kMemoryLimitExceeded;
+      return d;
+    } catch (const std::exception&) {
+      return diagnostic(diagnostic_kind::kExecutionFailure, "The program failed, and its error could not be read.");
+    }
+  }
+
+  bool evaluate(const std::string& text, const char* file, unsigned line, JS::MutableHandleValue out) {
+    JS::CompileOptions options(cx);
+    options.setFileAndLine(file, line);
+    JS::SourceText<mozilla::Utf8Unit> source;
+    if (!source.init(cx, text.data(), text.size(), JS::SourceOwnership::Borrowed)) return false;
+    return JS::Evaluate(cx, options, source, out);
+  }
+
+  // The syntax error of `wrapped` (the pending exception), as "message (line L, column C)".
+  Diagnostic syntaxError(const char* kind) {
+    JS::ExceptionStack stack(cx);
+    if (!JS::StealPendingExceptionStack(cx, &stack)) return diagnostic(kind, "The program could not be compiled.");
+    JS::ErrorReportBuilder report(cx);
+    if (!report.init(cx, stack, JS::ErrorReportBuilder::WithSideEffects) || report.report() == nullptr)
+      return diagnostic(kind, "The program could not be compiled.");
+    const JSErrorReport* error = report.report();
+    const char* message = error->message() ? error->message().c_str() : "syntax error";
+    Diagnostic d = diagnostic(kind, std::string(message) + " (line " + std::to_string(error->lineno) + ", column " +
+                                        std::to_string(error->column + 1) + ")");
+    d.location = json{{"line", error->lineno}, {"column", error->column + 1}};
+    return d;
+  }
+
+  // Compiles the program into `function`, erasing TypeScript first; a failure is a ParseError of
+  // what the model wrote.
+  std::optional<Diagnostic> compile(const std::string& source, JS::MutableHandleValue function) {
+    const BlankedProgram blanked = blankTypes(source);
+    if (!blanked.unsupported.empty())
+      return diagnostic(diagnostic_kind::kUnsupportedSyntax,
+                        "TypeScript `" + blanked.unsupported.front() + "` cannot run in Code Mode.",
+                        {"Write plain JavaScript: use an object of constants instead of an enum, and plain objects "
+                         "or functions instead of a namespace."});
+    // Line 1 of the program is line 1 of the wrapper's body.
+    if (evaluate("(async () => {\n" + blanked.text + "\n})", "program.js", 0, function)) return std::nullopt;
+    if (timedOut || cancelled || !JS_IsExceptionPending(cx)) return failure(nullptr);
+    if (blanked.text == source) return syntaxError(diagnostic_kind::kParseError);
+    JS_ClearPendingException(cx);
+    JS::RootedValue ignored(cx);
+    if (evaluate("(async () => {\n" + source + "\n})", "program.js", 0, &ignored))
+      return diagnostic(diagnostic_kind::kParseError, "The program could not be compiled.");
+    Diagnostic d = syntaxError(diagnostic_kind::kParseError);
+    d.suggestions.push_back("Code Mode runs JavaScript: remove TypeScript-only syntax the program still has.");
+    return d;
+  }
+
+  void startWaiting() {
+    while (!run->waiting.empty() && run->inFlight < run->limits->maxInFlight) {
+      auto [id, path, input] = std::move(run->waiting.front());
+      run->waiting.pop_front();
+      ++run->inFlight;
+      run->running.insert(id);
+      run->host->startCall(id, path, input);
+    }
+  }
+
+  ProgramResult execute(const std::string& source, const std::vector<ToolPath>& tools, JS::HandleObject global) {
+    ProgramResult result;
+    auto fail = [&](Diagnostic d) {
+      result.ok = false;
+      result.error = std::move(d);
+      return result;
+    };
+    // The program's world: the bootstrap builds it from the host's natives.
+    JS::RootedObject host(cx, JS_NewPlainObject(cx));
+    json paths = json::array();
+    for (const auto& path : tools) paths.push_back(path);
+    JS::RootedValue pathsText(cx);
+    JSString* pathsString = host ? newString(cx, paths.dump()) : nullptr;
+    if (pathsString == nullptr) return fail(failure(nullptr));
+    pathsText.setString(pathsString);
+    if (!JS_DefineFunction(cx, host, "call", nativeCall, 2, 0) || !JS_DefineFunction(cx, host, "search", nativeSearch, 1, 0) ||
+        !JS_DefineFunction(cx, host, "log", nativeLog, 2, 0) ||
+        !JS_DefineProperty(cx, host, "paths", pathsText, JSPROP_READONLY))
+      return fail(failure(nullptr));
+    JS::RootedValue factory(cx);
+    if (!evaluate(kProgramBootstrap, "codemode-bootstrap.js", 1, &factory)) return fail(failure(nullptr));
+    JS::RootedValue made(cx);
+    JS::RootedValueArray<1> factoryArgs(cx);
+    factoryArgs[0].setObject(*host);
+    if (!JS_CallFunctionValue(cx, nullptr, factory, factoryArgs, &made) || !made.isObject()) return fail(failure(nullptr));
+    JS::RootedObject bootstrap(cx, &made.toObject());
+    for (const char* name : {"tools", "search", "console"}) {
+      JS::RootedValue value(cx);
+      if (!JS_GetProperty(cx, bootstrap, name, &value) ||
+          !JS_DefineProperty(cx, global, name, value, JSPROP_READONLY | JSPROP_PERMANENT))
+        return fail(failure(nullptr));
+    }
+    // WebAssembly would be a way around the interpreter-only engine; it is not part of the subset.
+    JS::ObjectOpResult deletion;
+    if (!JS_DeleteProperty(cx, global, "WebAssembly", deletion)) JS_ClearPendingException(cx);
+
+    JS::RootedValue function(cx);
+    if (auto error = compile(source, &function)) return fail(std::move(*error));
+    JS::RootedValue returned(cx);
+    if (!JS::Call(cx, JS::UndefinedHandleValue, function, JS::HandleValueArray::empty(), &returned) ||
+        !returned.isObject())
+      return fail(failure(bootstrap));
+    JS::RootedObject promise(cx, &returned.toObject());
+    js::RunJobs(cx);
+
+    const auto deadline = std::chrono::steady_clock::now() + run->limits->timeout;
+    std::vector<ToolCompletion> done;
+    while (JS::GetPromiseState(promise) == JS::PromiseState::Pending) {
+      if (stop) {
+        result.interrupted = true;
+        return fail(failure(bootstrap));
+      }
+      if (run->inFlight == 0 && run->waiting.empty())
+        return fail(diagnostic(diagnostic_kind::kExecutionFailure,
+                               "The program is waiting for a promise that nothing will settle.",
+                               {"Await tool calls and promises that settle; a `new Promise` must call resolve or reject."}));
+      done.clear();
+      completions->wait(deadline, done);
+      if (std::chrono::steady_clock::now() >= deadline && done.empty()) {
+        timedOut = true;
+        stop = true;
+        continue;
+      }
+      for (const auto& completion : done) {
+        if (run->running.erase(completion.id) == 0) continue; // an earlier program's
+        --run->inFlight;
+        JS::RootedValueArray<3> args(cx);
+        args[0].setNumber(static_cast<double>(completion.id));
+        args[1].setBoolean(completion.ok);
+        JSString* text = newString(cx, completion.json);
+        if (text == nullptr) return fail(failure(bootstrap));
+        args[2].setString(text);
+        JS::RootedValue ignored(cx);
+        if (!JS_CallFunctionName(cx, bootstrap, "complete", args, &ignored)) {
+          if (stop || !JS_IsExceptionPending(cx)) {
+            result.interrupted = true;
+            return fail(failure(bootstrap));
+          }
+          JS_ClearPendingException(cx);
+        }
+      }
+      startWaiting();
+      js::RunJobs(cx);
+    }
+    if (stop) {
+      result.interrupted = true;
+      return fail(failure(bootstrap));
+    }
+    JS::RootedValue settled(cx, JS::GetPromiseResult(promise));
+    if (JS::GetPromiseState(promise) == JS::PromiseState::Rejected) {
+      fail(describe(bootstrap, settled));
+    } else {
+      JS::RootedValue encoded(cx);
+      JS::RootedValueArray<1> args(cx);
+      args[0].set(settled);
+      if (!JS_CallFunctionName(cx, bootstrap, "encode", args, &encoded)) {
+        fail(failure(bootstrap));
+      } else {
+        try {
+          result.value = json::parse(toUtf8(cx, encoded));
+          result.ok = true;
+        } catch (const std::exception&) {
+          fail(diagnostic(diagnostic_kind::kInvalidDataValue, "The program's value is not JSON data."));
+        }
+      }
+    }
+    // Rejections nobody handled become warnings, not failures; past the cap they are counted.
+    std::size_t unlisted = 0;
+    for (const auto& rejected : run->unhandled) {
+      if (rejected->get() == promise.get()) continue;
+      if (result.warnings.size() >= run->limits->maxWarnings) {
+        ++unlisted;
+        continue;
+      }
+      JS::RootedObject p(cx, rejected->get());
+      JS::RootedValue reason(cx, JS::GetPromiseResult(p));
+      result.warnings.push_back(describe(bootstrap, reason));
+    }
+    if (unlisted > 0)
+      result.warnings.push_back(diagnostic(diagnostic_kind::kTruncated, std::to_string(unlisted) +
+                                                                            " more rejected promises nobody awaited."));
+    const std::size_t left = run->inFlight + run->waiting.size();
+    if (left > 0)
+      result.warnings.push_back(diagnostic(diagnostic_kind::kToolFailure,
+                                           std::to_string(left) + " tool call(s) were still running when the program "
+                                           "returned; they were cancelled. Await every call whose result matters."));
+    return result;
+  }
+};
+
+bool JsEngine::initializeProcess() {
+  JS::DisableJitBackend(); // no executable memory at all, WebAssembly included
+  return JS_Init();
+}
+
+void JsEngine::shutdownProcess() { JS_ShutDown(); }
+
+JsEngine::JsEngine(const EngineOptions& options) : impl_(std::make_unique<Impl>()) {
+  JSContext* cx = JS_NewContext(static_cast<std::uint32_t>(std::min<std::size_t>(options.gcHeapBytes, 0xffffffffu)));
+  if (cx == nullptr) throw std::runtime_error("cannot create a JavaScript context");
+  impl_->cx = cx;
+  JS_SetContextPrivate(cx, impl_.get());
+  if (!js::UseInternalJobQueues(cx) || !JS::InitSelfHostedCode(cx)) {
+    JS_DestroyContext(cx);
+    throw std::runtime_error("cannot start the JavaScript engine's self-hosted code");
+  }
+  JS_SetNativeStackQuota(cx, nativeStackQuota());
+  JS_AddInterruptCallback(cx, &Impl::onInterrupt);
+  JS_SetSecurityCallbacks(cx, &kSecurity);
+  JS::SetPromiseRejectionTrackerCallback(cx, &Impl::trackRejection, impl_.get());
+}
+
+JsEngine::~JsEngine() { JS_DestroyContext(impl_->cx); }
+
+ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPath>& tools, const ProgramLimits& limits,
+                            ProgramHost& host, CompletionQueue& completions) {
+  Impl& impl = *impl_;
+  impl.stop = false;
+  impl.timedOut = false;
+  impl.outOfMemory = false;
+  impl.cancelled = false;
+  impl.completions = &completions;
+  Impl::Run run;
+  run.host = &host;
+  run.limits = &limits;
+  impl.run = &run;
+
+  // The wall clock also stops a program that never yields: the interrupt callback ends it.
+  std::mutex watchdogMutex;
+  std::condition_variable watchdogWake;
+  bool finished = false;
+  // It also watches the resident size, a few times per second.
+  std::thread watchdog([&] {
+    const auto deadline = std::chrono::steady_clock::now() + limits.timeout;
+    const auto poll = limits.maxResidentBytes > 0 ? std::chrono::milliseconds(20) : limits.timeout;
+    std::unique_lock lock(watchdogMutex);
+    for (;;) {
+      if (watchdogWake.wait_until(lock, std::min(deadline, std::chrono::steady_clock::now() + poll), [&] { return finished; }))
+        return;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        impl.timedOut = true;
+        break;
+      }
+      if (limits.maxResidentBytes > 0 && residentBytes() > limits.maxResidentBytes) {
+        impl.outOfMemory = true;
+        break;
+      }
+    }
+    impl.stop = true;
+    JS_RequestInterruptCallback(impl.cx);
+    completions.wake();
+  });
+
+  ProgramResult result;
+  {
+    JS::RealmOptions options;
+    JS::RootedObject global(impl.cx, JS_NewGlobalObject(impl.cx, &kGlobalClass, nullptr, JS::FireOnNewGlobalHook, options));
+    if (!global) {
+      result.error = diagnostic(diagnostic_kind::kMemoryLimitExceeded, "The program's global could not be made.");
+      JS_ClearPendingException(impl.cx);
+    } else {
+      JSAutoRealm realm(impl.cx, global);
+      result = impl.execute(source, tools, global);
+      JS_ClearPendingException(impl.cx);
+    }
+  }
+  {
+    std::lock_guard lock(watchdogMutex);
+    finished = true;
+  }
+  watchdogWake.notify_one();
+  watchdog.join();
+  result.interrupted = result.interrupted || impl.stop;
+  if (run.logsCut)
+    result.warnings.push_back(diagnostic(diagnostic_kind::kTruncated, "Console output was cut at " +
+                                                                          std::to_string(limits.maxLogBytes) + " bytes."));
+  result.logs = std::move(run.logs);
+  run.unhandled.clear(); // drop the roots before the global can go
+  impl.run = nullptr;
+  JS_MaybeGC(impl.cx);
+  return result;
+}
+
+void JsEngine::cancel() {
+  impl_->cancelled = true;
+  impl_->stop = true;
+  JS_RequestInterruptCallback(impl_->cx);
+  if (impl_->completions != nullptr) impl_->completions->wake();
+}
+
+} // namespace toold::codemode

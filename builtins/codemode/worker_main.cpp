@@ -1,0 +1,207 @@
+// The Code Mode worker process: an address-space limit first (so an allocation bomb ends in this
+// process's "out of memory", never in toold's), then the engine, then programs one at a time.
+#include "builtins/codemode/catalog_search.h"
+#include "builtins/codemode/js_engine.h"
+#include "builtins/codemode/worker_protocol.h"
+
+#include <nlohmann/json.hpp>
+
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <condition_variable>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+namespace toold::codemode {
+
+using json = nlohmann::json;
+
+namespace {
+
+void writeLine(const json& message) {
+  std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace);
+  line += '\n';
+  const char* data = line.data();
+  std::size_t left = line.size();
+  while (left > 0) {
+    const ssize_t n = ::write(STDOUT_FILENO, data, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) std::_Exit(1); // toold went away: nothing to answer to
+    data += n;
+    left -= static_cast<std::size_t>(n);
+  }
+}
+
+// Programs waiting to run, from the reader thread to the main one.
+class RunQueue {
+public:
+  void push(json run) {
+    {
+      std::lock_guard lock(mutex_);
+      runs_.push_back(std::move(run));
+    }
+    ready_.notify_one();
+  }
+  void close() {
+    {
+      std::lock_guard lock(mutex_);
+      closed_ = true;
+    }
+    ready_.notify_one();
+  }
+  std::optional<json> pop() {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [this] { return closed_ || !runs_.empty(); });
+    if (runs_.empty()) return std::nullopt;
+    json run = std::move(runs_.front());
+    runs_.pop_front();
+    return run;
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<json> runs_;
+  bool closed_ = false;
+};
+
+// Reads stdin line by line: programs go to the run queue, inner answers to the engine.
+void readInput(RunQueue& runs, CompletionQueue& completions) {
+  std::string buffer;
+  char chunk[65536];
+  for (;;) {
+    const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    buffer.append(chunk, static_cast<std::size_t>(n));
+    std::size_t start = 0;
+    for (std::size_t end; (end = buffer.find('\n', start)) != std::string::npos; start = end + 1) {
+      json message = json::parse(buffer.begin() + static_cast<std::ptrdiff_t>(start),
+                                 buffer.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
+      if (!message.is_object()) continue;
+      const std::string type = message.value("type", "");
+      if (type == "run") {
+        runs.push(std::move(message));
+      } else if (type == "result") {
+        const bool ok = message.value("ok", false);
+        const json& payload = ok ? message["value"] : message["error"];
+        completions.post({message.value("id", std::uint64_t{0}), ok,
+                          payload.dump(-1, ' ', false, json::error_handler_t::replace)});
+      }
+    }
+    buffer.erase(0, start);
+  }
+  runs.close();
+}
+
+class WorkerHost final : public ProgramHost {
+public:
+  explicit WorkerHost(std::vector<CatalogEntry> catalog) : catalog_(std::move(catalog)) {}
+
+  void startCall(std::uint64_t id, const std::string& path, const std::string& inputJson) override {
+    json input = json::parse(inputJson, nullptr, false);
+    writeLine({{"type", "call"}, {"id", id}, {"path", path}, {"input", input.is_discarded() ? json::object() : input}});
+  }
+
+  std::string search(const std::string& inputJson) override {
+    try {
+      const json input = json::parse(inputJson);
+      return json{{"result", searchCatalog(catalog_, parseSearchRequest(input))}}.dump(-1, ' ', false,
+                                                                                    json::error_handler_t::replace);
+    } catch (const std::exception& e) {
+      return json{{"error", e.what()}}.dump();
+    }
+  }
+
+private:
+  std::vector<CatalogEntry> catalog_;
+};
+
+ProgramLimits limitsFrom(const json& value) {
+  ProgramLimits limits;
+  if (!value.is_object()) return limits;
+  limits.timeout = std::chrono::milliseconds(value.value("timeoutMs", static_cast<std::int64_t>(limits.timeout.count())));
+  limits.maxToolCalls = value.value("maxToolCalls", limits.maxToolCalls);
+  limits.maxInFlight = std::max<std::size_t>(1, value.value("maxInFlight", limits.maxInFlight));
+  return limits;
+}
+
+} // namespace
+
+bool parseWorkerArguments(int argc, char** argv, WorkerSettings& settings) {
+  for (int i = 0; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if ((argument == "--memory-mb" || argument == "--heap-mb" || argument == "--resident-mb") && i + 1 < argc) {
+      const auto value = static_cast<std::size_t>(std::strtoull(argv[++i], nullptr, 10));
+      if (value == 0) return false;
+      (argument == "--memory-mb" ? settings.memoryMegabytes
+       : argument == "--heap-mb" ? settings.heapMegabytes
+                                 : settings.residentMegabytes) = value;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+int runWorker(const WorkerSettings& settings) {
+  const rlimit memory{static_cast<rlim_t>(settings.memoryMegabytes) << 20, static_cast<rlim_t>(settings.memoryMegabytes) << 20};
+  if (::setrlimit(RLIMIT_AS, &memory) != 0) {
+    std::fprintf(stderr, "codemode worker: setrlimit(RLIMIT_AS): %s\n", std::strerror(errno));
+    return 1;
+  }
+  if (!JsEngine::initializeProcess()) {
+    std::fprintf(stderr, "codemode worker: the JavaScript engine did not start\n");
+    return 1;
+  }
+  int status = 0;
+  {
+    RunQueue runs;
+    CompletionQueue completions;
+    std::thread reader([&] { readInput(runs, completions); });
+    reader.detach(); // it ends with stdin; the process exits without waiting for it
+    try {
+      JsEngine engine(EngineOptions{settings.heapMegabytes << 20});
+      {
+        // A first program while nobody waits: the engine compiles what it initialises lazily
+        // (the bootstrap, self-hosted built-ins) here rather than in the model's first program.
+        WorkerHost host({});
+        (void)engine.run("const [a] = await Promise.all([Promise.resolve(1)]); return JSON.stringify({a});",
+                         {}, ProgramLimits{}, host, completions);
+      }
+      while (auto run = runs.pop()) {
+        std::vector<ToolPath> tools;
+        std::vector<CatalogEntry> catalog;
+        try {
+          tools = run->value("tools", json::array()).get<std::vector<ToolPath>>();
+          for (const auto& entry : run->value("catalog", json::array())) catalog.push_back(catalogEntryFromJson(entry));
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "codemode worker: malformed run: %s\n", e.what());
+        }
+        WorkerHost host(std::move(catalog));
+        ProgramLimits limits = limitsFrom(run->value("limits", json::object()));
+        limits.maxResidentBytes = settings.residentMegabytes << 20;
+        const ProgramResult result = engine.run(run->value("code", ""), tools, limits, host, completions);
+        writeLine({{"type", "done"}, {"result", resultToJson(result)}});
+        // After an interruption the engine's queues may hold the old program's jobs: start afresh.
+        if (result.interrupted) break;
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "codemode worker: %s\n", e.what());
+      status = 1;
+    }
+  }
+  // JS_ShutDown is skipped on purpose: the reader thread may still be blocked in read(), and the
+  // process is about to end anyway.
+  std::fflush(stderr);
+  std::_Exit(status);
+}
+
+} // namespace toold::codemode

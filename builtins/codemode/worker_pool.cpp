@@ -1,0 +1,58 @@
+#include "builtins/codemode/worker_pool.h"
+
+namespace toold::codemode {
+
+WorkerPool::WorkerPool(std::string executable, WorkerSettings settings, std::size_t maxIdle)
+    : executable_(std::move(executable)), settings_(settings), maxIdle_(maxIdle) {}
+
+WorkerPool::~WorkerPool() { clear(); }
+
+std::shared_ptr<WorkerProcess> WorkerPool::start() {
+  return std::make_shared<WorkerProcess>(std::vector<std::string>{
+      executable_, kWorkerFlag, "--memory-mb", std::to_string(settings_.memoryMegabytes), "--heap-mb",
+      std::to_string(settings_.heapMegabytes), "--resident-mb", std::to_string(settings_.residentMegabytes)});
+}
+
+std::shared_ptr<WorkerProcess> WorkerPool::acquire() {
+  {
+    std::lock_guard lock(mutex_);
+    while (!idle_.empty()) {
+      auto worker = std::move(idle_.back());
+      idle_.pop_back();
+      if (worker->alive()) return worker;
+    }
+  }
+  return start();
+}
+
+void WorkerPool::release(std::shared_ptr<WorkerProcess> worker) {
+  if (!worker || !worker->alive()) return;
+  worker->listen({});
+  std::lock_guard lock(mutex_);
+  if (idle_.size() < maxIdle_) idle_.push_back(std::move(worker));
+}
+
+void WorkerPool::prestart() {
+  auto worker = start();
+  std::lock_guard lock(mutex_);
+  idle_.push_back(std::move(worker));
+}
+
+void WorkerPool::prestartIfNoneIdle() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!idle_.empty()) return;
+  }
+  prestart();
+}
+
+void WorkerPool::clear() {
+  std::vector<std::shared_ptr<WorkerProcess>> idle;
+  {
+    std::lock_guard lock(mutex_);
+    idle.swap(idle_);
+  }
+  idle.clear();
+}
+
+} // namespace toold::codemode

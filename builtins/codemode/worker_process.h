@@ -1,0 +1,57 @@
+// toold's side of one Code Mode worker process: started with the one spawn (core/process), spoken
+// to in lines of JSON (worker_protocol.h), read by a thread of its own so that a program's inner
+// calls reach toold while toold keeps serving everything else. The worker's stderr becomes log
+// lines. Killing it (cancellation, a stuck program) is always safe: it holds nothing of toold's.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace toold::codemode {
+
+class WorkerProcess {
+public:
+  /// Called on the worker's reader thread: each message, then once `ended` with how it ended.
+  struct Listener {
+    std::function<void(nlohmann::json message)> message;
+    std::function<void(std::string how)> ended;
+  };
+
+  /// Starts `argv` as a worker. Throws std::runtime_error with the reason when it cannot start.
+  explicit WorkerProcess(const std::vector<std::string>& argv);
+  ~WorkerProcess(); ///< kills the worker and waits for its reader thread
+  WorkerProcess(const WorkerProcess&) = delete;
+  WorkerProcess& operator=(const WorkerProcess&) = delete;
+
+  /// Where messages go from now on (replaces the previous listener).
+  void listen(Listener listener);
+  /// Writes one message; false when the worker is gone.
+  bool send(const nlohmann::json& message);
+  /// SIGKILL; the listener then hears `ended`.
+  void kill();
+  bool alive() const { return alive_; }
+  int pid() const { return pid_; }
+
+private:
+  void readLoop();
+
+  std::uint64_t child_ = 0;
+  int pid_ = -1;
+  int stdin_ = -1;
+  int stdout_ = -1;
+  int stderr_ = -1;
+  std::atomic<bool> alive_{true};
+  std::mutex writeMutex_;
+  std::mutex listenerMutex_;
+  Listener listener_;
+  std::thread reader_;
+};
+
+} // namespace toold::codemode

@@ -1,0 +1,35 @@
+// The channel between toold and a Code Mode worker process: one JSON object per line, on the
+// worker's stdin and stdout (its stderr is toold's log).
+//
+//   toold → worker   {"type": "run", "code", "tools": [path…], "catalog": [entry…], "limits": {…}}
+//                    {"type": "result", "id", "ok": true, "value"} | {"type": "result", "id", "ok": false, "error": {kind, message}}
+//   worker → toold   {"type": "call", "id", "path": "a.b", "input": {…}}
+//                    {"type": "done", "result": {ok, value | error, warnings, logs, interrupted}}
+//
+// A worker runs one program at a time; its inner-call ids are unique for its lifetime, so an
+// answer that arrives after its program ended is recognised and dropped. Cancellation is not a
+// message: toold kills the worker, whose state after an interrupted program is not trusted anyway.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+namespace toold::codemode {
+
+/// The argument that makes toold a worker:
+/// `toold --codemode-worker [--memory-mb N] [--heap-mb N] [--resident-mb N]`.
+inline constexpr const char* kWorkerFlag = "--codemode-worker";
+
+struct WorkerSettings {
+  std::size_t memoryMegabytes = 1024; ///< RLIMIT_AS of the worker: the hard wall for every allocation
+  std::size_t heapMegabytes = 512;    ///< the engine's GC heap
+  std::size_t residentMegabytes = 384; ///< a program is stopped past this resident size (MemoryLimitExceeded)
+};
+
+/// The worker's main: runs programs until its stdin closes. Returns the process's exit status.
+int runWorker(const WorkerSettings& settings);
+
+/// Reads the worker's arguments (those after kWorkerFlag); false on an unknown one.
+bool parseWorkerArguments(int argc, char** argv, WorkerSettings& settings);
+
+} // namespace toold::codemode

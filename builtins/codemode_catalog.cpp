@@ -1,0 +1,53 @@
+#include "builtins/codemode_catalog.h"
+
+#include "core/tools/tool_name.h"
+
+namespace toold::builtins {
+
+using json = nlohmann::json;
+
+std::vector<codemode::CatalogEntry> catalogEntries(const core::Snapshot& inventory) {
+  std::vector<codemode::CatalogEntry> entries;
+  entries.reserve(inventory.tools.size());
+  for (const auto& tool : inventory.tools)
+    entries.push_back(codemode::makeCatalogEntry(codemode::toolPath(tool->ns, core::normalizeToolName(tool->authoredName)),
+                                                 tool->tool.description, tool->tool.inputSchema, tool->tool.outputSchema));
+  codemode::sortCatalog(entries);
+  return entries;
+}
+
+CodemodeCatalogs::CodemodeCatalogs(std::size_t budget, std::size_t sessions) : budget_(budget), capacity_(sessions) {}
+
+std::optional<json> CodemodeCatalogs::snapshotField(const core::Snapshot& snapshot) {
+  std::optional<codemode::CatalogSummary> current;
+  if (snapshot.codemode && snapshot.inventory)
+    current = codemode::summarizeCatalog(catalogEntries(*snapshot.inventory), budget_);
+
+  std::lock_guard lock(mutex_);
+  auto it = shown_.find(snapshot.sessionID);
+  const codemode::CatalogSummary* previous = it == shown_.end() ? nullptr : &it->second.first;
+  if (!current && previous == nullptr) return std::nullopt;
+  json field = json::object();
+  if (auto change = codemode::catalogChange(previous, current ? &*current : nullptr)) field["delta"] = *change;
+  if (!current) {
+    // Code Mode went away for this session: only the notice that its tools are gone.
+    order_.erase(it->second.second);
+    shown_.erase(it);
+    return field;
+  }
+  field["instructions"] = codemode::renderCatalog(*current);
+  field["summary"] = codemode::summaryToJson(*current);
+  if (it != shown_.end()) {
+    order_.erase(it->second.second);
+    shown_.erase(it);
+  }
+  order_.push_front(snapshot.sessionID);
+  shown_.emplace(snapshot.sessionID, std::make_pair(std::move(*current), order_.begin()));
+  while (shown_.size() > capacity_) {
+    shown_.erase(order_.back());
+    order_.pop_back();
+  }
+  return field;
+}
+
+} // namespace toold::builtins

@@ -1,0 +1,276 @@
+#include "builtins/program_run.h"
+
+#include "builtins/codemode_catalog.h"
+#include "builtins/codemode/program_result.h"
+#include "core/tool_service.h"
+#include "core/tools/tool_name.h"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+namespace toold::builtins {
+
+using json = nlohmann::json;
+namespace kind = codemode::diagnostic_kind;
+
+namespace {
+
+constexpr std::size_t kMaxInFlight = 8;
+// The worker stops a program at its deadline itself; this is for a worker that cannot.
+constexpr std::chrono::seconds kBackstopGrace{5};
+
+codemode::ProgramResult failedWith(const char* diagnosticKind, std::string message) {
+  codemode::ProgramResult result;
+  result.error = codemode::Diagnostic{diagnosticKind, std::move(message), {}, std::nullopt};
+  return result;
+}
+
+// What a program gets back from an inner call that completed: the encoded output when the tool
+// declares one, else its text items joined (null when there are none).
+json programValue(const protocol::ToolOutcome& outcome) {
+  if (outcome.output) return *outcome.output;
+  std::string text;
+  bool any = false;
+  for (const auto& item : outcome.content)
+    if (item.value("type", "") == "text") {
+      text += (any ? "\n" : "") + item.value("text", "");
+      any = true;
+    }
+  return any ? json(text) : json(nullptr);
+}
+
+class ProgramRun : public std::enable_shared_from_this<ProgramRun> {
+public:
+  ProgramRun(core::ToolService& service, std::shared_ptr<codemode::WorkerPool> pool, const ProgramRunLimits& limits,
+             core::ToolContext context, core::ToolDone done)
+      : service_(service), pool_(std::move(pool)), limits_(limits), context_(std::move(context)), done_(std::move(done)),
+        backstop_(service.io()) {}
+
+  void start(std::string code) {
+    inventory_ = context_.snapshot ? context_.snapshot->inventory : nullptr;
+    if (!inventory_) return done_(core::ToolFailure{"Code Mode is not on for this snapshot.", std::nullopt});
+    catalog_ = catalogEntries(*inventory_);
+    json paths = json::array(), catalog = json::array();
+    for (const auto& entry : catalog_) {
+      paths.push_back(entry.path);
+      catalog.push_back(codemode::catalogEntryToJson(entry));
+    }
+    for (const auto& tool : inventory_->tools)
+      for (const auto& entry : catalog_)
+        if (entry.key == codemode::dottedPath(codemode::toolPath(tool->ns, core::normalizeToolName(tool->authoredName))))
+          byPath_[entry.key] = tool.get();
+    try {
+      worker_ = pool_->acquire();
+    } catch (const std::exception& e) {
+      spdlog::error("codemode: cannot start a worker: {}", e.what());
+      return done_(core::ToolFailure{std::string("Code Mode's engine could not start: ") + e.what(), std::nullopt});
+    }
+    auto self = shared_from_this();
+    worker_->listen({[self](json message) { self->onMessage(std::move(message)); },
+                     [self](std::string how) { self->onEnded(std::move(how)); }});
+    const json program{{"type", "run"},
+                   {"code", std::move(code)},
+                   {"tools", std::move(paths)},
+                   {"catalog", std::move(catalog)},
+                   {"limits", {{"timeoutMs", limits_.timeout.count()},
+                               {"maxToolCalls", limits_.maxToolCalls},
+                               {"maxInFlight", kMaxInFlight}}}};
+    if (!worker_->send(program)) return finish(failedWith(kind::kExecutionFailure, "Code Mode's engine stopped before the program could start."));
+    cancellation_ = context_.cancellation.onCancel([weak = weak_from_this()] {
+      if (auto run = weak.lock()) run->cancel();
+    });
+    backstop_.expires_after(limits_.timeout + kBackstopGrace);
+    backstop_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+      auto run = weak.lock();
+      if (ec || !run) return;
+      spdlog::warn("codemode: worker {} did not stop at its deadline; killing it", run->worker_->pid());
+      run->backstopFired_ = true;
+      run->worker_->kill();
+    });
+  }
+
+private:
+  struct Inner {
+    std::size_t index;
+    core::CancellationSource cancel;
+  };
+
+  void onMessage(json message) {
+    const std::string type = message.value("type", "");
+    if (type == "call") {
+      startInner(message.value("id", std::uint64_t{0}), message.value("path", ""),
+                 message.contains("input") ? std::move(message["input"]) : json::object());
+    } else if (type == "done") {
+      finish(codemode::resultFromJson(message.contains("result") ? message["result"] : json::object()));
+    }
+  }
+
+  void onEnded(const std::string& how) {
+    if (backstopFired_) return finish(failedWith(kind::kTimeoutExceeded, "The program ran out of time."));
+    finish(failedWith(kind::kExecutionFailure,
+                      "Code Mode's engine stopped while running the program (" + how +
+                          "); it may have run out of memory. Process data in smaller pieces."));
+  }
+
+  void cancel() {
+    cancelled_ = true;
+    finish(failedWith(kind::kExecutionFailure, "The program was cancelled."));
+  }
+
+  // Under mutex_: the list as the client sees it, published in the order of the changes.
+  void publishLocked() {
+    if (context_.progress) context_.progress(json{{"toolCalls", toolCalls_}});
+  }
+
+  void reply(json message) {
+    if (!worker_->send(message)) spdlog::debug("codemode: an answer for worker {} was not delivered", worker_->pid());
+  }
+
+  void startInner(std::uint64_t id, const std::string& path, json input) {
+    auto found = byPath_.find(path);
+    if (found == byPath_.end())
+      return reply({{"type", "result"}, {"id", id}, {"ok", false},
+                    {"error", {{"kind", kind::kUnknownTool}, {"message", "Unknown tool '" + path + "'."}}}});
+    const core::RegisteredTool& tool = *found->second;
+    core::CancellationToken token;
+    {
+      std::lock_guard lock(mutex_);
+      if (finished_) return;
+      json entry{{"tool", tool.name}, {"status", "running"}};
+      if (input.is_object() ? !input.empty() : !input.is_null()) entry["input"] = input.is_object() ? input : json{{"input", input}};
+      auto [it, added] = running_.try_emplace(id, Inner{toolCalls_.size(), {}});
+      toolCalls_.push_back(std::move(entry));
+      token = it->second.cancel.token();
+      publishLocked();
+    }
+    protocol::CallParams params;
+    params.snapshot = inventory_->id;
+    params.sessionID = context_.sessionID;
+    params.agent = context_.agent;
+    params.messageID = context_.messageID;
+    params.callID = context_.callID;
+    params.name = tool.name;
+    params.input = std::move(input);
+    core::CallIo io;
+    io.cancellation = token;
+    io.insideProgram = true;
+    service_.call(inventory_, std::move(params), std::move(io),
+                  [self = shared_from_this(), id](core::CallAnswer answer) { self->innerAnswered(id, std::move(answer)); });
+  }
+
+  void innerAnswered(std::uint64_t id, core::CallAnswer answer) {
+    json message{{"type", "result"}, {"id", id}};
+    std::string status = "error";
+    std::vector<json> images;
+    if (const auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
+      if (outcome->completed()) {
+        status = "completed";
+        message["ok"] = true;
+        message["value"] = programValue(*outcome);
+        for (const auto& item : outcome->content)
+          if (item.value("type", "") == "file" && item.value("mime", "").rfind("image/", 0) == 0) images.push_back(item);
+      } else {
+        const char* errorKind = outcome->errorType == protocol::error_type::kInvalidInput ? kind::kInvalidToolInput
+                                : outcome->errorType == protocol::error_type::kUnknown    ? kind::kUnknownTool
+                                                                                          : kind::kToolFailure;
+        message["ok"] = false;
+        message["error"] = {{"kind", errorKind}, {"message", outcome->errorMessage}};
+      }
+    } else {
+      const auto& error = std::get<protocol::RpcError>(answer);
+      message["ok"] = false;
+      message["error"] = {{"kind", kind::kToolFailure}, {"message", error.message}};
+    }
+    {
+      std::lock_guard lock(mutex_);
+      if (finished_) return;
+      auto it = running_.find(id);
+      if (it == running_.end()) return;
+      toolCalls_[it->second.index]["status"] = status;
+      for (auto& image : images) files_.emplace_back(it->second.index, std::move(image));
+      running_.erase(it);
+      publishLocked();
+    }
+    reply(std::move(message));
+  }
+
+  void finish(codemode::ProgramResult result) {
+    std::map<std::uint64_t, Inner> abandoned;
+    json toolCalls;
+    std::vector<std::pair<std::size_t, json>> files;
+    {
+      std::lock_guard lock(mutex_);
+      if (finished_) return;
+      finished_ = true;
+      abandoned.swap(running_);
+      for (const auto& [id, inner] : abandoned) toolCalls_[inner.index]["status"] = "error";
+      if (!abandoned.empty()) publishLocked();
+      toolCalls = toolCalls_;
+      files.swap(files_);
+    }
+    cancellation_.reset();
+    backstop_.cancel();
+    for (auto& [id, inner] : abandoned) inner.cancel.cancel("the Code Mode program ended");
+    if (worker_) {
+      if (!result.interrupted && !cancelled_ && worker_->alive()) {
+        pool_->release(worker_);
+      } else {
+        worker_->listen({});
+        worker_->kill();
+      }
+    }
+    // The next program should not wait for an engine to start; started now rather than with this
+    // program, whose time it would share on a busy machine.
+    boost::asio::post(service_.io(), [pool = pool_] {
+      try {
+        pool->prestartIfNoneIdle();
+      } catch (const std::exception& e) {
+        spdlog::warn("codemode: cannot start a spare worker: {}", e.what());
+      }
+    });
+    std::stable_sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    json content = json::array({{{"type", "text"}, {"text", codemode::renderProgramOutput(result)}}});
+    for (auto& [index, file] : files) content.push_back(std::move(file));
+    json metadata{{"toolCalls", std::move(toolCalls)}};
+    if (!result.ok) {
+      metadata["error"] = true;
+      if (result.error) metadata["diagnostic"] = codemode::diagnosticToJson(*result.error);
+    }
+    done_(core::ToolResult{std::nullopt, std::move(content), std::move(metadata)});
+  }
+
+  core::ToolService& service_;
+  std::shared_ptr<codemode::WorkerPool> pool_;
+  ProgramRunLimits limits_;
+  core::ToolContext context_;
+  core::ToolDone done_;
+  std::shared_ptr<const core::Snapshot> inventory_;
+  std::vector<codemode::CatalogEntry> catalog_;
+  std::map<std::string, const core::RegisteredTool*> byPath_;
+  std::shared_ptr<codemode::WorkerProcess> worker_;
+  core::CancellationRegistration cancellation_;
+  boost::asio::steady_timer backstop_;
+  std::atomic<bool> backstopFired_{false};
+  std::atomic<bool> cancelled_{false};
+
+  std::mutex mutex_;
+  json toolCalls_ = json::array();
+  std::map<std::uint64_t, Inner> running_;
+  std::vector<std::pair<std::size_t, json>> files_;
+  bool finished_ = false;
+};
+
+} // namespace
+
+void startProgramRun(core::ToolService& service, std::shared_ptr<codemode::WorkerPool> pool, const ProgramRunLimits& limits,
+                     std::string code, core::ToolContext context, core::ToolDone done) {
+  auto run = std::make_shared<ProgramRun>(service, std::move(pool), limits, std::move(context), std::move(done));
+  run->start(std::move(code));
+}
+
+} // namespace toold::builtins

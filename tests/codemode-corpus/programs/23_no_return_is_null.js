@@ -1,0 +1,1 @@
+await tools.math.add({ a: 1, b: 2 });

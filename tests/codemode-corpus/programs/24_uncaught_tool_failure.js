@@ -1,0 +1,2 @@
+const f = await tools.weather.forecast({ city: "Atlantis" });
+return f.tempC;

@@ -1,0 +1,1 @@
+return await tools.github.delete_repo({ repo: "acme/app" });

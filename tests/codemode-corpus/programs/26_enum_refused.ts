@@ -1,0 +1,2 @@
+enum State { Open = "open", Closed = "closed" }
+return State.Open;

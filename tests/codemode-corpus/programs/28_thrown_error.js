@@ -1,0 +1,3 @@
+const issues = await tools.github.list_issues({ repo: "acme/app" });
+if (issues.length > 2) throw new Error("too many issues");
+return issues;

@@ -1,0 +1,1 @@
+return { namespaces: Object.keys(tools).sort(), github: Object.keys(tools.github).sort() };

@@ -1,0 +1,1 @@
+return eval("1 + 1");
