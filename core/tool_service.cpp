@@ -141,6 +141,10 @@ void ToolService::registerTools(const std::string& scope, std::vector<std::pair<
   impl_->registry.add(scope, std::move(tools), RegistrationOptions{});
 }
 
+void ToolService::replaceTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools) {
+  impl_->registry.replace(scope, std::move(tools), RegistrationOptions{});
+}
+
 bool ToolService::unregister(const std::string& scope) { return impl_->registry.close(scope); }
 
 std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotParams& params) {

@@ -47,6 +47,8 @@ public:
   protocol::RegisterResult registerTools(const protocol::RegisterParams& params);
   /// Registers in-process tools (built-ins, test tools) in `scope`.
   void registerTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools);
+  /// Replaces every registration of `scope` with `tools` in one step (MCP servers' tool sets).
+  void replaceTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools);
   /// Closes `scope`; false when it held nothing.
   bool unregister(const std::string& scope);
 

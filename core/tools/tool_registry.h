@@ -49,6 +49,11 @@ public:
   std::vector<std::pair<std::string, std::string>> add(const std::string& scope,
                                                        std::vector<std::pair<std::string, Tool>> tools,
                                                        const RegistrationOptions& options);
+  /// add(), but the scope's earlier registrations go in the same step: a snapshot sees either the
+  /// old set or the new one, never a gap (an MCP server's re-listed tools). Empty `tools` closes it.
+  std::vector<std::pair<std::string, std::string>> replace(const std::string& scope,
+                                                           std::vector<std::pair<std::string, Tool>> tools,
+                                                           const RegistrationOptions& options);
   /// Removes exactly the registrations of `scope`; false when it has none (closing twice is harmless).
   bool close(const std::string& scope);
   bool hasScope(const std::string& scope) const;
@@ -62,6 +67,9 @@ public:
   void setChangeListener(std::function<void()> listener);
 
 private:
+  std::vector<std::pair<std::string, std::string>> install(const std::string& scope,
+                                                           std::vector<std::pair<std::string, Tool>> tools,
+                                                           const RegistrationOptions& options, bool replacing);
   /// Recomputes the winners; true when they changed. Needs the lock.
   bool recomputeWinners();
 
