@@ -5,10 +5,12 @@
 #include "core/process/orphan_reaper.h"
 #include "core/process/process_runner.h"
 #include "core/permission/permission_config.h"
+#include "core/sources/mcp/mcp_client.h"
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
 #include "daemon/client_log_sink.h"
 #include "daemon/logging.h"
+#include "daemon/mcp_client_methods.h"
 #include "daemon/mcp_methods.h"
 #include "daemon/mcp_resources.h"
 #include "daemon/options.h"
@@ -66,10 +68,12 @@ int main(int argc, char** argv) {
   }
   // A config with an error is refused whole, before anything starts: never half-applied.
   core::PermissionConfig permissionConfig;
+  core::McpConfig mcpConfig;
   try {
     std::optional<std::filesystem::path> explicitConfig;
     if (!options.configFile.empty()) explicitConfig = options.configFile;
     permissionConfig = core::loadPermissionConfig(options.directory, explicitConfig);
+    mcpConfig = core::loadMcpConfig(options.directory, explicitConfig);
   } catch (const core::ConfigError& e) {
     if (!options.logFile.empty()) spdlog::critical("{}", e.what());
     std::fprintf(stderr, "toold: %s\n", e.what());
@@ -124,13 +128,24 @@ int main(int argc, char** argv) {
       options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
   toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
+  const core::Location location = toolOptions.location;
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
   if (options.builtins) builtins::registerBuiltinTools(*tools);
   if (options.testMethods) daemon::registerTestTools(*tools);
   if (options.conformanceTools) daemon::registerConformanceTools(*tools);
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
-  daemon::bindToolMethods(*server, *tools);
+  // MCP servers start in parallel once the loop runs, and never delay initialize; a snapshot
+  // waits for those still starting.
+  auto mcp = std::make_unique<core::McpClient>(core::McpHost{
+      io, tools->processes(), location,
+      [&tools](const std::string& scope, std::vector<std::pair<std::string, core::Tool>> scopeTools) {
+        tools->replaceTools(scope, std::move(scopeTools));
+      },
+      tools->client(), TOOLD_VERSION, options.mcpRestartDelay});
+  daemon::bindToolMethods(*server, *tools, [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); });
+  daemon::bindMcpClientMethods(*server, *mcp);
+  mcp->configure(mcpConfig);
   daemon::bindMcpMethods(*server, *tools);
   auto clientLog = std::make_shared<daemon::ClientLogSink>(
       [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });
@@ -170,6 +185,8 @@ int main(int argc, char** argv) {
                protocol::framingName(options.framing));
 
   const int status = exitFuture.get();
+  // MCP servers get their gentle end (close stdin, 2 s, SIGTERM, 2 s, SIGKILL) while the loop runs.
+  mcp->stopAll(std::chrono::milliseconds(4500));
   std::thread([] {
     std::this_thread::sleep_for(kExitWatchdog);
     spdlog::error("exit took longer than {}s; leaving anyway", kExitWatchdog.count());
@@ -185,6 +202,7 @@ int main(int argc, char** argv) {
   // Every call was cancelled by the server; now no child process may outlive toold.
   clientLog->detach();
   tools->shutdown();
+  mcp.reset();
   tools.reset();
   reaper.reset();
   writer.stop(std::chrono::milliseconds(500));

@@ -91,7 +91,7 @@ json snapshotResult(const core::Snapshot& snapshot) {
 
 } // namespace
 
-void bindToolMethods(Server& server, core::ToolService& tools) {
+void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snapshotGate) {
   MethodTable& methods = server.methods();
 
   methods.request("register", [&tools](json&& params, const RequestContext&, Reply reply) {
@@ -112,9 +112,17 @@ void bindToolMethods(Server& server, core::ToolService& tools) {
     reply(json{{"closed", tools.unregister(scope)}});
   });
 
-  methods.request("snapshot", [&tools](json&& params, const RequestContext&, Reply reply) {
-    auto snapshot = tools.snapshot(protocol::parseSnapshotParams(params));
-    reply(snapshotResult(*snapshot));
+  methods.request("snapshot", [&tools, snapshotGate](json&& params, const RequestContext&, Reply reply) {
+    auto parsed = protocol::parseSnapshotParams(params);
+    if (!snapshotGate) return reply(snapshotResult(*tools.snapshot(parsed)));
+    // MCP servers still starting are waited for, so the first snapshot has their tools.
+    snapshotGate([&tools, parsed = std::move(parsed), reply]() mutable {
+      try {
+        reply(snapshotResult(*tools.snapshot(parsed)));
+      } catch (const std::exception& e) {
+        reply.error(protocol::ErrorCode::InternalError, std::string("snapshot failed: ") + e.what());
+      }
+    });
   });
 
   methods.request("release", [&tools](json&& params, const RequestContext&, Reply reply) {

@@ -2,6 +2,8 @@
 // to the tool service, and turns its answers into replies and notifications.
 #pragma once
 
+#include <functional>
+
 namespace toold::core {
 class ToolService;
 }
@@ -10,6 +12,10 @@ namespace toold::daemon {
 
 class Server;
 
-void bindToolMethods(Server& server, core::ToolService& tools);
+/// Runs its argument when a snapshot may be taken: at once, or once the MCP servers still
+/// starting are connected or failed (bounded by their start-up timeout).
+using SnapshotGate = std::function<void(std::function<void()> ready)>;
+
+void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snapshotGate = {});
 
 } // namespace toold::daemon

@@ -25,6 +25,9 @@ ALLOWED = {
                    "core/base", "protocol"},
     "core/sources": {"core/tools", "core/permission", "core/schema", "core/output", "core/process",
                      "core/files", "core/base", "protocol"},
+    # The MCP client: a tool source above tools, process and permission (for the config's errors).
+    "core/sources/mcp": {"core/tools", "core/permission", "core/schema", "core/output", "core/process",
+                         "core/files", "core/base", "protocol"},
     "core/workspace": {"core/tools", "core/permission", "core/files", "core/output", "core/base",
                        "protocol"},
     # core's own folder holds only the service that assembles the rooms.
@@ -34,11 +37,11 @@ ALLOWED = {
     "builtins": {"core", "core/sources", "core/workspace", "core/tools", "core/permission",
                  "core/schema", "core/output", "core/process", "core/files", "core/base"},
     # The server: everything below it, never the REPL or the test-only methods.
-    "daemon": {"builtins", "core", "core/sources", "core/workspace", "core/tools",
+    "daemon": {"builtins", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/tools",
                "core/permission", "core/schema", "core/output", "core/process", "core/files",
                "core/base", "protocol"},
     # Test-only methods and tools sit beside main, which installs them.
-    "daemon/testing": {"daemon", "builtins", "core", "core/sources", "core/workspace", "core/tools",
+    "daemon/testing": {"daemon", "builtins", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/tools",
                        "core/permission", "core/schema", "core/output", "core/process",
                        "core/files", "core/base", "protocol"},
     # The REPL is a client: it speaks the wire to a toold it starts, and knows nothing inside it.

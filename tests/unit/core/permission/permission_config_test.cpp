@@ -197,7 +197,6 @@ TEST_CASE("permission config: unknown keys are errors", "[permission_config]") {
         R"(toold.json:2: agent.plan: unknown key "permissions" (expected "permission"))");
   CHECK(errorOf("{\"agent\": {\"my agent\": {\"permission\": \"ask\",\n\"model\": \"x\"}}}") ==
         R"(toold.json:2: agent."my agent": unknown key "model" (expected "permission"))");
-  CHECK(errorOf("{\n\"mcp\": {\"models\": \"x\"}}") == R"(toold.json:2: mcp: unknown key "models" (expected "model"))");
   CHECK(errorOf("{\n\"mcp\": {\"model\": \"\"}}") == R"(toold.json:2: mcp.model: expected a model name, got "")");
 }
 
