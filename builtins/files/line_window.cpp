@@ -1,5 +1,7 @@
 #include "builtins/files/line_window.h"
 
+#include "builtins/text/newline_count.h"
+
 #include <xxhash.h>
 
 #include <fcntl.h>
@@ -82,20 +84,35 @@ std::variant<LineIndex, LineWindowError> buildIndex(int fd, const FileIdentity& 
       break;
     const auto size = static_cast<std::size_t>(got);
     XXH3_64bits_update(state.get(), buffer, size);
+    // Most 64-byte blocks hold no checkpoint: they are counted sixteen bytes at a time, and only
+    // a block where the next checkpoint falls is walked newline by newline.
     const char* cursor = buffer;
     const char* end = buffer + size;
-    while (cursor < end) {
-      const void* found = std::memchr(cursor, '\n', static_cast<std::size_t>(end - cursor));
-      if (found == nullptr)
-        break;
-      cursor = static_cast<const char*>(found) + 1;
-      ++newlines;
+    auto walk = [&](const char* to) {
+      for (; cursor < to; ++cursor) {
+        if (*cursor != '\n')
+          continue;
+        ++newlines;
+        const auto& previous = index.checkpoints.back();
+        const std::uint64_t offset = position + static_cast<std::uint64_t>(cursor + 1 - buffer);
+        if (newlines + 1 - previous.line >= LineIndex::kLinesPerCheckpoint ||
+            offset - previous.offset >= LineIndex::kBytesPerCheckpoint)
+          index.checkpoints.push_back(LineIndex::Checkpoint{newlines + 1, offset});
+      }
+    };
+    while (end - cursor >= 64) {
       const auto& previous = index.checkpoints.back();
-      const std::uint64_t offset = position + static_cast<std::uint64_t>(cursor - buffer);
-      if (newlines + 1 - previous.line >= LineIndex::kLinesPerCheckpoint ||
-          offset - previous.offset >= LineIndex::kBytesPerCheckpoint)
-        index.checkpoints.push_back(LineIndex::Checkpoint{newlines + 1, offset});
+      const std::size_t count = countNewlines64(cursor);
+      const std::uint64_t blockEnd = position + static_cast<std::uint64_t>(cursor + 64 - buffer);
+      if (newlines + count + 1 - previous.line < LineIndex::kLinesPerCheckpoint &&
+          blockEnd - previous.offset < LineIndex::kBytesPerCheckpoint) {
+        newlines += count;
+        cursor += 64;
+      } else {
+        walk(cursor + 64);
+      }
     }
+    walk(end);
     last = buffer[size - 1];
     position += size;
   }

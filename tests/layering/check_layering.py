@@ -19,29 +19,31 @@ ALLOWED = {
     "core/schema": {"core/base", "protocol"},
     "core/output": {"core/base", "protocol"},
     "core/process": {"core/base", "protocol"},
+    "core/net": {"core/base", "protocol"},
     "core/files": {"core/output", "core/base", "protocol"},
     "core/permission": {"core/files", "core/output", "core/base", "protocol"},
     "core/tools": {"core/permission", "core/schema", "core/output", "core/process", "core/files",
                    "core/base", "protocol"},
-    "core/sources": {"core/tools", "core/permission", "core/schema", "core/output", "core/process",
+    "core/sources": {"core/net", "core/tools", "core/permission", "core/schema", "core/output", "core/process",
                      "core/files", "core/base", "protocol"},
-    # The MCP client: a tool source above tools, process and permission (for the config's errors).
-    "core/sources/mcp": {"core/tools", "core/permission", "core/schema", "core/output", "core/process",
+    # The MCP client: a tool source above tools, process, net (remote servers) and permission (for
+    # the config's errors).
+    "core/sources/mcp": {"core/net", "core/tools", "core/permission", "core/schema", "core/output", "core/process",
                          "core/files", "core/base", "protocol"},
     "core/workspace": {"core/tools", "core/permission", "core/files", "core/output", "core/base",
                        "protocol"},
     # core's own folder holds only the service that assembles the rooms.
-    "core": {"core/sources", "core/workspace", "core/tools", "core/permission", "core/schema",
+    "core": {"core/net", "core/sources", "core/workspace", "core/tools", "core/permission", "core/schema",
              "core/output", "core/process", "core/files", "core/base", "protocol"},
     # Built-in tools know the core, never the wire.
-    "builtins": {"core", "core/sources", "core/workspace", "core/tools", "core/permission",
+    "builtins": {"core/net", "core", "core/sources", "core/workspace", "core/tools", "core/permission",
                  "core/schema", "core/output", "core/process", "core/files", "core/base"},
     # The server: everything below it, never the REPL or the test-only methods.
-    "daemon": {"builtins", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/tools",
+    "daemon": {"core/net", "builtins", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/tools",
                "core/permission", "core/schema", "core/output", "core/process", "core/files",
                "core/base", "protocol"},
     # Test-only methods and tools sit beside main, which installs them.
-    "daemon/testing": {"daemon", "builtins", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/tools",
+    "daemon/testing": {"core/net", "daemon", "builtins", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/tools",
                        "core/permission", "core/schema", "core/output", "core/process",
                        "core/files", "core/base", "protocol"},
     # The REPL is a client: it speaks the wire to a toold it starts, and knows nothing inside it.

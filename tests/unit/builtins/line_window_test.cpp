@@ -359,3 +359,50 @@ TEST_CASE("line window: long lines get a checkpoint every MiB, so a window never
     CHECK(checkpoint.offset - index->checkpoints[k - 1].offset < LineIndex::kBytesPerCheckpoint + 1000);
   }
 }
+
+TEST_CASE("line window: checkpoints fall where a newline-by-newline walk puts them", "[files]") {
+  // Short lines (line-count checkpoints), long ones (byte checkpoints, some inside one 64-byte
+  // block and some at a block's edge), a 1 MiB block boundary crossed mid-line, and no final newline.
+  std::string content;
+  for (int i = 0; content.size() < 2'000'000; ++i) content += std::string(i % 23, 'd') + "\n";
+  std::uint32_t seed = 12345;
+  auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+  while (content.size() < 12'000'000) {
+    const auto kind = next() % 10'000;
+    const std::size_t length = kind < 6'000   ? next() % 40
+                               : kind < 9'900 ? 60 + next() % 80
+                               : kind < 9'998 ? 1000 + next() % 5000
+                                              : 200'000 + next() % 900'000;
+    content.append(length, static_cast<char>('a' + next() % 26));
+    content += '\n';
+  }
+  content += "tail without newline";
+  TempDir dir("line_window");
+  auto path = writeFile(dir, "mixed.txt", content);
+  LineIndexCache cache;
+  auto result = readWindow(path, window(1, 1), cache);
+
+  std::vector<LineIndex::Checkpoint> expected{{1, 0}};
+  std::uint64_t newlines = 0;
+  for (std::size_t at = 0; at < content.size(); ++at) {
+    if (content[at] != '\n') continue;
+    ++newlines;
+    const std::uint64_t offset = at + 1;
+    if (newlines + 1 - expected.back().line >= LineIndex::kLinesPerCheckpoint ||
+        offset - expected.back().offset >= LineIndex::kBytesPerCheckpoint)
+      expected.push_back({newlines + 1, offset});
+  }
+  auto index = cache.find(path, *fileIdentity(path));
+  REQUIRE(index);
+  CHECK(result.totalLines == newlines + 1);
+  REQUIRE(index->checkpoints.size() == expected.size());
+  std::size_t byLines = 0;
+  for (std::size_t i = 1; i < expected.size(); ++i) byLines += expected[i].line - expected[i - 1].line == LineIndex::kLinesPerCheckpoint;
+  CHECK(byLines >= 5);                         // checkpoints set by the line count
+  CHECK(expected.size() - 1 - byLines >= 5);   // and by the bytes
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    INFO("checkpoint " << i);
+    CHECK(index->checkpoints[i].line == expected[i].line);
+    CHECK(index->checkpoints[i].offset == expected[i].offset);
+  }
+}
