@@ -4,13 +4,14 @@ line. Its tools exercise what the client must handle; its options misbehave on d
 
   test_mcp_server.py [--pidfile FILE] [--grandchild FILE] [--ignore-sigterm] [--ignore-stdin-close]
                      [--crash-on-start] [--no-init] [--hang-list] [--page-size N] [--long-name]
-                     [--collide] [--resources] [--events FILE] [--stderr-lines N]
+                     [--collide] [--resources] [--events FILE] [--stderr-lines N] [--http-launcher]
 
 Tools: echo {text}; add {a, b} (output schema: {sum}); slow {ms}; progress {steps, intervalMs};
 fail {message?}; media (an image and an audio item); links (a resource link and embedded
 resources); big {bytes} (a reply line of that size); crash (exits at once); change_tools (adds the
 tool `extra` and sends notifications/tools/list_changed); elicit {message} (asks toold's client);
-roots (asks toold for its roots); sample (asks toold for sampling); stderr {lines}.
+roots (asks toold for its roots); sample (asks toold for sampling). With --http-launcher its only
+tool is start_http, which starts test_mcp_http_server.py and answers its base URL.
 """
 import base64
 import json
@@ -80,6 +81,8 @@ TOOLS = [
     {"name": "roots", "description": "Asks for roots", "inputSchema": OBJECT},
     {"name": "sample", "description": "Asks for sampling", "inputSchema": OBJECT},
 ]
+if "--http-launcher" in args:
+    TOOLS = [{"name": "start_http", "description": "Starts test_mcp_http_server.py; answers its base URL", "inputSchema": OBJECT}]
 if "--long-name" in args:
     TOOLS.append({"name": "a_tool_name_that_is_far_too_long_for_any_provider_to_accept_as_is", "description": "long", "inputSchema": OBJECT})
 if "--collide" in args:
@@ -149,6 +152,11 @@ def call(rid, name, arguments, token):
     if name == "sample":
         answer = ask("sampling/createMessage", {"messages": [], "maxTokens": 1})
         return text(json.dumps(answer.get("error", answer.get("result"))))
+    if name == "start_http":
+        # Kept in this process's group, so it ends with this server.
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "test_mcp_http_server.py")
+        child = subprocess.Popen([sys.executable, script], stdout=subprocess.PIPE, text=True)
+        return text(child.stdout.readline().strip())
     if name == "extra":
         return text("extra")
     return {"content": [{"type": "text", "text": "unknown tool " + name}], "isError": True}

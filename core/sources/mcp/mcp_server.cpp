@@ -2,6 +2,7 @@
 
 #include "core/schema/json_schema.h"
 #include "core/sources/mcp/mcp_result.h"
+#include "core/sources/mcp/mcp_http_transport.h"
 #include "core/sources/mcp/mcp_stdio_transport.h"
 #include "core/sources/mcp/mcp_tool_names.h"
 #include "core/tools/permission_guard.h"
@@ -126,6 +127,8 @@ void McpServer::start() {
 }
 
 std::shared_ptr<McpTransport> McpServer::makeTransport() {
+  if (config_.kind == McpServerConfig::Kind::Remote)
+    return std::make_shared<McpHttpTransport>(strand_, name_, config_.url, config_.headers);
   ProcessSpec spec;
   spec.argv = config_.command;
   std::filesystem::path cwd = host_.location.directory;
@@ -140,12 +143,6 @@ void McpServer::connect() {
   if (connection_) connection_->close("the MCP server is restarting");
   if (transport_) transport_->stop([] {});
   setState(McpState::Pending);
-  if (config_.kind == McpServerConfig::Kind::Remote) {
-    transport_.reset();
-    connection_.reset();
-    setState(McpState::Failed, "remote (Streamable HTTP) servers are not supported by this toold yet");
-    return;
-  }
   transport_ = makeTransport();
   std::weak_ptr<McpServer> weak = weak_from_this();
   connection_ = std::make_unique<McpConnection>(
@@ -169,6 +166,12 @@ void McpServer::connect() {
       },
       [weak, generation](std::string reason) {
         if (auto self = weak.lock()) self->failed(generation, "Connection closed: " + reason, true);
+      },
+      [weak, generation](std::string reason) {
+        auto self = weak.lock();
+        if (!self || generation != self->generation_) return;
+        self->failed(generation, reason, false);
+        self->setState(McpState::NeedsAuth, reason);
       }});
   startupDeadline_.expires_after(config_.timeout.startup);
   startupDeadline_.async_wait([weak, generation, timeout = config_.timeout.startup](const boost::system::error_code& error) {
@@ -358,11 +361,13 @@ void McpServer::failed(std::uint64_t generation, const std::string& reason, bool
   startupDeadline_.cancel();
   healthyTimer_.cancel();
   relistTimer_.cancel();
+  // The tools leave before the calls fail, so a client that reacts to the failure with a new
+  // snapshot never sees them again.
+  host_.replaceScope(scope(), {});
   if (connection_) connection_->close(reason);
   connection_.reset();
   if (transport_) transport_->stop([] {}); // kills what is left of it
   transport_.reset();
-  host_.replaceScope(scope(), {});
   ++failuresInARow_;
   spdlog::warn("MCP server {} failed: {}", name_, reason);
   if (!restart) {
@@ -398,9 +403,9 @@ void McpServer::stop(std::function<void()> done) {
     self->restartTimer_.cancel();
     self->healthyTimer_.cancel();
     self->relistTimer_.cancel();
+    self->host_.replaceScope(self->scope(), {});
     if (self->connection_) self->connection_->close("MCP server \"" + self->name_ + "\" was disconnected");
     self->connection_.reset();
-    self->host_.replaceScope(self->scope(), {});
     if (self->status().state != McpState::Disabled) self->setState(McpState::Disabled);
     auto transport = std::move(self->transport_);
     if (!transport) return done();

@@ -20,6 +20,9 @@ public:
     /// The server is gone (exited, its pipe broke, the connection failed), and why. Once; never
     /// after stop().
     std::function<void(std::string reason)> closed;
+    /// The server refused toold's credentials (HTTP 401): `needs_auth`, not restarted. Once,
+    /// instead of `closed`.
+    std::function<void(std::string reason)> unauthorized{};
   };
 
   virtual ~McpTransport() = default;

@@ -2,6 +2,7 @@
 // mapping results.
 #include "core/sources/mcp/mcp_line_reader.h"
 #include "core/sources/mcp/mcp_result.h"
+#include "core/sources/mcp/mcp_sse_reader.h"
 #include "core/sources/mcp/mcp_tool_names.h"
 
 #include <catch2/catch.hpp>
@@ -74,4 +75,17 @@ TEST_CASE("mcp results: content items, isError, structuredContent", "[mcp_client
   auto structured = mcpResultToCompletion(nlohmann::json::parse(R"({"content": [{"type": "text", "text": "3"}], "structuredContent": {"sum": 3}})"), true, "t");
   REQUIRE(std::holds_alternative<ToolResult>(structured));
   CHECK(*std::get<ToolResult>(structured).output == nlohmann::json{{"sum", 3}});
+}
+
+TEST_CASE("mcp sse: data lines make events at blank lines, across chunks; other fields ignored", "[mcp_client]") {
+  std::vector<std::string> events;
+  std::vector<nlohmann::json> oversized;
+  McpSseReader reader([&](std::string_view data) { events.emplace_back(data); },
+                      [&](std::optional<nlohmann::json> id, std::size_t) { oversized.push_back(id.value_or(nullptr)); }, 64);
+  reader.feed("event: message\r\ndata: {\"a\":");
+  reader.feed("1}\r\n\r\n: a comment\nid: 7\ndata: x\ndata: y\n\n");
+  reader.feed("data: {\"id\": 5, \"result\": \"" + std::string(100, 'z') + "\"}\n\ndata: after\n");
+  reader.finish();
+  CHECK(events == std::vector<std::string>{"{\"a\":1}", "x\ny", "after"});
+  CHECK(oversized == std::vector<nlohmann::json>{5});
 }
