@@ -8,7 +8,10 @@
 #include "core/sources/mcp/mcp_client.h"
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
+#include "core/sources/config_tools.h"
+#include "core/tools/tool_name.h"
 #include "daemon/client_log_sink.h"
+#include "daemon/config_methods.h"
 #include "daemon/logging.h"
 #include "daemon/mcp_client_methods.h"
 #include "daemon/mcp_methods.h"
@@ -69,11 +72,13 @@ int main(int argc, char** argv) {
   // A config with an error is refused whole, before anything starts: never half-applied.
   core::PermissionConfig permissionConfig;
   core::McpConfig mcpConfig;
+  protocol::RegisterParams configTools;
+  std::optional<std::filesystem::path> explicitConfig;
+  if (!options.configFile.empty()) explicitConfig = options.configFile;
   try {
-    std::optional<std::filesystem::path> explicitConfig;
-    if (!options.configFile.empty()) explicitConfig = options.configFile;
     permissionConfig = core::loadPermissionConfig(options.directory, explicitConfig);
     mcpConfig = core::loadMcpConfig(options.directory, explicitConfig);
+    configTools = core::loadConfigTools(options.directory, explicitConfig);
   } catch (const core::ConfigError& e) {
     if (!options.logFile.empty()) spdlog::critical("{}", e.what());
     std::fprintf(stderr, "toold: %s\n", e.what());
@@ -132,6 +137,14 @@ int main(int argc, char** argv) {
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
   if (options.builtins) builtins::registerBuiltinTools(*tools);
+  if (!configTools.tools.empty()) {
+    try {
+      tools->registerTools(configTools);
+    } catch (const core::RegistrationError& e) {
+      std::fprintf(stderr, "toold: tools: %s\n", e.what());
+      return 2;
+    }
+  }
   if (options.testMethods) daemon::registerTestTools(*tools);
   if (options.conformanceTools) daemon::registerConformanceTools(*tools);
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
@@ -145,6 +158,7 @@ int main(int argc, char** argv) {
       tools->client(), TOOLD_VERSION, options.mcpRestartDelay});
   daemon::bindToolMethods(*server, *tools, [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); });
   daemon::bindMcpClientMethods(*server, *mcp);
+  daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
   mcp->configure(mcpConfig);
   daemon::bindMcpMethods(*server, *tools);
   auto clientLog = std::make_shared<daemon::ClientLogSink>(

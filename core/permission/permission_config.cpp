@@ -136,8 +136,10 @@ public:
         config.agents = readAgents(value, at);
       else if (key == "mcp")
         config.mcpModel = readMcp(value, at);
+      else if (key == "tools")
+        continue; // command tools, read and checked by core/sources/config_tools
       else
-        fail(at, "unknown key " + jsonQuoted(key) + R"( (expected "$schema", "permission", "agent" or "mcp"))");
+        fail(at, "unknown key " + jsonQuoted(key) + R"( (expected "$schema", "permission", "agent", "mcp" or "tools"))");
     }
     return config;
   }

@@ -190,9 +190,9 @@ TEST_CASE("permission config: an error anywhere refuses the whole file", "[permi
 
 TEST_CASE("permission config: unknown keys are errors", "[permission_config]") {
   CHECK(errorOf("{\n  \"permision\": {}\n}") ==
-        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent" or "mcp"))");
+        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp" or "tools"))");
   CHECK(errorOf("{\"permission\": \"allow\",\n\"agents\": {}}") ==
-        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent" or "mcp"))");
+        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp" or "tools"))");
   CHECK(errorOf("{\"agent\": {\"plan\": {\n\"permissions\": \"ask\"}}}") ==
         R"(toold.json:2: agent.plan: unknown key "permissions" (expected "permission"))");
   CHECK(errorOf("{\"agent\": {\"my agent\": {\"permission\": \"ask\",\n\"model\": \"x\"}}}") ==
