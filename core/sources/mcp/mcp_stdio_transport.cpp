@@ -100,6 +100,7 @@ void McpStdioTransport::logStderrLine(std::string_view line) {
 void McpStdioTransport::exited(const ProcessOutcome& outcome) {
   // On the runner's strand, after the last output.
   if (!stderrLine_.empty()) logStderrLine(stderrLine_);
+  if (droppedInWindow_ > 0) spdlog::info("mcp {}: ({} stderr lines not logged)", name_, droppedInWindow_);
   std::string tail = stderrTail_.size() > kMcpStderrTail ? stderrTail_.substr(stderrTail_.size() - kMcpStderrTail)
                                                          : stderrTail_;
   while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) tail.pop_back();
