@@ -183,7 +183,8 @@ void McpServer::connect() {
   json params{{"protocolVersion", kProtocolVersion},
               {"capabilities", {{"roots", json::object()}, {"elicitation", json::object()}}},
               {"clientInfo", {{"name", "toold"}, {"version", host_.version}}}};
-  connection_->request("initialize", std::move(params), McpRequestOptions{config_.timeout.startup, {}},
+  // No deadline of its own: the start-up deadline above bounds initialize and the first listing.
+  connection_->request("initialize", std::move(params), McpRequestOptions{},
                        [weak, generation](McpAnswer answer) {
                          if (auto self = weak.lock()) self->initialized(generation, answer);
                        });
@@ -214,7 +215,7 @@ void McpServer::initialized(std::uint64_t generation, const McpAnswer& answer) {
     });
   };
   if (!serverCapabilities_.contains("tools")) return finish(json::array(), "");
-  listTools(generation, config_.timeout.startup, std::move(finish));
+  listTools(generation, std::chrono::milliseconds(0), std::move(finish));
 }
 
 void McpServer::listTools(std::uint64_t generation, std::chrono::milliseconds pageTimeout,
