@@ -133,7 +133,7 @@ void McpHttpTransport::exchange(std::string body) {
   if (!outcome.ok()) return lost("cannot reach " + url_ + ": " + outcome.error, false);
   if (status == 401)
     return lost("the server at " + url_ + " answered 401 Unauthorized; toold does not do OAuth: give a token in the "
-                "server's \"headers\" (Authorization) in toold.answer",
+                "server's \"headers\" (Authorization) in toold.json",
                 true);
   if (status == 404 && inSession)
     return lost("the server at " + url_ + " ended the session (404)", false);

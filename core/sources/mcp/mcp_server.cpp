@@ -170,8 +170,7 @@ void McpServer::connect() {
       [weak, generation](std::string reason) {
         auto self = weak.lock();
         if (!self || generation != self->generation_) return;
-        self->failed(generation, reason, false);
-        self->setState(McpState::NeedsAuth, reason);
+        self->failed(generation, reason, false, McpState::NeedsAuth);
       }});
   startupDeadline_.expires_after(config_.timeout.startup);
   startupDeadline_.async_wait([weak, generation, timeout = config_.timeout.startup](const boost::system::error_code& error) {
@@ -356,7 +355,7 @@ void McpServer::scheduleRelist() {
   });
 }
 
-void McpServer::failed(std::uint64_t generation, const std::string& reason, bool restart) {
+void McpServer::failed(std::uint64_t generation, const std::string& reason, bool restart, McpState state) {
   if (generation != generation_ || stopped_) return;
   ++generation_; // whatever the old process still sends is dropped
   startupDeadline_.cancel();
@@ -372,8 +371,8 @@ void McpServer::failed(std::uint64_t generation, const std::string& reason, bool
   ++failuresInARow_;
   spdlog::warn("MCP server {} failed: {}", name_, reason);
   if (!restart) {
-    // It runs but does not speak MCP in time: starting it again would only repeat that.
-    setState(McpState::Failed, reason);
+    // It runs but does not speak MCP in time (or wants OAuth): starting it again would only repeat that.
+    setState(state, reason);
     return;
   }
   if (failuresInARow_ >= kMcpMaxFailuresInARow) {

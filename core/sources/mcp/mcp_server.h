@@ -106,7 +106,8 @@ private:
   void scheduleRelist();
   /// The server is gone or unusable: its calls fail, its tools leave, and it is restarted after
   /// the backoff when `restart` (it exited) unless that was the 5th failure in a row.
-  void failed(std::uint64_t generation, const std::string& reason, bool restart);
+  /// Without a restart the server ends in `state` (`failed`, or `needs_auth`).
+  void failed(std::uint64_t generation, const std::string& reason, bool restart, McpState state = McpState::Failed);
   void onServerRequest(const std::string& method, const json& params, std::function<void(McpAnswer)> respond);
   void onNotification(std::uint64_t generation, const std::string& method, const json& params);
   void setState(McpState state, std::string error = {});
