@@ -119,7 +119,7 @@ ToolService::ToolService(asio::io_context& io, ToolServiceOptions options, std::
 
 ToolService::~ToolService() { shutdown(); }
 
-protocol::RegisterResult ToolService::registerTools(const protocol::RegisterParams& params) {
+protocol::RegisterResult ToolService::registerTools(const protocol::RegisterParams& params, bool replaceScope) {
   protocol::RegisterResult result;
   result.scope = params.scope.value_or("scope-" + std::to_string(impl_->nextScope++));
   const std::string ns = params.options.ns.value_or("");
@@ -135,7 +135,9 @@ protocol::RegisterResult ToolService::registerTools(const protocol::RegisterPara
     }
     tools.emplace_back(authored, impl_->toolFromSpec(spec, name));
   }
-  auto names = impl_->registry.add(result.scope, std::move(tools), RegistrationOptions{ns, params.options.codemode});
+  const RegistrationOptions options{ns, params.options.codemode};
+  auto names = replaceScope ? impl_->registry.replace(result.scope, std::move(tools), options)
+                            : impl_->registry.add(result.scope, std::move(tools), options);
   for (auto& [authored, name] : names) result.tools.push_back({std::move(authored), std::move(name)});
   spdlog::info("registered {} tool(s) in scope {}", result.tools.size(), result.scope);
   return result;
@@ -147,6 +149,10 @@ void ToolService::registerTools(const std::string& scope, std::vector<std::pair<
 
 void ToolService::setCodemodeTool(Tool tool) {
   impl_->codemodeTool = impl_->registry.prepareReserved(std::string(kReservedToolName), std::move(tool));
+}
+
+void ToolService::replaceTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools) {
+  impl_->registry.replace(scope, std::move(tools), RegistrationOptions{});
 }
 
 bool ToolService::unregister(const std::string& scope) { return impl_->registry.close(scope); }

@@ -42,14 +42,17 @@ public:
   ToolService(const ToolService&) = delete;
   ToolService& operator=(const ToolService&) = delete;
 
-  /// Registers a client's record (client-hosted or command tools) in its scope, or a new one.
+  /// Registers a client's record (client-hosted or command tools) in its scope, or a new one;
+  /// with `replaceScope`, in place of the scope's earlier tools, in one step (config/reload).
   /// Throws RegistrationError (the caller answers -32602).
-  protocol::RegisterResult registerTools(const protocol::RegisterParams& params);
+  protocol::RegisterResult registerTools(const protocol::RegisterParams& params, bool replaceScope = false);
   /// Registers in-process tools (built-ins, test tools) in `scope`.
   void registerTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools);
   /// Code Mode's `execute`, added by snapshots that use Code Mode (its name is reserved, so it is
   /// no registration). Throws RegistrationError for a schema that cannot be compiled.
   void setCodemodeTool(Tool tool);
+  /// Replaces every registration of `scope` with `tools` in one step (MCP servers' tool sets).
+  void replaceTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools);
   /// Closes `scope`; false when it held nothing.
   bool unregister(const std::string& scope);
 

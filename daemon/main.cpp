@@ -7,10 +7,15 @@
 #include "core/process/orphan_reaper.h"
 #include "core/process/process_runner.h"
 #include "core/permission/permission_config.h"
+#include "core/sources/mcp/mcp_client.h"
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
+#include "core/sources/config_tools.h"
+#include "core/tools/tool_name.h"
 #include "daemon/client_log_sink.h"
+#include "daemon/config_methods.h"
 #include "daemon/logging.h"
+#include "daemon/mcp_client_methods.h"
 #include "daemon/mcp_methods.h"
 #include "daemon/mcp_resources.h"
 #include "daemon/options.h"
@@ -78,10 +83,14 @@ int main(int argc, char** argv) {
   }
   // A config with an error is refused whole, before anything starts: never half-applied.
   core::PermissionConfig permissionConfig;
+  core::McpConfig mcpConfig;
+  protocol::RegisterParams configTools;
+  std::optional<std::filesystem::path> explicitConfig;
+  if (!options.configFile.empty()) explicitConfig = options.configFile;
   try {
-    std::optional<std::filesystem::path> explicitConfig;
-    if (!options.configFile.empty()) explicitConfig = options.configFile;
     permissionConfig = core::loadPermissionConfig(options.directory, explicitConfig);
+    mcpConfig = core::loadMcpConfig(options.directory, explicitConfig);
+    configTools = core::loadConfigTools(options.directory, explicitConfig);
   } catch (const core::ConfigError& e) {
     if (!options.logFile.empty()) spdlog::critical("{}", e.what());
     std::fprintf(stderr, "toold: %s\n", e.what());
@@ -144,14 +153,35 @@ int main(int argc, char** argv) {
       options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
   toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
+  const core::Location location = toolOptions.location;
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
   if (options.builtins) builtins::registerBuiltinTools(*tools);
   auto warmCodemode = builtins::installExecuteTool(*tools, codemodeSettings);
+  if (!configTools.tools.empty()) {
+    try {
+      tools->registerTools(configTools);
+    } catch (const core::RegistrationError& e) {
+      std::fprintf(stderr, "toold: tools: %s\n", e.what());
+      return 2;
+    }
+  }
   if (options.testMethods) daemon::registerTestTools(*tools);
   if (options.conformanceTools) daemon::registerConformanceTools(*tools);
   tools->setToolsChangedListener([&] { server->notify("notifications/tools/list_changed", nullptr); });
-  daemon::bindToolMethods(*server, *tools, warmCodemode);
+  // MCP servers start in parallel once the loop runs, and never delay initialize; a snapshot
+  // waits for those still starting.
+  auto mcp = std::make_unique<core::McpClient>(core::McpHost{
+      io, tools->processes(), location,
+      [&tools](const std::string& scope, std::vector<std::pair<std::string, core::Tool>> scopeTools) {
+        tools->replaceTools(scope, std::move(scopeTools));
+      },
+      tools->client(), TOOLD_VERSION, options.mcpRestartDelay});
+  daemon::bindToolMethods(
+      *server, *tools, [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); }, warmCodemode);
+  daemon::bindMcpClientMethods(*server, *mcp);
+  daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
+  mcp->configure(mcpConfig);
   daemon::bindMcpMethods(*server, *tools);
   auto clientLog = std::make_shared<daemon::ClientLogSink>(
       [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });
@@ -191,6 +221,8 @@ int main(int argc, char** argv) {
                protocol::framingName(options.framing));
 
   const int status = exitFuture.get();
+  // MCP servers get their gentle end (close stdin, 2 s, SIGTERM, 2 s, SIGKILL) while the loop runs.
+  mcp->stopAll(std::chrono::milliseconds(4500));
   std::thread([] {
     std::this_thread::sleep_for(kExitWatchdog);
     spdlog::error("exit took longer than {}s; leaving anyway", kExitWatchdog.count());
@@ -206,6 +238,7 @@ int main(int argc, char** argv) {
   // Every call was cancelled by the server; now no child process may outlive toold.
   clientLog->detach();
   tools->shutdown();
+  mcp.reset();
   tools.reset();
   reaper.reset();
   writer.stop(std::chrono::milliseconds(500));

@@ -39,6 +39,8 @@ Options:
   --mcp-model MODEL      the model the MCP face (tools/list, tools/call) chooses its tools for, as
                          a snapshot's model does: a GPT model sees apply_patch instead of edit and
                          write (default: toold.json's mcp.model, else none: edit and write)
+  --mcp-restart-delay S  the delay before an MCP server that failed is started again; it doubles
+                         with each failure in a row, up to 60 s (fractions allowed; default: 1)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
@@ -102,7 +104,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
                arg == "--unattended" || arg == "--permission-timeout" || arg == "--mcp-model" ||
-               arg == "--drain-timeout") {
+               arg == "--drain-timeout" || arg == "--mcp-restart-delay") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -117,6 +119,10 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         auto timeout = *v == "0" ? std::optional<std::chrono::milliseconds>(0) : parseSeconds(*v);
         if (!timeout) return fail("--drain-timeout must be 0 or a positive number of seconds (got '" + std::string(*v) + "')");
         options.drainTimeout = *timeout;
+      } else if (arg == "--mcp-restart-delay") {
+        auto delay = parseSeconds(*v);
+        if (!delay) return fail("--mcp-restart-delay must be a positive number of seconds (got '" + std::string(*v) + "')");
+        options.mcpRestartDelay = *delay;
       } else if (arg == "--mcp-model") {
         if (v->empty()) return fail("--mcp-model needs a model name");
         options.mcpModel = std::string(*v);

@@ -95,7 +95,8 @@ json snapshotResult(const core::Snapshot& snapshot, builtins::CodemodeCatalogs& 
 
 } // namespace
 
-void bindToolMethods(Server& server, core::ToolService& tools, std::function<void()> codemodeSnapshot) {
+void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snapshotGate,
+                     std::function<void()> codemodeSnapshot) {
   MethodTable& methods = server.methods();
 
   methods.request("register", [&tools](json&& params, const RequestContext&, Reply reply) {
@@ -118,16 +119,25 @@ void bindToolMethods(Server& server, core::ToolService& tools, std::function<voi
 
   // What each session was last shown of the Code Mode catalog, for the next snapshot's delta.
   auto catalogs = std::make_shared<builtins::CodemodeCatalogs>();
-  methods.request("snapshot", [&tools, catalogs, codemodeSnapshot](json&& params, const RequestContext&, Reply reply) {
+  // Taken now, or once the MCP servers still starting are settled; the reply says why it failed.
+  auto take = [&tools, catalogs, codemodeSnapshot](const protocol::SnapshotParams& parsed, Reply& reply) {
     std::shared_ptr<const core::Snapshot> snapshot;
     try {
-      snapshot = tools.snapshot(protocol::parseSnapshotParams(params));
+      snapshot = tools.snapshot(parsed);
     } catch (const std::invalid_argument& e) {
-      throw InvalidParams(e.what());  // an unknown provider
+      return reply.error(protocol::ErrorCode::InvalidParams, std::string("Invalid params: ") + e.what()); // an unknown provider
+    } catch (const std::exception& e) {
+      return reply.error(protocol::ErrorCode::InternalError, std::string("snapshot failed: ") + e.what());
     }
     reply(snapshotResult(*snapshot, *catalogs));
     if (codemodeSnapshot && snapshot->codemode && snapshot->inventory && !snapshot->inventory->tools.empty())
       boost::asio::post(tools.io(), codemodeSnapshot);
+  };
+  methods.request("snapshot", [snapshotGate, take](json&& params, const RequestContext&, Reply reply) {
+    auto parsed = protocol::parseSnapshotParams(params);
+    if (!snapshotGate) return take(parsed, reply);
+    // MCP servers still starting are waited for, so the first snapshot has their tools.
+    snapshotGate([take, parsed = std::move(parsed), reply]() mutable { take(parsed, reply); });
   });
 
   methods.request("release", [&tools](json&& params, const RequestContext&, Reply reply) {

@@ -12,8 +12,13 @@ namespace toold::daemon {
 
 class Server;
 
+/// Runs its argument when a snapshot may be taken: at once, or once the MCP servers still
+/// starting are connected or failed (bounded by their start-up timeout).
+using SnapshotGate = std::function<void(std::function<void()> ready)>;
+
 /// `codemodeSnapshot` runs (on the loop) after a snapshot that uses Code Mode: the first `execute`
 /// usually follows within seconds, so its worker can start now.
-void bindToolMethods(Server& server, core::ToolService& tools, std::function<void()> codemodeSnapshot = {});
+void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snapshotGate = {},
+                     std::function<void()> codemodeSnapshot = {});
 
 } // namespace toold::daemon

@@ -142,9 +142,11 @@ public:
         config.webfetchPrivateAddresses = readWebfetch(value, at);
       else if (key == "codemode")
         config.codemode = readCodemode(value, at);
+      else if (key == "tools")
+        continue; // command tools, read and checked by core/sources/config_tools
       else
         fail(at, "unknown key " + jsonQuoted(key) +
-                     R"( (expected "$schema", "permission", "agent", "mcp", "skills", "webfetch" or "codemode"))");
+                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch" or "codemode"))");
     }
     return config;
   }
@@ -192,13 +194,15 @@ private:
     return settings;
   }
 
-  /// The MCP face's section: `{"model": "gpt-5"}`, the model its implicit snapshot is taken for.
+  /// The MCP face's `{"model": "gpt-5"}`, the model its implicit snapshot is taken for. The
+  /// section's servers (every other key, and a V1 server named "model") are the MCP client's,
+  /// which reads and checks them (core/sources/mcp/mcp_config).
   std::optional<std::string> readMcp(const OrderedJson& value, const ConfigLocation& at) {
     if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
     std::optional<std::string> model;
     for (const auto& [key, entry] : value.items()) {
       const ConfigLocation member = at.member(key);
-      if (key != "model") fail(member, at.path + ": unknown key " + jsonQuoted(key) + R"( (expected "model"))");
+      if (key != "model" || entry.is_object()) continue;
       if (!entry.is_string() || entry.get_ref<const std::string&>().empty())
         fail(member, member.path + ": expected a model name, got " + describeValue(entry));
       model = entry.get<std::string>();

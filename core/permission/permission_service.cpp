@@ -83,7 +83,10 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   asio::strand<asio::io_context::executor_type> strand;
   PermissionOptions options;
   const Ruleset defaults;
-  const PermissionConfig config;
+  mutable std::mutex configMutex; // guards config and retired (taken after `mutex`, never before it)
+  std::shared_ptr<const PermissionConfig> config;
+  /// Configs replaced by config/reload: kept, since a catalog may still hold their rules' addresses.
+  std::vector<std::shared_ptr<const PermissionConfig>> retired;
   std::shared_ptr<PermissionPrompter> prompter;
 
   mutable std::mutex mutex; // guards everything below
@@ -95,12 +98,13 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   Impl(asio::io_context& ioContext, const Location& location, PermissionConfig permissionConfig,
        PermissionOptions permissionOptions, std::shared_ptr<PermissionPrompter> permissionPrompter)
       : strand(asio::make_strand(ioContext)), options(permissionOptions),
-        defaults(defaultPermissionRules(OutputStore(location.dataDir).folder())), config(std::move(permissionConfig)),
+        defaults(defaultPermissionRules(OutputStore(location.dataDir).folder())), config(std::make_shared<const PermissionConfig>(std::move(permissionConfig))),
         prompter(std::move(permissionPrompter)), approvals(location.dataDir, location.directory) {}
 
   std::vector<const Ruleset*> configuredLayers(std::string_view agent) const {
-    std::vector<const Ruleset*> layers{&defaults, &config.rules};
-    if (auto it = config.agents.find(agent); it != config.agents.end()) layers.push_back(&it->second);
+    std::lock_guard lock(configMutex);
+    std::vector<const Ruleset*> layers{&defaults, &config->rules};
+    if (auto it = config->agents.find(agent); it != config->agents.end()) layers.push_back(&it->second);
     return layers;
   }
 
@@ -342,6 +346,13 @@ PermissionService::~PermissionService() { impl_->shutdown(); }
 void PermissionService::check(PermissionAsk ask, PermissionCaller caller,
                               std::function<void(PermissionVerdict)> decided) {
   impl_->check(std::move(ask), std::move(caller), std::move(decided));
+}
+
+void PermissionService::setConfig(PermissionConfig config) {
+  auto replacement = std::make_shared<const PermissionConfig>(std::move(config));
+  std::lock_guard lock(impl_->configMutex);
+  impl_->retired.push_back(std::move(impl_->config));
+  impl_->config = std::move(replacement);
 }
 
 std::vector<const Ruleset*> PermissionService::configuredLayers(std::string_view agent) const {

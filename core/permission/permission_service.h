@@ -71,6 +71,9 @@ public:
   /// rules decide). After the caller's cancellation it may still run, with a Failed verdict.
   void check(PermissionAsk ask, PermissionCaller caller, std::function<void(PermissionVerdict)> decided);
 
+  /// Replaces the config's rules (config/reload); asks already decided stay decided.
+  void setConfig(PermissionConfig config);
+
   /// The configured layers for `agent` (defaults, config, the agent's section), for catalogs.
   /// The pointers live as long as the service.
   std::vector<const Ruleset*> configuredLayers(std::string_view agent) const;

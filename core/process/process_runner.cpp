@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <mutex>
 #include <array>
 #include <cerrno>
 #include <exception>
@@ -28,6 +30,39 @@ namespace toold::core {
 
 namespace asio = boost::asio;
 using Strand = asio::strand<asio::io_context::executor_type>;
+
+/// What a ChildInput and its RunningChild share. `queued` and `closed` under the mutex; `wake`
+/// is set (once, on the strand) when the child started, and posts its writer onto the strand.
+struct ChildInput::State {
+  std::mutex mutex;
+  std::string queued;
+  bool closed = false;
+  std::function<void()> wake;
+  std::atomic<pid_t> pid{0};
+};
+
+void ChildInput::write(std::string bytes) {
+  std::function<void()> wake;
+  {
+    std::lock_guard lock(state_->mutex);
+    if (state_->closed) return;
+    state_->queued += bytes;
+    wake = state_->wake;
+  }
+  if (wake) wake();
+}
+
+void ChildInput::close() {
+  std::function<void()> wake;
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->closed = true;
+    wake = state_->wake;
+  }
+  if (wake) wake();
+}
+
+pid_t ChildInput::pid() const { return state_->pid.load(); }
 
 struct ProcessRunner::Shared {
   explicit Shared(asio::io_context& io) : strand(asio::make_strand(io)), owner(ChildTable::instance().newOwner()) {}
@@ -49,8 +84,9 @@ class RunningChild : public std::enable_shared_from_this<RunningChild> {
 public:
   /// Takes the descriptors over; throws if the io_context cannot watch them (the caller then
   /// releases the child: this destructor does not run).
-  RunningChild(const Strand& strand, ProcessSpec spec, SpawnedProcess& process)
-      : strand_(strand), spec_(std::move(spec)), id_(process.id),
+  RunningChild(const Strand& strand, ProcessSpec spec, SpawnedProcess& process,
+               std::shared_ptr<ChildInput::State> input)
+      : strand_(strand), spec_(std::move(spec)), id_(process.id), input_(std::move(input)),
         stdinData_(spec_.stdinData ? std::move(*spec_.stdinData) : std::string()), pidfd_(strand), stdin_(strand), timeout_(strand), grace_(strand), drain_(strand) {
     // Each descriptor is released only once assigned, so that a throw leaves it with its owner.
     if (process.pidfd) {
@@ -85,6 +121,14 @@ public:
   void begin(const CancellationToken& cancellation, OutputHandler onOutput, ExitHandler onExit) {
     onOutput_ = std::move(onOutput);
     onExit_ = std::move(onExit);
+    if (input_) {
+      std::lock_guard lock(input_->mutex);
+      input_->wake = [weak = weak_from_this(), strand = strand_] {
+        asio::post(strand, [weak] {
+          if (auto self = weak.lock()) self->writeStdin();
+        });
+      };
+    }
     for (auto& output : outputs_)
       if (output.pipe) read(output);
     writeStdin();
@@ -149,8 +193,8 @@ private:
   /// Writes what the pipe takes now, then waits for room; closes stdin when all is written or the
   /// child stopped reading (a child may exit without reading its input: that is not an error).
   void writeStdin() {
-    if (!stdin_.is_open()) return;
-    while (stdinWritten_ < stdinData_.size()) {
+    if (!stdin_.is_open() || writeWaiting_) return;
+    while (stdinWritten_ < stdinData_.size() || takeQueuedInput()) {
       SigpipeBlock block;
       const ssize_t written =
           ::write(stdin_.native_handle(), stdinData_.data() + stdinWritten_, stdinData_.size() - stdinWritten_);
@@ -160,8 +204,10 @@ private:
       }
       if (errno == EINTR) continue;
       if (errno == EAGAIN) {
+        writeWaiting_ = true;
         stdin_.async_wait(asio::posix::descriptor_base::wait_write,
                           [self = shared_from_this()](const boost::system::error_code& error) {
+                            self->writeWaiting_ = false;
                             if (!error) self->writeStdin();
                           });
         return;
@@ -169,13 +215,35 @@ private:
       if (errno == EPIPE) block.consume();
       break;
     }
+    if (stdinWritten_ >= stdinData_.size() && input_) {
+      std::lock_guard lock(input_->mutex);
+      if (!input_->closed) return; // all written; more may come
+    }
     closeStdin();
+  }
+
+  /// Moves what a ChildInput queued into the buffer being written; false when nothing was queued.
+  bool takeQueuedInput() {
+    if (!input_) return false;
+    std::lock_guard lock(input_->mutex);
+    if (input_->queued.empty()) return false;
+    stdinData_ = std::move(input_->queued);
+    input_->queued.clear();
+    stdinWritten_ = 0;
+    return true;
   }
 
   void closeStdin() {
     boost::system::error_code ignored;
     stdin_.close(ignored);
     stdinData_ = std::string();
+    stdinWritten_ = 0;
+    if (input_) {
+      std::lock_guard lock(input_->mutex);
+      input_->closed = true;
+      input_->queued.clear();
+      input_->wake = nullptr; // it holds this child weakly, but it is no use any more
+    }
   }
 
   void waitForExit() {
@@ -246,6 +314,8 @@ private:
   Strand strand_;
   ProcessSpec spec_;
   ChildTable::ChildId id_;
+  std::shared_ptr<ChildInput::State> input_; ///< null unless started with startWithInput
+  bool writeWaiting_ = false;                ///< a wait for room in the stdin pipe is pending
   std::string stdinData_;
   std::size_t stdinWritten_ = 0;
   asio::posix::stream_descriptor pidfd_;
@@ -297,9 +367,24 @@ ProcessRunner::~ProcessRunner() { ChildTable::instance().retire(shared_->owner, 
 
 void ProcessRunner::start(ProcessSpec spec, CancellationToken cancellation, OutputHandler onOutput,
                           ExitHandler onExit) {
+  startChild(shared_, std::move(spec), std::move(cancellation), std::move(onOutput), std::move(onExit), nullptr);
+}
+
+std::shared_ptr<ChildInput> ProcessRunner::startWithInput(ProcessSpec spec, CancellationToken cancellation,
+                                                          OutputHandler onOutput, ExitHandler onExit) {
+  auto state = std::make_shared<ChildInput::State>();
+  if (!spec.stdinData) spec.stdinData = std::string(); // a pipe, not /dev/null
+  startChild(shared_, std::move(spec), std::move(cancellation), std::move(onOutput), std::move(onExit), state);
+  return std::make_shared<ChildInput>(std::move(state));
+}
+
+void ProcessRunner::startChild(const std::shared_ptr<Shared>& runner, ProcessSpec spec, CancellationToken cancellation,
+                               OutputHandler onOutput, ExitHandler onExit,
+                               std::shared_ptr<ChildInput::State> input) {
   // Posted, never run inline: a caller on the strand must not see onExit inside start().
-  asio::post(shared_->strand, [shared = shared_, spec = std::move(spec), cancellation = std::move(cancellation),
-                               onOutput = std::move(onOutput), onExit = std::move(onExit)]() mutable {
+  asio::post(runner->strand, [shared = runner, spec = std::move(spec), cancellation = std::move(cancellation),
+                               onOutput = std::move(onOutput), onExit = std::move(onExit),
+                               input = std::move(input)]() mutable {
     ProcessOutcome outcome;
     if (cancellation.isCancelled()) {
       outcome.cancelled = true;
@@ -317,13 +402,14 @@ void ProcessRunner::start(ProcessSpec spec, CancellationToken cancellation, Outp
     }
     std::shared_ptr<RunningChild> child;
     try {
-      child = std::make_shared<RunningChild>(shared->strand, std::move(spec), process);
+      child = std::make_shared<RunningChild>(shared->strand, std::move(spec), process, input);
     } catch (const std::exception& e) { // epoll refused a descriptor (out of memory or watches)
       ChildTable::instance().release(process.id, kReapPatience);
       outcome.spawnError = "cannot run \"" + program + "\": " + e.what();
       onExit(std::move(outcome));
       return;
     }
+    if (input) input->pid = process.pid;
     child->begin(cancellation, std::move(onOutput), std::move(onExit));
   });
 }

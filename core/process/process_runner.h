@@ -27,6 +27,8 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <sys/types.h>
+
 namespace toold::core {
 
 /// What to run. Every member has an initializer, so that callers name only the ones they set
@@ -37,7 +39,8 @@ struct ProcessSpec {
   std::filesystem::path cwd{}; ///< empty: toold's working directory
   /// Laid over toold's environment: "K=V" adds or replaces K, a bare "K" removes it.
   std::vector<std::string> extraEnv{};
-  /// Written to the child's stdin, which is then closed; nullopt: stdin is /dev/null.
+  /// Written to the child's stdin, which is then closed; nullopt: stdin is /dev/null (unless the
+  /// child is started with startWithInput, whose stdin stays open for ChildInput's writes).
   std::optional<std::string> stdinData{};
   /// stderr into the stdout pipe, in the order written (reported as OutputStream::Stdout).
   bool mergeOutput = false;
@@ -66,6 +69,22 @@ struct ProcessOutcome {
 using OutputHandler = std::function<void(OutputStream, std::string_view)>;
 using ExitHandler = std::function<void(ProcessOutcome)>;
 
+/// The stdin of a child that reads it for as long as it runs (an MCP server): what is written is
+/// queued and sent in order, without blocking the writer; close() ends the child's input once the
+/// queue is written. Writes after close(), or after the child exited, are dropped. Any thread.
+class ChildInput {
+public:
+  struct State;
+  explicit ChildInput(std::shared_ptr<State> state) : state_(std::move(state)) {}
+  void write(std::string bytes);
+  void close();
+  /// The child's pid (its process group too); 0 until it started, and when it could not.
+  pid_t pid() const;
+
+private:
+  std::shared_ptr<State> state_;
+};
+
 /// One per daemon. May be used from any thread; callbacks run on the runner's strand.
 class ProcessRunner {
 public:
@@ -81,6 +100,11 @@ public:
   /// after the last `onOutput`, when the child has exited and its pipes were drained — or when it
   /// could not start. A failure to start is an outcome with spawnError, never an exception.
   void start(ProcessSpec spec, CancellationToken cancellation, OutputHandler onOutput, ExitHandler onExit);
+  /// start(), with the child's stdin a pipe that stays open for the returned ChildInput's writes
+  /// (`spec.stdinData` is written first). Cancellation (and the timeout) end it as for start():
+  /// SIGTERM to its group, SIGKILL after `killGrace`.
+  std::shared_ptr<ChildInput> startWithInput(ProcessSpec spec, CancellationToken cancellation, OutputHandler onOutput,
+                                             ExitHandler onExit);
 
   /// SIGKILL to every child's process group, then reaps the children (waiting up to 2 s for one
   /// stuck in the kernel). Safe on any thread, with or without the io_context running: for the
@@ -92,6 +116,8 @@ public:
 
 private:
   struct Shared;
+  static void startChild(const std::shared_ptr<Shared>& shared, ProcessSpec spec, CancellationToken cancellation,
+                         OutputHandler onOutput, ExitHandler onExit, std::shared_ptr<ChildInput::State> input);
   std::shared_ptr<Shared> shared_;
 };
 

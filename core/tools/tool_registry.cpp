@@ -34,6 +34,19 @@ ToolRegistry::ToolRegistry(SchemaCache& schemas) : schemas_(schemas) {}
 std::vector<std::pair<std::string, std::string>> ToolRegistry::add(const std::string& scope,
                                                                    std::vector<std::pair<std::string, Tool>> tools,
                                                                    const RegistrationOptions& options) {
+  return install(scope, std::move(tools), options, false);
+}
+
+std::vector<std::pair<std::string, std::string>> ToolRegistry::replace(const std::string& scope,
+                                                                       std::vector<std::pair<std::string, Tool>> tools,
+                                                                       const RegistrationOptions& options) {
+  return install(scope, std::move(tools), options, true);
+}
+
+std::vector<std::pair<std::string, std::string>> ToolRegistry::install(const std::string& scope,
+                                                                       std::vector<std::pair<std::string, Tool>> tools,
+                                                                       const RegistrationOptions& options,
+                                                                       bool replacing) {
   // Validate and compile everything before touching the registry: a record is all or nothing.
   std::vector<std::shared_ptr<RegisteredTool>> prepared;
   std::vector<std::pair<std::string, std::string>> names;
@@ -62,6 +75,10 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::add(const std::st
   std::function<void()> listener;
   {
     std::lock_guard lock(mutex_);
+    if (replacing)
+      registrations_.erase(std::remove_if(registrations_.begin(), registrations_.end(),
+                                          [&](const auto& registered) { return registered->scope == scope; }),
+                           registrations_.end());
     for (auto& registered : prepared) {
       registered->sequence = nextSequence_++;
       registrations_.push_back(std::move(registered));

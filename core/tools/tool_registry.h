@@ -54,6 +54,11 @@ public:
   /// without entering it: its name is reserved, and snapshots add it themselves when they use
   /// Code Mode. Throws RegistrationError for a schema that cannot be compiled.
   std::shared_ptr<const RegisteredTool> prepareReserved(const std::string& name, Tool tool) const;
+  /// add(), but the scope's earlier registrations go in the same step: a snapshot sees either the
+  /// old set or the new one, never a gap (an MCP server's re-listed tools). Empty `tools` closes it.
+  std::vector<std::pair<std::string, std::string>> replace(const std::string& scope,
+                                                           std::vector<std::pair<std::string, Tool>> tools,
+                                                           const RegistrationOptions& options);
   /// Removes exactly the registrations of `scope`; false when it has none (closing twice is harmless).
   bool close(const std::string& scope);
   bool hasScope(const std::string& scope) const;
@@ -67,6 +72,9 @@ public:
   void setChangeListener(std::function<void()> listener);
 
 private:
+  std::vector<std::pair<std::string, std::string>> install(const std::string& scope,
+                                                           std::vector<std::pair<std::string, Tool>> tools,
+                                                           const RegistrationOptions& options, bool replacing);
   /// Recomputes the winners; true when they changed. Needs the lock.
   bool recomputeWinners();
 

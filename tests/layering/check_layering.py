@@ -26,6 +26,10 @@ ALLOWED = {
                    "core/base", "protocol"},
     "core/sources": {"core/net", "core/tools", "core/permission", "core/schema", "core/output", "core/process",
                      "core/files", "core/base", "protocol"},
+    # The MCP client: a tool source above tools, process, net (remote servers) and permission (for
+    # the config's errors).
+    "core/sources/mcp": {"core/net", "core/tools", "core/permission", "core/schema", "core/output", "core/process",
+                         "core/files", "core/base", "protocol"},
     "core/workspace": {"core/tools", "core/permission", "core/files", "core/output", "core/base",
                        "protocol"},
     # core's own folder holds only the service that assembles the rooms.
@@ -39,11 +43,12 @@ ALLOWED = {
     # worker process (and bounded_json for what it writes).
     "builtins/codemode": {"core/process", "core/base", "protocol"},
     # The server: everything below it, never the REPL or the test-only methods.
-    "daemon": {"core/net", "builtins", "builtins/codemode", "core", "core/sources", "core/workspace", "core/tools",
-               "core/permission", "core/schema", "core/output", "core/process", "core/files",
+    "daemon": {"core/net", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp", "core/workspace",
+               "core/tools", "core/permission", "core/schema", "core/output", "core/process", "core/files",
                "core/base", "protocol"},
     # Test-only methods and tools sit beside main, which installs them.
-    "daemon/testing": {"core/net", "daemon", "builtins", "builtins/codemode", "core", "core/sources", "core/workspace", "core/tools",
+    "daemon/testing": {"core/net", "daemon", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp",
+                       "core/workspace", "core/tools",
                        "core/permission", "core/schema", "core/output", "core/process",
                        "core/files", "core/base", "protocol"},
     # The REPL is a client: it speaks the wire to a toold it starts, and knows nothing inside it.

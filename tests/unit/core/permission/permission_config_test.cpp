@@ -190,14 +190,13 @@ TEST_CASE("permission config: an error anywhere refuses the whole file", "[permi
 
 TEST_CASE("permission config: unknown keys are errors", "[permission_config]") {
   CHECK(errorOf("{\n  \"permision\": {}\n}") ==
-        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "skills", "webfetch" or "codemode"))");
+        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch" or "codemode"))");
   CHECK(errorOf("{\"permission\": \"allow\",\n\"agents\": {}}") ==
-        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "skills", "webfetch" or "codemode"))");
+        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch" or "codemode"))");
   CHECK(errorOf("{\"agent\": {\"plan\": {\n\"permissions\": \"ask\"}}}") ==
         R"(toold.json:2: agent.plan: unknown key "permissions" (expected "permission"))");
   CHECK(errorOf("{\"agent\": {\"my agent\": {\"permission\": \"ask\",\n\"model\": \"x\"}}}") ==
         R"(toold.json:2: agent."my agent": unknown key "model" (expected "permission"))");
-  CHECK(errorOf("{\n\"mcp\": {\"models\": \"x\"}}") == R"(toold.json:2: mcp: unknown key "models" (expected "model"))");
   CHECK(errorOf("{\n\"mcp\": {\"model\": \"\"}}") == R"(toold.json:2: mcp.model: expected a model name, got "")");
 }
 

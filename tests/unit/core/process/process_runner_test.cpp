@@ -239,6 +239,28 @@ TEST_CASE("stdin data reaches the child, which then sees its end", "[process]") 
   CHECK(empty->out.empty());
 }
 
+TEST_CASE("a child started with input reads what is written, in order, until it is closed", "[process]") {
+  Loop loop;
+  ProcessRunner runner(loop.io);
+  auto run = std::make_shared<Run>();
+  auto input = runner.startWithInput(
+      {.argv = {"cat"}, .stdinData = "first\n"}, {},
+      [run](OutputStream stream, std::string_view bytes) { (stream == OutputStream::Stdout ? run->out : run->err).append(bytes); },
+      [run](ProcessOutcome outcome) { run->done.set_value(std::move(outcome)); });
+  input->write("second\n");
+  // More than a pipe holds, queued while the child reads.
+  std::string big;
+  for (int i = 0; big.size() < (1u << 20); ++i) big += std::to_string(i) + '\n';
+  input->write(big);
+  input->write("last\n");
+  CHECK(run->outcome.wait_for(200ms) == std::future_status::timeout); // stdin is still open
+  input->close();
+  input->write("dropped after close\n");
+  REQUIRE(run->wait().status == ExitStatus::exited(0));
+  CHECK(run->out == "first\nsecond\n" + big + "last\n");
+  CHECK(input->pid() > 0);
+}
+
 TEST_CASE("a child that does not read its stdin does not raise SIGPIPE in toold", "[process]") {
   // Under the default disposition a SIGPIPE would end the test binary here.
   SignalDisposition sigpipe(SIGPIPE, SIG_DFL);

@@ -56,6 +56,22 @@ TEST_CASE("registry: closing a scope removes only its registrations and reveals 
   CHECK(registry.effective().empty());
 }
 
+TEST_CASE("registry: replacing a scope swaps its tools in one step", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  registry.add("other", record({{"kept", "other"}}), {});
+  registry.add("mcp:s", record({{"s_a", "old a"}, {"s_b", "old b"}}), {});
+  int changes = 0;
+  registry.setChangeListener([&] { ++changes; });
+  registry.replace("mcp:s", record({{"s_b", "new b"}, {"s_c", "new c"}}), {});
+  CHECK(changes == 1); // one change, never a moment without the scope's tools
+  CHECK(descriptions(registry) ==
+        std::map<std::string, std::string>{{"kept", "other"}, {"s_b", "new b"}, {"s_c", "new c"}});
+  registry.replace("mcp:s", {}, {});
+  CHECK(descriptions(registry) == std::map<std::string, std::string>{{"kept", "other"}});
+  CHECK_FALSE(registry.hasScope("mcp:s"));
+}
+
 TEST_CASE("registry: a registration is a copy of what the caller passed", "[registry]") {
   SchemaCache schemas;
   ToolRegistry registry(schemas);

@@ -1,0 +1,526 @@
+#include "core/sources/mcp/mcp_server.h"
+
+#include "core/schema/json_schema.h"
+#include "core/sources/mcp/mcp_result.h"
+#include "core/sources/mcp/mcp_http_transport.h"
+#include "core/sources/mcp/mcp_stdio_transport.h"
+#include "core/sources/mcp/mcp_tool_names.h"
+#include "core/tools/permission_guard.h"
+#include "core/tools/tool_name.h"
+#include "protocol/bounded_json.h"
+
+#include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
+
+namespace toold::core {
+
+namespace asio = boost::asio;
+
+namespace {
+
+constexpr std::string_view kProtocolVersion = "2025-06-18";
+
+std::string seconds(std::chrono::milliseconds duration) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", std::chrono::duration<double>(duration).count());
+  return text;
+}
+
+/// The text of a failed call as the model reads it.
+std::string callFailure(const std::string& server, const std::string& tool, const McpError& error,
+                        std::chrono::milliseconds execution) {
+  if (error.code == kMcpTimeoutCode)
+    return "MCP tool \"" + tool + "\" of server \"" + server + "\" sent no answer or progress for " + seconds(execution) +
+           " s and was cancelled (raise the server's timeout.execution in toold.json)";
+  if (error.code == kMcpClosedCode) return "MCP server \"" + server + "\": " + error.message;
+  return "MCP server \"" + server + "\" answered an error: " + error.message;
+}
+
+} // namespace
+
+std::string_view mcpStateName(McpState state) {
+  switch (state) {
+  case McpState::Pending: return "pending";
+  case McpState::Connected: return "connected";
+  case McpState::Disabled: return "disabled";
+  case McpState::Failed: return "failed";
+  case McpState::NeedsAuth: return "needs_auth";
+  }
+  return "failed";
+}
+
+json McpServerStatus::toJson() const {
+  json value{{"name", name}, {"status", mcpStateName(state)}, {"tools", toolCount}, {"restarts", restarts}};
+  if (!error.empty()) value["error"] = error;
+  if (pid > 0) value["pid"] = pid;
+  if (resources) value["resources"] = true;
+  if (!renamed.empty()) value["renamed"] = renamed;
+  return value;
+}
+
+McpServer::McpServer(McpHost& host, std::string name, McpServerConfig config, StatusListener onStatus,
+                     std::function<bool(const std::string&)> takenElsewhere)
+    : host_(host), name_(std::move(name)), config_(std::move(config)), onStatus_(std::move(onStatus)),
+      takenElsewhere_(std::move(takenElsewhere)), strand_(asio::make_strand(host.io)), startupDeadline_(strand_),
+      restartTimer_(strand_), healthyTimer_(strand_), relistTimer_(strand_) {
+  status_.name = name_;
+  status_.state = config_.disabled ? McpState::Disabled : McpState::Pending;
+}
+
+McpServer::~McpServer() = default;
+
+McpServerStatus McpServer::status() const {
+  std::lock_guard lock(statusMutex_);
+  return status_;
+}
+
+std::vector<std::string> McpServer::toolNames() const {
+  std::lock_guard lock(statusMutex_);
+  return toolNames_;
+}
+
+void McpServer::setState(McpState state, std::string error) {
+  McpServerStatus copy;
+  {
+    std::lock_guard lock(statusMutex_);
+    status_.state = state;
+    status_.error = std::move(error);
+    status_.pid = transport_ && state == McpState::Connected ? transport_->pid() : 0;
+    if (state != McpState::Connected) {
+      status_.toolCount = 0;
+      status_.resources = false;
+      status_.renamed.clear();
+      toolNames_.clear();
+    }
+    copy = status_;
+  }
+  if (onStatus_) onStatus_(copy);
+  if (state != McpState::Pending) settle();
+}
+
+void McpServer::settle() {
+  auto waiters = std::move(settledWaiters_);
+  settledWaiters_.clear();
+  for (auto& ready : waiters) ready();
+}
+
+void McpServer::whenSettled(std::function<void()> ready) {
+  asio::post(strand_, [self = shared_from_this(), ready = std::move(ready)]() mutable {
+    if (self->status().state == McpState::Pending)
+      self->settledWaiters_.push_back(std::move(ready));
+    else
+      ready();
+  });
+}
+
+void McpServer::start() {
+  asio::post(strand_, [self = shared_from_this()] {
+    if (self->config_.disabled) {
+      self->setState(McpState::Disabled);
+      return;
+    }
+    self->stopped_ = false;
+    self->failuresInARow_ = 0;
+    self->restartTimer_.cancel();
+    self->connect();
+  });
+}
+
+std::shared_ptr<McpTransport> McpServer::makeTransport() {
+  if (config_.kind == McpServerConfig::Kind::Remote)
+    return std::make_shared<McpHttpTransport>(strand_, name_, config_.url, config_.headers);
+  ProcessSpec spec;
+  spec.argv = config_.command;
+  std::filesystem::path cwd = host_.location.directory;
+  if (!config_.cwd.empty()) cwd = std::filesystem::path(config_.cwd).is_absolute() ? std::filesystem::path(config_.cwd) : cwd / config_.cwd;
+  spec.cwd = cwd;
+  for (const auto& [key, value] : config_.environment) spec.extraEnv.push_back(key + "=" + value);
+  return std::make_shared<McpStdioTransport>(host_.processes, strand_, name_, std::move(spec));
+}
+
+void McpServer::connect() {
+  const std::uint64_t generation = ++generation_;
+  if (connection_) connection_->close("the MCP server is restarting");
+  if (transport_) transport_->stop([] {});
+  setState(McpState::Pending);
+  transport_ = makeTransport();
+  std::weak_ptr<McpServer> weak = weak_from_this();
+  connection_ = std::make_unique<McpConnection>(
+      strand_, [transport = std::weak_ptr<McpTransport>(transport_)](std::string frame) {
+        if (auto live = transport.lock()) live->send(std::move(frame));
+      },
+      [weak](const std::string& method, const json& params, std::function<void(McpAnswer)> respond) {
+        if (auto self = weak.lock()) self->onServerRequest(method, params, std::move(respond));
+      },
+      [weak, generation](const std::string& method, const json& params) {
+        if (auto self = weak.lock()) self->onNotification(generation, method, params);
+      });
+  transport_->start(McpTransport::Events{
+      [weak, generation](json message) {
+        auto self = weak.lock();
+        if (self && self->generation_ == generation && self->connection_) self->connection_->receive(message);
+      },
+      [weak, generation](std::optional<json> id, std::size_t bytes) {
+        auto self = weak.lock();
+        if (self && self->generation_ == generation && self->connection_) self->connection_->oversized(id, bytes);
+      },
+      [weak, generation](std::string reason) {
+        if (auto self = weak.lock()) self->failed(generation, "Connection closed: " + reason, true);
+      },
+      [weak, generation](std::string reason) {
+        auto self = weak.lock();
+        if (!self || generation != self->generation_) return;
+        self->failed(generation, reason, false, McpState::NeedsAuth);
+      }});
+  startupDeadline_.expires_after(config_.timeout.startup);
+  startupDeadline_.async_wait([weak, generation, timeout = config_.timeout.startup](const boost::system::error_code& error) {
+    auto self = weak.lock();
+    if (error || !self || self->generation_ != generation || self->status().state != McpState::Pending) return;
+    self->failed(generation, "did not finish starting (initialize and tools/list) within " + seconds(timeout) +
+                                 " s (raise the server's timeout.startup in toold.json)", false);
+  });
+  json params{{"protocolVersion", kProtocolVersion},
+              {"capabilities", {{"roots", json::object()}, {"elicitation", json::object()}}},
+              {"clientInfo", {{"name", "toold"}, {"version", host_.version}}}};
+  // No deadline of its own: the start-up deadline above bounds initialize and the first listing.
+  connection_->request("initialize", std::move(params), McpRequestOptions{},
+                       [weak, generation](McpAnswer answer) {
+                         if (auto self = weak.lock()) self->initialized(generation, answer);
+                       });
+}
+
+void McpServer::initialized(std::uint64_t generation, const McpAnswer& answer) {
+  if (generation != generation_) return;
+  if (answer.error) return failed(generation, "initialize failed: " + answer.error->message, false);
+  serverCapabilities_ = answer.result && answer.result->is_object() ? answer.result->value("capabilities", json::object())
+                                                                    : json::object();
+  if (!serverCapabilities_.is_object()) serverCapabilities_ = json::object();
+  connection_->notify("notifications/initialized", nullptr);
+  auto finish = [self = shared_from_this(), generation](std::optional<json> tools, std::string problem) {
+    if (generation != self->generation_) return;
+    if (!tools) return self->failed(generation, "tools/list failed: " + problem, false);
+    self->startupDeadline_.cancel();
+    self->install(*tools);
+    self->lastRelist_ = std::chrono::steady_clock::now();
+    {
+      std::lock_guard lock(self->statusMutex_);
+      self->status_.resources = self->serverCapabilities_.contains("resources");
+    }
+    self->setState(McpState::Connected);
+    self->healthyTimer_.expires_after(kMcpHealthyReset);
+    self->healthyTimer_.async_wait([weak = self->weak_from_this(), generation](const boost::system::error_code& error) {
+      auto live = weak.lock();
+      if (!error && live && live->generation_ == generation) live->failuresInARow_ = 0;
+    });
+  };
+  if (!serverCapabilities_.contains("tools")) return finish(json::array(), "");
+  listTools(generation, std::chrono::milliseconds(0), std::move(finish));
+}
+
+void McpServer::listTools(std::uint64_t generation, std::chrono::milliseconds pageTimeout,
+                          std::function<void(std::optional<json>, std::string)> done) {
+  listPage(generation, pageTimeout, nullptr, std::make_shared<json>(json::array()),
+           std::make_shared<std::vector<std::string>>(), std::move(done));
+}
+
+void McpServer::listPage(std::uint64_t generation, std::chrono::milliseconds pageTimeout, json cursor,
+                         std::shared_ptr<json> tools, std::shared_ptr<std::vector<std::string>> cursors,
+                         std::function<void(std::optional<json>, std::string)> done) {
+  json params = json::object();
+  if (!cursor.is_null()) params["cursor"] = cursor;
+  connection_->request(
+      "tools/list", std::move(params), McpRequestOptions{pageTimeout, {}},
+      [self = shared_from_this(), generation, pageTimeout, tools, cursors, done = std::move(done)](McpAnswer answer) mutable {
+        if (generation != self->generation_) return;
+        if (answer.error) return done(std::nullopt, answer.error->message);
+        const json& result = *answer.result;
+        if (result.is_object())
+          if (const auto list = result.find("tools"); list != result.end() && list->is_array())
+            for (const json& tool : *list) tools->push_back(tool);
+        const auto next = result.is_object() ? result.find("nextCursor") : result.end();
+        if (!result.is_object() || next == result.end() || !next->is_string()) return done(std::move(*tools), "");
+        const std::string text = next->get<std::string>();
+        if (std::find(cursors->begin(), cursors->end(), text) != cursors->end())
+          return done(std::nullopt, "MCP list returned duplicate cursor: " + text);
+        cursors->push_back(text);
+        self->listPage(generation, pageTimeout, *next, tools, cursors, std::move(done));
+      });
+}
+
+void McpServer::install(const json& tools) {
+  std::vector<std::string> rawNames;
+  std::vector<const json*> definitions;
+  for (const json& tool : tools) {
+    if (!tool.is_object() || !tool.contains("name") || !tool["name"].is_string() || tool["name"].get_ref<const std::string&>().empty()) {
+      spdlog::warn("MCP server {}: a tool without a name was skipped", name_);
+      continue;
+    }
+    const std::string& raw = tool["name"].get_ref<const std::string&>();
+    if (std::find(rawNames.begin(), rawNames.end(), raw) != rawNames.end()) {
+      spdlog::warn("MCP server {}: tool \"{}\" is listed twice; the first is kept", name_, raw);
+      continue;
+    }
+    rawNames.push_back(raw);
+    definitions.push_back(&tool);
+  }
+  const auto names = nameMcpTools(name_, rawNames, takenElsewhere_);
+  std::vector<std::pair<std::string, Tool>> registered;
+  std::map<std::string, std::string> renamed;
+  std::vector<std::string> effectiveNames;
+  std::weak_ptr<McpServer> weak = weak_from_this();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const json& definition = *definitions[i];
+    Tool tool;
+    tool.description = definition.value("description", std::string());
+    tool.inputSchema = definition.contains("inputSchema") && definition["inputSchema"].is_object()
+                           ? definition["inputSchema"]
+                           : json{{"type", "object"}};
+    if (const auto output = definition.find("outputSchema"); output != definition.end() && output->is_object())
+      tool.outputSchema = *output;
+    // A schema toold cannot compile drops that tool only, never the server's others.
+    try {
+      CompiledSchema::compile(tool.inputSchema);
+    } catch (const std::exception& e) {
+      spdlog::warn("MCP server {}: tool \"{}\" skipped: its input schema cannot be used: {}", name_, names[i].raw, e.what());
+      continue;
+    }
+    if (tool.outputSchema) {
+      try {
+        CompiledSchema::compile(*tool.outputSchema);
+      } catch (const std::exception& e) {
+        spdlog::warn("MCP server {}: tool \"{}\": its output schema cannot be used and is ignored: {}", name_,
+                     names[i].raw, e.what());
+        tool.outputSchema.reset();
+      }
+    }
+    tool.title = definition.value("title", std::string());
+    if (const auto annotations = definition.find("annotations"); annotations != definition.end() && annotations->is_object()) {
+      tool.annotations = *annotations;
+      if (tool.title.empty() && annotations->contains("title") && (*annotations)["title"].is_string())
+        tool.title = (*annotations)["title"];
+    }
+    tool.codemode = config_.codemode;
+    tool.threading = ToolThreading::Inline;
+    const bool hasOutput = tool.outputSchema.has_value();
+    const std::string& effective = names[i].effective;
+    tool.execute = guardedByPermission(effective, effective,
+                                       [weak, raw = names[i].raw, hasOutput](json input, ToolContext context, ToolDone done) {
+                                         auto self = weak.lock();
+                                         if (!self) return done(ToolFailure{"the MCP server of this tool was removed", std::nullopt});
+                                         self->callTool(raw, hasOutput, std::move(input), std::move(context), std::move(done));
+                                       });
+    if (names[i].renamed) {
+      spdlog::warn("MCP server {}: tool \"{}\" is named {} (its plain name {} is {})", name_, names[i].raw, effective,
+                   mcpPlainToolName(name_, names[i].raw),
+                   mcpPlainToolName(name_, names[i].raw).size() > kMaxToolNameLength ? "over 64 characters" : "taken");
+      renamed[effective] = names[i].raw;
+    }
+    effectiveNames.push_back(effective);
+    registered.emplace_back(effective, std::move(tool));
+  }
+  try {
+    host_.replaceScope(scope(), std::move(registered));
+  } catch (const std::exception& e) {
+    spdlog::error("MCP server {}: its tools could not be registered: {}", name_, e.what());
+    effectiveNames.clear();
+    renamed.clear();
+  }
+  std::lock_guard lock(statusMutex_);
+  status_.toolCount = effectiveNames.size();
+  status_.renamed = std::move(renamed);
+  toolNames_ = std::move(effectiveNames);
+}
+
+void McpServer::scheduleRelist() {
+  if (relistScheduled_) return;
+  relistScheduled_ = true;
+  const auto due = lastRelist_ + kMcpRelistInterval;
+  relistTimer_.expires_at(std::max(due, std::chrono::steady_clock::now()));
+  relistTimer_.async_wait([weak = weak_from_this(), generation = generation_](const boost::system::error_code& error) {
+    auto self = weak.lock();
+    if (!self) return;
+    self->relistScheduled_ = false;
+    if (error || generation != self->generation_ || self->status().state != McpState::Connected) return;
+    self->lastRelist_ = std::chrono::steady_clock::now();
+    self->listTools(generation, self->config_.timeout.catalog, [self, generation](std::optional<json> tools, std::string problem) {
+      if (generation != self->generation_ || self->status().state != McpState::Connected) return;
+      if (!tools) {
+        spdlog::warn("MCP server {}: listing its changed tools failed ({}); the previous ones are kept", self->name_, problem);
+        return;
+      }
+      self->install(*tools);
+      McpServerStatus copy = self->status();
+      if (self->onStatus_) self->onStatus_(copy);
+    });
+  });
+}
+
+void McpServer::failed(std::uint64_t generation, const std::string& reason, bool restart, McpState state) {
+  if (generation != generation_ || stopped_) return;
+  ++generation_; // whatever the old process still sends is dropped
+  startupDeadline_.cancel();
+  healthyTimer_.cancel();
+  relistTimer_.cancel();
+  // The tools leave before the calls fail, so a client that reacts to the failure with a new
+  // snapshot never sees them again.
+  host_.replaceScope(scope(), {});
+  if (connection_) connection_->close(reason);
+  connection_.reset();
+  if (transport_) transport_->stop([] {}); // kills what is left of it
+  transport_.reset();
+  ++failuresInARow_;
+  spdlog::warn("MCP server {} failed: {}", name_, reason);
+  if (!restart) {
+    // It runs but does not speak MCP in time (or wants OAuth): starting it again would only repeat that.
+    setState(state, reason);
+    return;
+  }
+  if (failuresInARow_ >= kMcpMaxFailuresInARow) {
+    setState(McpState::Failed, reason + " (gave up after " + std::to_string(failuresInARow_) +
+                                   " failures in a row; mcp/connect starts it again)");
+    return;
+  }
+  auto delay = host_.restartDelay * (1LL << std::min(failuresInARow_ - 1, 16u));
+  if (delay > kMcpMaxRestartDelay) delay = kMcpMaxRestartDelay;
+  setState(McpState::Failed, reason + " (restarting in " + seconds(std::chrono::duration_cast<std::chrono::milliseconds>(delay)) + " s)");
+  restartTimer_.expires_after(delay);
+  restartTimer_.async_wait([weak = weak_from_this(), generation = generation_](const boost::system::error_code& error) {
+    auto self = weak.lock();
+    if (error || !self || self->stopped_ || generation != self->generation_) return;
+    {
+      std::lock_guard lock(self->statusMutex_);
+      ++self->status_.restarts;
+    }
+    self->connect();
+  });
+}
+
+void McpServer::stop(std::function<void()> done) {
+  asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {
+    self->stopped_ = true;
+    ++self->generation_;
+    self->startupDeadline_.cancel();
+    self->restartTimer_.cancel();
+    self->healthyTimer_.cancel();
+    self->relistTimer_.cancel();
+    self->host_.replaceScope(self->scope(), {});
+    if (self->connection_) self->connection_->close("MCP server \"" + self->name_ + "\" was disconnected");
+    self->connection_.reset();
+    if (self->status().state != McpState::Disabled) self->setState(McpState::Disabled);
+    auto transport = std::move(self->transport_);
+    if (!transport) return done();
+    transport->stop([transport, done = std::move(done)] { done(); });
+  });
+}
+
+void McpServer::callTool(const std::string& raw, bool hasOutputSchema, json input, ToolContext context, ToolDone done) {
+  asio::post(strand_, [self = shared_from_this(), raw, hasOutputSchema, input = std::move(input),
+                       context = std::move(context), done = std::move(done)]() mutable {
+    const McpServerStatus now = self->status();
+    if (now.state == McpState::Pending) {
+      // A restart is under way: the call waits for it (bounded by the start-up timeout).
+      self->settledWaiters_.push_back([self, raw, hasOutputSchema, input = std::move(input), context = std::move(context),
+                                       done = std::move(done)]() mutable {
+        if (self->status().state == McpState::Pending) return done(ToolFailure{"MCP server \"" + self->name_ + "\" is still starting", std::nullopt});
+        self->callTool(raw, hasOutputSchema, std::move(input), std::move(context), std::move(done));
+      });
+      return;
+    }
+    if (now.state != McpState::Connected || !self->connection_)
+      return done(ToolFailure{"MCP server \"" + self->name_ + "\" is not available (" + std::string(mcpStateName(now.state)) +
+                                  (now.error.empty() ? "" : ": " + now.error) + ")",
+                              std::nullopt});
+    auto cancelled = std::make_shared<CancellationRegistration>();
+    McpRequestOptions options;
+    options.timeout = self->config_.timeout.execution;
+    options.onProgress = [progress = context.progress](const json& params) {
+      if (!progress) return;
+      json update = json::object();
+      for (const char* key : {"progress", "total", "message"})
+        if (params.contains(key)) update[key] = params[key];
+      progress(std::move(update));
+    };
+    const std::int64_t id = self->connection_->request(
+        "tools/call", json{{"name", raw}, {"arguments", input.is_object() ? input : json::object()}}, std::move(options),
+        [self, raw, hasOutputSchema, cancelled, done](McpAnswer answer) {
+          cancelled->reset();
+          if (answer.error) return done(ToolFailure{callFailure(self->name_, raw, *answer.error, self->config_.timeout.execution), std::nullopt});
+          done(mcpResultToCompletion(*answer.result, hasOutputSchema, raw));
+        });
+    const std::uint64_t generation = self->generation_;
+    *cancelled = context.cancellation.onCancel([weak = self->weak_from_this(), id, generation, strand = self->strand_] {
+      asio::post(strand, [weak, id, generation] {
+        auto live = weak.lock();
+        if (live && live->generation_ == generation && live->connection_) live->connection_->cancel(id, "cancelled by toold's client");
+      });
+    });
+  });
+}
+
+void McpServer::request(const std::string& method, json params, CancellationToken cancellation,
+                        std::function<void(std::optional<json>, std::string)> done) {
+  asio::post(strand_, [self = shared_from_this(), method, params = std::move(params), cancellation = std::move(cancellation),
+                       done = std::move(done)]() mutable {
+    if (self->status().state != McpState::Connected || !self->connection_)
+      return done(std::nullopt, "MCP server \"" + self->name_ + "\" is not connected");
+    auto registration = std::make_shared<CancellationRegistration>();
+    const std::int64_t id = self->connection_->request(
+        method, std::move(params), McpRequestOptions{self->config_.timeout.execution, {}},
+        [registration, done](McpAnswer answer) {
+          registration->reset();
+          if (answer.error) return done(std::nullopt, answer.error->message);
+          done(std::move(answer.result), "");
+        });
+    *registration = cancellation.onCancel([weak = self->weak_from_this(), id, generation = self->generation_, strand = self->strand_] {
+      asio::post(strand, [weak, id, generation] {
+        auto live = weak.lock();
+        if (live && live->generation_ == generation && live->connection_) live->connection_->cancel(id, "cancelled by toold's client");
+      });
+    });
+  });
+}
+
+void McpServer::onServerRequest(const std::string& method, const json& params, std::function<void(McpAnswer)> respond) {
+  if (method == "ping") return respond(McpAnswer{json::object(), std::nullopt});
+  if (method == "roots/list") {
+    const std::string path = host_.location.directory.string();
+    return respond(McpAnswer{json{{"roots", json::array({json{{"uri", "file://" + path}, {"name", host_.location.directory.filename().string()}}})}},
+                             std::nullopt});
+  }
+  if (method == "sampling/createMessage")
+    return respond(McpAnswer{std::nullopt, McpError{-32601, "toold does not offer sampling: it runs tools and calls no model"}});
+  if (method == "elicitation/create") {
+    // Forwarded as it is when toold's own client can answer; declined otherwise.
+    const json capabilities = host_.client ? host_.client->capabilities() : json::object();
+    if (!capabilities.is_object() || !capabilities.contains("elicitation"))
+      return respond(McpAnswer{json{{"action", "decline"}}, std::nullopt});
+    host_.client->request("elicitation/create", params, CancellationToken(),
+                          [respond = std::move(respond), strand = strand_](ClientReply reply) mutable {
+                            asio::post(strand, [respond = std::move(respond), reply = std::move(reply)] {
+                              if (reply.error) return respond(McpAnswer{std::nullopt, McpError{static_cast<int>(reply.error->code), reply.error->message}});
+                              respond(McpAnswer{reply.result.value_or(json{{"action", "cancel"}}), std::nullopt});
+                            });
+                          });
+    return;
+  }
+  respond(McpAnswer{std::nullopt, McpError{-32601, "toold does not handle " + method}});
+}
+
+void McpServer::onNotification(std::uint64_t generation, const std::string& method, const json& params) {
+  if (generation != generation_) return;
+  if (method == "notifications/tools/list_changed") return scheduleRelist();
+  if (method == "notifications/message") {
+    const std::string level = params.value("level", std::string("info"));
+    const std::string text = protocol::dumpBounded(params.value("data", json()));
+    if (level == "debug")
+      spdlog::debug("mcp {}: {}", name_, text);
+    else if (level == "info" || level == "notice")
+      spdlog::info("mcp {}: {}", name_, text);
+    else if (level == "warning")
+      spdlog::warn("mcp {}: {}", name_, text);
+    else
+      spdlog::error("mcp {}: {}", name_, text);
+  }
+}
+
+} // namespace toold::core

@@ -1,0 +1,144 @@
+// One configured MCP server, supervised: started (in parallel with the others, never delaying
+// toold), initialized, its tools listed (every page) and registered in the scope `mcp:<name>`;
+// re-listed on notifications/tools/list_changed (at most once per 100 ms, swapped in one step);
+// restarted when it dies (1 s doubling to 60 s, the count reset after 5 minutes of health,
+// `failed` for good after 5 failures in a row); `failed` without a restart when it runs but does
+// not finish initialize and tools/list within the start-up timeout; stopped gently. Its tools call through it, so a
+// call through an older snapshot still reaches the live server.
+//
+// Everything runs on the server's strand; status() may be read from any thread.
+#pragma once
+
+#include "core/base/client_channel.h"
+#include "core/base/location.h"
+#include "core/process/process_runner.h"
+#include "core/sources/mcp/mcp_config.h"
+#include "core/sources/mcp/mcp_connection.h"
+#include "core/sources/mcp/mcp_transport.h"
+#include "core/tools/tool.h"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace toold::core {
+
+/// What the MCP client needs of its host: the loop, the process runner, the Location, the tool
+/// registry's scopes and the way back to toold's own client.
+struct McpHost {
+  boost::asio::io_context& io;
+  ProcessRunner& processes;
+  Location location;
+  /// Replaces every registration of the scope with `tools` in one step (none: closes it).
+  std::function<void(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools)> replaceScope;
+  std::shared_ptr<ClientChannel> client;
+  std::string version; ///< toold's, for clientInfo
+  /// The first restart's delay; it doubles up to 60 s.
+  std::chrono::milliseconds restartDelay{1000};
+};
+
+enum class McpState { Pending, Connected, Disabled, Failed, NeedsAuth };
+std::string_view mcpStateName(McpState state);
+
+struct McpServerStatus {
+  std::string name;
+  McpState state = McpState::Pending;
+  std::string error;
+  std::size_t toolCount = 0;
+  int pid = 0;
+  unsigned restarts = 0;
+  bool resources = false; ///< connected and offering resources
+  std::map<std::string, std::string> renamed; ///< effective → raw, for tools given a hash suffix
+  json toJson() const;
+};
+
+inline constexpr unsigned kMcpMaxFailuresInARow = 5;
+inline constexpr std::chrono::milliseconds kMcpMaxRestartDelay{60000};
+inline constexpr std::chrono::minutes kMcpHealthyReset{5};
+inline constexpr std::chrono::milliseconds kMcpRelistInterval{100};
+
+class McpServer : public std::enable_shared_from_this<McpServer> {
+public:
+  using StatusListener = std::function<void(const McpServerStatus&)>;
+  /// `takenElsewhere` says whether another server's tool has an effective name already.
+  McpServer(McpHost& host, std::string name, McpServerConfig config, StatusListener onStatus,
+            std::function<bool(const std::string&)> takenElsewhere);
+  ~McpServer();
+
+  const std::string& name() const { return name_; }
+  const McpServerConfig& config() const { return config_; }
+  std::string scope() const { return "mcp:" + name_; }
+
+  /// Starts (again, with the failure count reset), unless it is disabled in its config.
+  void start();
+  /// Stops it for good (`disabled`); `done` runs once the process is gone.
+  void stop(std::function<void()> done);
+
+  McpServerStatus status() const;
+  /// The effective names of its registered tools (any thread).
+  std::vector<std::string> toolNames() const;
+  /// Runs `ready` on the strand once the server is not pending (at once when it is not).
+  void whenSettled(std::function<void()> ready);
+
+  /// A tool call (from any thread).
+  void callTool(const std::string& raw, bool hasOutputSchema, json input, ToolContext context, ToolDone done);
+  /// Any request to the server (resources/list, resources/read, …), with the execution timeout;
+  /// `done` gets the result or an error text, on the strand.
+  void request(const std::string& method, json params, CancellationToken cancellation,
+               std::function<void(std::optional<json> result, std::string error)> done);
+
+private:
+  void connect();
+  void initialized(std::uint64_t generation, const McpAnswer& answer);
+  void listTools(std::uint64_t generation, std::chrono::milliseconds pageTimeout,
+                 std::function<void(std::optional<json> tools, std::string error)> done);
+  void listPage(std::uint64_t generation, std::chrono::milliseconds pageTimeout, json cursor,
+                std::shared_ptr<json> tools, std::shared_ptr<std::vector<std::string>> cursors,
+                std::function<void(std::optional<json>, std::string)> done);
+  void install(const json& tools);
+  void scheduleRelist();
+  /// The server is gone or unusable: its calls fail, its tools leave, and it is restarted after
+  /// the backoff when `restart` (it exited) unless that was the 5th failure in a row.
+  /// Without a restart the server ends in `state` (`failed`, or `needs_auth`).
+  void failed(std::uint64_t generation, const std::string& reason, bool restart, McpState state = McpState::Failed);
+  void onServerRequest(const std::string& method, const json& params, std::function<void(McpAnswer)> respond);
+  void onNotification(std::uint64_t generation, const std::string& method, const json& params);
+  void setState(McpState state, std::string error = {});
+  void settle();
+  std::shared_ptr<McpTransport> makeTransport();
+
+  McpHost& host_;
+  const std::string name_;
+  const McpServerConfig config_;
+  StatusListener onStatus_;
+  std::function<bool(const std::string&)> takenElsewhere_;
+  McpStrand strand_;
+
+  // On the strand.
+  std::uint64_t generation_ = 0; ///< one per start: late events of a dead process are dropped
+  std::shared_ptr<McpTransport> transport_;
+  std::unique_ptr<McpConnection> connection_;
+  json serverCapabilities_;
+  boost::asio::steady_timer startupDeadline_;
+  boost::asio::steady_timer restartTimer_;
+  boost::asio::steady_timer healthyTimer_;
+  boost::asio::steady_timer relistTimer_;
+  bool relistScheduled_ = false;
+  std::chrono::steady_clock::time_point lastRelist_{};
+  unsigned failuresInARow_ = 0;
+  bool stopped_ = false;
+  std::vector<std::function<void()>> settledWaiters_;
+
+  mutable std::mutex statusMutex_;
+  McpServerStatus status_;
+  std::vector<std::string> toolNames_;
+};
+
+} // namespace toold::core

@@ -1,0 +1,65 @@
+#include "core/sources/mcp/mcp_sse_reader.h"
+
+#include "core/sources/mcp/mcp_line_reader.h"
+
+namespace toold::core {
+
+McpSseReader::McpSseReader(EventHandler onEvent, OversizeHandler onOversize, std::size_t cap)
+    : onEvent_(std::move(onEvent)), onOversize_(std::move(onOversize)), cap_(cap) {}
+
+void McpSseReader::feed(std::string_view bytes) {
+  while (!bytes.empty()) {
+    const std::size_t newline = bytes.find('\n');
+    if (!skipping_) partial_.append(bytes.substr(0, newline));
+    if (!skipping_ && partial_.size() + data_.size() > cap_) {
+      skipping_ = true;
+      onOversize_(recoverJsonRpcId(std::string_view(data_.empty() ? partial_ : data_).substr(0, 4096 + 6)),
+                  partial_.size() + data_.size());
+      partial_ = std::string();
+      data_ = std::string();
+    }
+    if (newline == std::string_view::npos) return;
+    std::string_view text(partial_);
+    if (!text.empty() && text.back() == '\r') text.remove_suffix(1);
+    line(text);
+    partial_.clear();
+    bytes.remove_prefix(newline + 1);
+  }
+}
+
+void McpSseReader::line(std::string_view text) {
+  if (text.empty()) {
+    if (skipping_) {
+      skipping_ = false;
+      return;
+    }
+    return dispatch();
+  }
+  if (skipping_ || text.front() == ':') return;
+  const std::size_t colon = text.find(':');
+  const std::string_view field = text.substr(0, colon);
+  if (field != "data") return;
+  std::string_view value = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
+  if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
+  if (!data_.empty()) data_ += '\n';
+  data_.append(value);
+}
+
+void McpSseReader::dispatch() {
+  if (data_.empty()) return;
+  std::string data = std::move(data_);
+  data_.clear();
+  onEvent_(data);
+}
+
+void McpSseReader::finish() {
+  if (!partial_.empty() && !skipping_) {
+    std::string text = std::move(partial_);
+    partial_.clear();
+    line(text);
+  }
+  if (!skipping_) dispatch();
+  skipping_ = false;
+}
+
+} // namespace toold::core

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Benchmarks toold's MCP client: one MCP client (this script) calls server-filesystem's
+read_text_file directly, and through toold (toold's MCP face, the call going on to the same server
+through toold's MCP client), in one run. Prints the median time per sequential call, the
+throughput of pipelined calls, the ratios toold / direct, and toold's RSS with 5 servers connected.
+
+  mcp_bench.py TOOLD FILESYSTEM_SERVER WORKDIR [--calls N] [--pipelined N]
+"""
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+toold, server, work = sys.argv[1], sys.argv[2], sys.argv[3]
+calls = int(sys.argv[sys.argv.index("--calls") + 1]) if "--calls" in sys.argv else 300
+pipelined = int(sys.argv[sys.argv.index("--pipelined") + 1]) if "--pipelined" in sys.argv else 1000
+
+
+class Client:
+    def __init__(self, argv, cwd):
+        self.proc = subprocess.Popen(argv, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.DEVNULL, bufsize=0)
+        self.next = 1
+        self.buffer = b""
+
+    def send(self, message):
+        self.proc.stdin.write((json.dumps(message) + "\n").encode())
+
+    def read(self):
+        while b"\n" not in self.buffer:
+            chunk = os.read(self.proc.stdout.fileno(), 1 << 20)
+            if not chunk:
+                raise SystemExit("bench-mcp: the server closed its output")
+            self.buffer += chunk
+        line, self.buffer = self.buffer.split(b"\n", 1)
+        return json.loads(line)
+
+    def request(self, method, params):
+        rid = self.next
+        self.next += 1
+        self.send({"jsonrpc": "2.0", "id": rid, "method": method, "params": params})
+        while True:
+            message = self.read()
+            if message.get("id") == rid:
+                if "error" in message:
+                    raise SystemExit("bench-mcp: %s failed: %s" % (method, message["error"]))
+                return message["result"]
+
+    def initialize(self):
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "bench", "version": "1"}})
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def close(self):
+        self.proc.stdin.close()
+        try:
+            self.proc.wait(10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+def wait_for_tools(client, names):
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        listed = {tool["name"] for tool in client.request("tools/list", {})["tools"]}
+        if all(name in listed for name in names):
+            return
+        time.sleep(0.1)
+    raise SystemExit("bench-mcp: toold's MCP servers did not connect within 60 s")
+
+
+def measure(client, tool, path):
+    arguments = {"path": path}
+    check = client.request("tools/call", {"name": tool, "arguments": arguments})
+    if check.get("isError") or "line 1" not in check["content"][0]["text"]:
+        raise SystemExit("bench-mcp: %s answered %s" % (tool, json.dumps(check)[:300]))
+    for _ in range(20):  # warm-up
+        client.request("tools/call", {"name": tool, "arguments": arguments})
+    times = []
+    for _ in range(calls):
+        start = time.perf_counter()
+        client.request("tools/call", {"name": tool, "arguments": arguments})
+        times.append(time.perf_counter() - start)
+    first = client.next
+    start = time.perf_counter()
+    for i in range(pipelined):
+        client.send({"jsonrpc": "2.0", "id": first + i, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
+    answered = 0
+    while answered < pipelined:
+        if "id" in client.read():
+            answered += 1
+    elapsed = time.perf_counter() - start
+    client.next = first + pipelined
+    return statistics.median(times), pipelined / elapsed
+
+
+def rss_kib(pid):
+    with open("/proc/%d/status" % pid) as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+os.makedirs(work, exist_ok=True)
+path = os.path.join(work, "data.txt")
+with open(path, "w") as f:
+    for i in range(1, 201):
+        f.write("line %d of the file the benchmark reads, long enough to look like code\n" % i)
+
+direct = Client([server, work], work)
+direct.initialize()
+direct_time, direct_rate = measure(direct, "read_text_file", path)
+direct.close()
+
+with open(os.path.join(work, "toold.json"), "w") as f:
+    json.dump({"mcp": {"fs": {"type": "local", "command": [server, "."]}}}, f)
+through = Client([toold, "--directory", work, "--data-dir", os.path.join(work, "data"), "--no-builtins",
+                  "--unattended", "allow", "--log-level", "warn"], work)
+through.initialize()
+wait_for_tools(through, ["fs_read_text_file"])
+toold_time, toold_rate = measure(through, "fs_read_text_file", path)
+through.close()
+
+servers = {"fs%d" % i: {"type": "local", "command": [server, "."]} for i in range(1, 6)}
+with open(os.path.join(work, "toold.json"), "w") as f:
+    json.dump({"mcp": servers}, f)
+idle = Client([toold, "--directory", work, "--data-dir", os.path.join(work, "data"), "--no-builtins", "--log-level", "warn"], work)
+idle.initialize()
+wait_for_tools(idle, ["fs%d_read_text_file" % i for i in range(1, 6)])
+time.sleep(0.5)
+rss = rss_kib(idle.proc.pid)
+idle.close()
+
+print("| | direct | through toold | toold / direct | target |")
+print("| --- | ---: | ---: | ---: | --- |")
+print("| read_text_file, median per call (%d calls) | %.0f µs | %.0f µs | %.2fx | ≤ 1.15x |" % (calls, direct_time * 1e6, toold_time * 1e6, toold_time / direct_time))
+print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.2fx | ≥ 0.9x |" % (pipelined, direct_rate, toold_rate, toold_rate / direct_rate))
+print("| toold RSS with 5 servers connected | | %.1f MiB | | |" % (rss / 1024))
