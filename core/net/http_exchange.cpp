@@ -227,11 +227,10 @@ private:
     http::response_parser<http::buffer_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(
         std::min<std::size_t>(options_.max_header_bytes, std::numeric_limits<std::uint32_t>::max())));
-    if (options_.max_body_bytes > 0) {
-      parser.body_limit(options_.max_body_bytes);
-    } else {
-      parser.body_limit(boost::none);
-    }
+    // "No cap" is the largest cap: Boost 1.74's parser compares a Content-Length with an empty
+    // optional limit as if the limit were below every length.
+    parser.body_limit(options_.max_body_bytes > 0 ? std::uint64_t{options_.max_body_bytes}
+                                                  : std::numeric_limits<std::uint64_t>::max());
     if (verb == http::verb::head) parser.skip(true);
 
     armIdle(stream);

@@ -88,8 +88,7 @@ void McpHttpTransport::exchange(std::string body) {
 
   HttpOptions options;
   options.timeout = kExchangeLimit;
-  // Bounded here, per message. (0, "no cap", is refused by core/net as a 0-byte limit today.)
-  options.max_body_bytes = std::size_t{1} << 50;
+  options.max_body_bytes = 0; // no cap on the stream: each message in it is bounded here
   int status = 0;
   bool eventStream = false;
   std::string answer;

@@ -138,6 +138,15 @@ TEST_CASE("httpExchange caps the body and the headers", "[net]") {
   CHECK(response.outcome.error.find("headers are larger than 1024") != std::string::npos);
 }
 
+TEST_CASE("httpExchange reads a body of any length when the cap is 0 (none)", "[net]") {
+  LoopbackHttpServer server([](auto& c) { answer(c, std::string(100'000, 'z')); });
+  HttpOptions options;
+  options.max_body_bytes = 0;
+  const auto response = httpFetch(get(server.url()), options, {});
+  REQUIRE(response.outcome.ok());
+  CHECK(response.body.size() == 100'000);
+}
+
 TEST_CASE("httpExchange asks about each resolved address before connecting", "[net]") {
   LoopbackHttpServer server([](auto& c) { answer(c, "secret"); });
   HttpOptions options;
