@@ -23,6 +23,15 @@ namespace toold::codemode {
 
 using json = nlohmann::json;
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+// The sanitizers reserve terabytes of shadow address space at start, so an address-space limit
+// would fail every later mapping. Under them a program is bounded by the GC heap cap and the
+// resident-size watch alone (docs/codemode.md).
+constexpr bool kAddressSpaceLimit = false;
+#else
+constexpr bool kAddressSpaceLimit = true;
+#endif
+
 namespace {
 
 void writeLine(const json& message) {
@@ -153,7 +162,7 @@ bool parseWorkerArguments(int argc, char** argv, WorkerSettings& settings) {
 
 int runWorker(const WorkerSettings& settings) {
   const rlimit memory{static_cast<rlim_t>(settings.memoryMegabytes) << 20, static_cast<rlim_t>(settings.memoryMegabytes) << 20};
-  if (::setrlimit(RLIMIT_AS, &memory) != 0) {
+  if (kAddressSpaceLimit && ::setrlimit(RLIMIT_AS, &memory) != 0) {
     std::fprintf(stderr, "codemode worker: setrlimit(RLIMIT_AS): %s\n", std::strerror(errno));
     return 1;
   }
