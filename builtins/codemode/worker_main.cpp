@@ -25,11 +25,14 @@ using json = nlohmann::json;
 
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 // The sanitizers reserve terabytes of shadow address space at start, so an address-space limit
-// would fail every later mapping. Under them a program is bounded by the GC heap cap and the
-// resident-size watch alone (docs/codemode.md).
+// would fail every later mapping; and their shadow memory and ASan's quarantine of freed blocks
+// make a process several times larger. Under them a program is bounded by the GC heap cap and a
+// resident-size watch four times as high (docs/codemode.md).
 constexpr bool kAddressSpaceLimit = false;
+constexpr std::size_t kResidentFactor = 4;
 #else
 constexpr bool kAddressSpaceLimit = true;
+constexpr std::size_t kResidentFactor = 1;
 #endif
 
 namespace {
@@ -196,7 +199,7 @@ int runWorker(const WorkerSettings& settings) {
         }
         WorkerHost host(std::move(catalog));
         ProgramLimits limits = limitsFrom(run->value("limits", json::object()));
-        limits.maxResidentBytes = settings.residentMegabytes << 20;
+        limits.maxResidentBytes = (settings.residentMegabytes * kResidentFactor) << 20;
         const ProgramResult result = engine.run(run->value("code", ""), tools, limits, host, completions);
         writeLine({{"type", "done"}, {"result", resultToJson(result)}});
         // After an interruption the engine's queues may hold the old program's jobs: start afresh.

@@ -126,11 +126,21 @@ void WorkerProcess::readLoop() {
           continue;
         }
         std::function<void(json)> deliver;
+        std::shared_ptr<WorkerProcess> self;
         {
           std::lock_guard lock(listenerMutex_);
           deliver = listener_.message;
+          self = weak_from_this().lock();
         }
         if (deliver) deliver(std::move(parsed.value));
+        deliver = nullptr;
+        // The listener may have let go of every other owner (a program that ended on this
+        // message): the object then ends here, on its own reader thread — the destructor kills the
+        // worker and detaches this thread — and nothing of it may be touched afterwards.
+        if (self && self.use_count() == 1) {
+          self.reset();
+          return;
+        }
       }
       buffer.erase(0, start);
     }

@@ -16,7 +16,7 @@
 
 namespace toold::codemode {
 
-class WorkerProcess {
+class WorkerProcess : public std::enable_shared_from_this<WorkerProcess> {
 public:
   /// Called on the worker's reader thread: each message, then once `ended` with how it ended.
   struct Listener {
