@@ -36,7 +36,7 @@ TEST_CASE("arity: one-word tools and unknown commands keep the first word", "[ar
   CHECK(savePattern({"./build.sh", "release"}) == "./build.sh *");
 }
 
-TEST_CASE("arity: fewer words than the arity keep them all; none give nothing", "[arity]") {
+TEST_CASE("arity: fewer words than the arity keep them all, none give nothing", "[arity]") {
   CHECK(commandPrefix({"git"}) == Words{"git"});
   CHECK(commandPrefix({"npm", "run"}) == Words{"npm", "run"});
   CHECK(savePattern({"npm", "run"}) == "npm run *");

@@ -44,7 +44,7 @@ TEST_CASE("html to text: visible text only, blocks on lines", "[html]") {
         "A\nb c d\ng\nh");
 }
 
-TEST_CASE("html nested too deeply is refused before parsing; ordinary sloppiness is not", "[html]") {
+TEST_CASE("html nested too deeply is refused before parsing, ordinary sloppiness is not", "[html]") {
   std::string deep;
   for (int i = 0; i < 5000; ++i) deep += "<div>";
   CHECK(htmlTooDeep(deep));

@@ -158,7 +158,7 @@ TEST_CASE("searcher: CRLF lines are reported without the CR, which $ does not sk
   CHECK(searchBoth(R"(x\r$)", text).lines == Lines{"1:x"});
 }
 
-TEST_CASE("searcher: a last line without a newline is a line; an empty file has none", "[searcher]") {
+TEST_CASE("searcher: a last line without a newline is a line, an empty file has none", "[searcher]") {
   CHECK(searchBoth("foo", "a\nfoo").lines == Lines{"2:foo"});
   CHECK(searchBoth("foo$", "a\nfoo").lines == Lines{"2:foo"});
   CHECK(searchBoth("foo", "foo").lines == Lines{"1:foo"});
@@ -264,7 +264,7 @@ TEST_CASE("searcher: case-insensitive search folds Unicode case", "[searcher]") 
   CHECK(searchBoth("fOo", text).matchedLines == 0);
 }
 
-TEST_CASE("searcher: \\w, \\d and \\b know Unicode, as ripgrep's do", "[searcher]") {
+TEST_CASE("searcher: the word, digit and boundary classes know Unicode, as ripgrep's do", "[searcher]") {
   CHECK(searchBoth(R"(^\w+$)", "\xC3\xA9t\xC3\xA9\n").matchedLines == 1);
   CHECK(searchBoth(R"(\bfoo\b)", "\xC3\xA9" "foo\nfoo\n").lines == Lines{"2:foo"});
 }

@@ -119,7 +119,7 @@ TEST_CASE("shell jobs: a session keeps its 25 newest finished jobs, the others g
   CHECK(fs::exists(*started[2].logPath));
 }
 
-TEST_CASE("shell jobs: kill waits for the end; a finished job is said so", "[shell_jobs]") {
+TEST_CASE("shell jobs: kill waits for the end, a finished job is said so", "[shell_jobs]") {
   Fixture f;
   auto job = f.start("s1", "echo up; exec sleep 30");
   std::this_thread::sleep_for(100ms);

@@ -11,7 +11,7 @@ using toold::daemon::Reply;
 using toold::daemon::WeakReply;
 using nlohmann::json;
 
-TEST_CASE("a reply is sent once; a second answer is dropped", "[reply]") {
+TEST_CASE("a reply is sent once, a second answer is dropped", "[reply]") {
   std::vector<json> sent;
   int done = 0;
   Reply reply(json(4), "ping", [&](json&& m) { sent.push_back(std::move(m)); }, [&] { ++done; });
@@ -68,7 +68,7 @@ TEST_CASE("a batch is sent once every expected answer is in", "[reply]") {
   CHECK(sent[0] == json::parse(R"([{"id":1},{"id":2}])"));
 }
 
-TEST_CASE("a withdrawn reply sends nothing and counts as answered; a batch leaves it out", "[reply]") {
+TEST_CASE("a withdrawn reply sends nothing and counts as answered, a batch leaves it out", "[reply]") {
   std::vector<json> sent;
   int done = 0;
   Reply reply(json(5), "sleep", [&](json&& m) { if (!m.is_discarded()) sent.push_back(std::move(m)); }, [&] { ++done; });

@@ -37,7 +37,7 @@ TEST_CASE("the depth scan counts brackets outside strings only", "[bounded_json]
   CHECK(at == 512);
 }
 
-TEST_CASE("a text at the depth limit parses; one level more is refused before parsing", "[bounded_json]") {
+TEST_CASE("a text at the depth limit parses, one level more is refused before parsing", "[bounded_json]") {
   auto atLimit = parseBounded(nestedArrays(kMaxJsonDepth));
   REQUIRE(atLimit);
   CHECK(atLimit.value.is_array());

@@ -157,7 +157,7 @@ TEST_CASE("the decoder's buffer stays bounded while an oversized frame streams i
   CHECK(errors == 1);
 }
 
-TEST_CASE("invalid UTF-8 passes the decoder untouched; the encoder replaces it", "[framing]") {
+TEST_CASE("invalid UTF-8 passes the decoder untouched, the encoder replaces it", "[framing]") {
   CHECK(decodeWhole("{\"a\":\"\xff\"}\n") == std::vector<std::string>{"F:{\"a\":\"\xff\"}"});
   const nlohmann::json bad = {{"text", std::string("ok \xff\xfe end")}};
   std::string encoded;

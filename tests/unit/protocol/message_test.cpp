@@ -35,7 +35,7 @@ TEST_CASE("a request keeps its id's exact type and value", "[message]") {
   CHECK(idKey(json(1)) != idKey(json("1")));
 }
 
-TEST_CASE("params are kept; absent params are null", "[message]") {
+TEST_CASE("params are kept, absent params are null", "[message]") {
   auto request = std::get<Request>(classifyText(R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"a":[1]}})"));
   CHECK(request.params == json::parse(R"({"a":[1]})"));
   auto positional = std::get<Request>(classifyText(R"({"jsonrpc":"2.0","id":1,"method":"m","params":[1,2]})"));

@@ -64,7 +64,7 @@ TEST_CASE("search: an exact path answers that tool alone", "[codemode]") {
   CHECK(paths(searchCatalog(entries, request)) == std::vector<std::string>{"tools.github.list_issues"});
 }
 
-TEST_CASE("search: empty query browses; namespace filters; pages", "[codemode]") {
+TEST_CASE("search: empty query browses, namespace filters, pages", "[codemode]") {
   const auto entries = catalog();
   SearchRequest request;
   request.ns = "github";

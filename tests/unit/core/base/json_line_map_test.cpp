@@ -76,7 +76,7 @@ TEST_CASE("json line map: keys with / and ~ are escaped as in JSON Pointer", "[j
   CHECK(map.line(built) == 6u);
 }
 
-TEST_CASE("json line map: escapes in strings are decoded, and \\n inside one is no line", "[json_line_map]") {
+TEST_CASE("json line map: escapes in strings are decoded, and an escaped newline inside one is no line", "[json_line_map]") {
   const JsonLineMap map("{\"a\\\"b\": \"line\\nbreak\\n\\n\", \"back\\\\slash\": 0,\n"
                         "\"\\u00e9t\\u00E9\": \"\\\\\\\"\",\n"
                         "\"\\ud83d\\ude00\": 1, \"tab\\t\\/\": [\"]\", \"}\", \"\\\"\"],\n"

@@ -49,7 +49,7 @@ TEST_CASE("doom loop: another tool or another input starts counting again", "[do
   CHECK(callAnswered(detector, "grep", input, 1));
 }
 
-TEST_CASE("doom loop: calls still running are no evidence; a refused call is forgotten", "[doom_loop]") {
+TEST_CASE("doom loop: calls still running are no evidence, a refused call is forgotten", "[doom_loop]") {
   DoomLoopDetector detector;
   const json input{{"q", 1}};
   auto first = detector.start("t", input);

@@ -122,7 +122,7 @@ TEST_CASE("numbers, strings, arrays and objects outside their bounds", "[schema]
 
 // No cut-off on length: PCRE2 keeps its backtracking off the machine stack, and its limits answer
 // "too costly" rather than hang.
-TEST_CASE("a pattern is searched in strings of any length; one too costly to search says so", "[schema]") {
+TEST_CASE("a pattern is searched in strings of any length, one too costly to search says so", "[schema]") {
   const auto schema = CompiledSchema::compile({{"pattern", "^[a-z]+$"}});
   const std::string letters(1000000, 'a');
   CHECK(schema->validate(letters).empty());
@@ -292,7 +292,7 @@ TEST_CASE("local references into $defs and definitions, nested and recursive", "
   CHECK(issuesOf({{"$defs", {{"a b", {{"type", "null"}}}}}, {"$ref", "#/$defs/a%20b"}}, 1).size() == 1);
 }
 
-TEST_CASE("2020-12 applies the keywords beside $ref; draft-07 ignores them", "[schema]") {
+TEST_CASE("2020-12 applies the keywords beside $ref, draft-07 ignores them", "[schema]") {
   const json defs = {{"short", {{"type", "string"}}}};
   CHECK(issuesOf({{"$defs", defs}, {"$ref", "#/$defs/short"}, {"maxLength", 2}}, "abc").size() == 1);
   CHECK(issuesOf({{"definitions", defs}, {"$ref", "#/definitions/short"}, {"maxLength", 2}}, "abc").empty());

@@ -126,7 +126,7 @@ TEST_CASE("openai: root alternatives become one closed object, null alternatives
     CHECK_FALSE(projected.schema->contains(key));
 }
 
-TEST_CASE("openai: root allOf unions required; untyped properties get a type", "[provider_schema]") {
+TEST_CASE("openai: root allOf unions required, untyped properties get a type", "[provider_schema]") {
   const json original = json::parse(R"({"allOf":[
       {"type":"object","properties":{"a":{"minimum":1}},"required":["a"]},
       {"type":"object","properties":{"b":{"items":{"type":"string"}}},"required":["b"]}]})");
@@ -234,7 +234,7 @@ TEST_CASE("xai and moonshot", "[provider_schema]") {
   CHECK(moonshot["properties"]["p"] == json::parse(R"({"type":"array","items":{"type":"string"}})"));
 }
 
-TEST_CASE("raw leaves the schema as registered; projections are deterministic", "[provider_schema]") {
+TEST_CASE("raw leaves the schema as registered, projections are deterministic", "[provider_schema]") {
   const json original = json::parse(R"({"anyOf":[{"type":"object"}],"x-keep":1})");
   CHECK(schemaFor(SchemaProvider::Raw, original) == original);
   for (auto provider : {SchemaProvider::Google, SchemaProvider::OpenAI, SchemaProvider::OpenAIStrict, SchemaProvider::OpenAICompatible,

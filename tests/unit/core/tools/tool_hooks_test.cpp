@@ -39,7 +39,7 @@ TEST_CASE("hooks: a refusal stops the chain", "[hooks]") {
   CHECK(later == 0);
 }
 
-TEST_CASE("hooks: removal takes exactly one hook, twice is harmless; no hooks passes the event through",
+TEST_CASE("hooks: removal takes exactly one hook, twice is harmless, no hooks passes the event through",
           "[hooks]") {
   ToolHooks hooks;
   CHECK(hooks.empty(HookPoint::After));

@@ -79,7 +79,7 @@ TEST_CASE("held location: a leaf that is now a symlink is refused as changed", "
              Catch::Contains("changed after it was checked"));
 }
 
-TEST_CASE("held location: reading a path below a missing folder holds nothing; writing creates the folders", "[held]") {
+TEST_CASE("held location: reading a path below a missing folder holds nothing, writing creates the folders", "[held]") {
   TempDir dir("held");
   const auto path = resolved(dir.path() / "x" / "y" / "f.txt");
   const auto& reading = expect(holdLocation(path, HoldPurpose::Read));

@@ -77,7 +77,7 @@ TEST_CASE("mcp results: content items, isError, structuredContent", "[mcp_client
   CHECK(*std::get<ToolResult>(structured).output == nlohmann::json{{"sum", 3}});
 }
 
-TEST_CASE("mcp sse: data lines make events at blank lines, across chunks; other fields ignored", "[mcp_client]") {
+TEST_CASE("mcp sse: data lines make events at blank lines, across chunks, other fields ignored", "[mcp_client]") {
   std::vector<std::string> events;
   std::vector<nlohmann::json> oversized;
   McpSseReader reader([&](std::string_view data) { events.emplace_back(data); },
