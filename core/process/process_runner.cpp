@@ -1,4 +1,4 @@
-// ProcessRunner: one child's life on the runner's strand — its output, its stdin, its exit, the
+// ProcessRunner: one child's life on its strand (the runner's, or one of its owner's) — its output, its stdin, its exit, the
 // timeout, cancellation and the drain — and the captured-run convenience for command tools.
 #include "core/process/process_runner.h"
 
@@ -31,12 +31,18 @@ namespace toold::core {
 namespace asio = boost::asio;
 using Strand = asio::strand<asio::io_context::executor_type>;
 
-/// What a ChildInput and its RunningChild share. `queued` and `closed` under the mutex; `wake`
-/// is set (once, on the strand) when the child started, and posts its writer onto the strand.
+/// What a ChildInput and its RunningChild share, under the mutex. `wake` is set (once, on the
+/// strand) when the child started, and posts its writer onto the strand. `idleFd` is the pipe
+/// while the strand's writer has nothing left to write: a writer may then write at once from its
+/// own thread (an MCP request goes out without a trip through the strand, the wake-up of another
+/// thread it often costs); what the pipe does not take is queued for the strand, which owns the
+/// pipe from then until it is idle again.
 struct ChildInput::State {
   std::mutex mutex;
   std::string queued;
   bool closed = false;
+  int idleFd = -1;
+  bool sigpipeIgnored = false;
   std::function<void()> wake;
   std::atomic<pid_t> pid{0};
 };
@@ -46,7 +52,23 @@ void ChildInput::write(std::string bytes) {
   {
     std::lock_guard lock(state_->mutex);
     if (state_->closed) return;
-    state_->queued += bytes;
+    std::string_view rest(bytes);
+    if (state_->idleFd >= 0) {
+      SigpipeBlock block(!state_->sigpipeIgnored);
+      while (!rest.empty()) {
+        const ssize_t written = ::write(state_->idleFd, rest.data(), rest.size());
+        if (written >= 0) {
+          rest.remove_prefix(static_cast<std::size_t>(written));
+          continue;
+        }
+        if (errno == EINTR) continue;
+        if (errno == EPIPE) block.consume(); // the strand meets it again and closes the pipe
+        break;
+      }
+      if (rest.empty()) return;
+      state_->idleFd = -1;
+    }
+    state_->queued.append(rest);
     wake = state_->wake;
   }
   if (wake) wake();
@@ -78,7 +100,7 @@ namespace {
 constexpr std::chrono::milliseconds kReapPatience{2000};
 
 /// One child from spawn to onExit. Lives as long as a handler of its own is pending; every member
-/// is touched on the runner's strand only (the descriptors and timers are bound to it, so their
+/// is touched on the child's strand only (the descriptors and timers are bound to it, so their
 /// handlers run there).
 class RunningChild : public std::enable_shared_from_this<RunningChild> {
 public:
@@ -112,6 +134,13 @@ public:
   /// A child dropped before it was collected (its io_context destroyed with its handlers) is
   /// killed and reaped here rather than left running.
   ~RunningChild() {
+    if (input_) {
+      // The descriptor closes with this child: no writer may use it any more.
+      std::lock_guard lock(input_->mutex);
+      input_->closed = true;
+      input_->idleFd = -1;
+      input_->wake = nullptr;
+    }
     if (!reaped_) ChildTable::instance().release(id_, kReapPatience);
   }
 
@@ -123,6 +152,7 @@ public:
     onExit_ = std::move(onExit);
     if (input_) {
       std::lock_guard lock(input_->mutex);
+      input_->sigpipeIgnored = sigpipeIgnored_;
       input_->wake = [weak = weak_from_this(), strand = strand_] {
         asio::post(strand, [weak] {
           if (auto self = weak.lock()) self->writeStdin();
@@ -195,7 +225,7 @@ private:
   void writeStdin() {
     if (!stdin_.is_open() || writeWaiting_) return;
     while (stdinWritten_ < stdinData_.size() || takeQueuedInput()) {
-      SigpipeBlock block;
+      SigpipeBlock block(!sigpipeIgnored_);
       const ssize_t written =
           ::write(stdin_.native_handle(), stdinData_.data() + stdinWritten_, stdinData_.size() - stdinWritten_);
       if (written >= 0) {
@@ -217,7 +247,13 @@ private:
     }
     if (stdinWritten_ >= stdinData_.size() && input_) {
       std::lock_guard lock(input_->mutex);
-      if (!input_->closed) return; // all written; more may come
+      if (!input_->closed) {
+        // All written; more may come. With nothing queued meanwhile (what was is the wake's,
+        // already posted), writers may write themselves until the pipe is full.
+        if (input_->queued.empty()) input_->idleFd = stdin_.native_handle();
+        return;
+      }
+      input_->idleFd = -1;
     }
     closeStdin();
   }
@@ -234,16 +270,18 @@ private:
   }
 
   void closeStdin() {
+    if (input_) {
+      // Before the descriptor closes: no writer may use it (or a number reused) afterwards.
+      std::lock_guard lock(input_->mutex);
+      input_->closed = true;
+      input_->idleFd = -1;
+      input_->queued.clear();
+      input_->wake = nullptr; // it holds this child weakly, but it is no use any more
+    }
     boost::system::error_code ignored;
     stdin_.close(ignored);
     stdinData_ = std::string();
     stdinWritten_ = 0;
-    if (input_) {
-      std::lock_guard lock(input_->mutex);
-      input_->closed = true;
-      input_->queued.clear();
-      input_->wake = nullptr; // it holds this child weakly, but it is no use any more
-    }
   }
 
   void waitForExit() {
@@ -316,6 +354,7 @@ private:
   ChildTable::ChildId id_;
   std::shared_ptr<ChildInput::State> input_; ///< null unless started with startWithInput
   bool writeWaiting_ = false;                ///< a wait for room in the stdin pipe is pending
+  const bool sigpipeIgnored_ = sigpipeIgnoredNow(); ///< then writes need no SigpipeBlock
   std::string stdinData_;
   std::size_t stdinWritten_ = 0;
   asio::posix::stream_descriptor pidfd_;
@@ -367,24 +406,29 @@ ProcessRunner::~ProcessRunner() { ChildTable::instance().retire(shared_->owner, 
 
 void ProcessRunner::start(ProcessSpec spec, CancellationToken cancellation, OutputHandler onOutput,
                           ExitHandler onExit) {
-  startChild(shared_, std::move(spec), std::move(cancellation), std::move(onOutput), std::move(onExit), nullptr);
+  startChild(shared_, std::move(spec), std::move(cancellation), std::move(onOutput), std::move(onExit), nullptr,
+             std::nullopt);
 }
 
 std::shared_ptr<ChildInput> ProcessRunner::startWithInput(ProcessSpec spec, CancellationToken cancellation,
-                                                          OutputHandler onOutput, ExitHandler onExit) {
+                                                          OutputHandler onOutput, ExitHandler onExit,
+                                                          std::optional<Strand> strand) {
   auto state = std::make_shared<ChildInput::State>();
   if (!spec.stdinData) spec.stdinData = std::string(); // a pipe, not /dev/null
-  startChild(shared_, std::move(spec), std::move(cancellation), std::move(onOutput), std::move(onExit), state);
+  startChild(shared_, std::move(spec), std::move(cancellation), std::move(onOutput), std::move(onExit), state,
+             std::move(strand));
   return std::make_shared<ChildInput>(std::move(state));
 }
 
 void ProcessRunner::startChild(const std::shared_ptr<Shared>& runner, ProcessSpec spec, CancellationToken cancellation,
                                OutputHandler onOutput, ExitHandler onExit,
-                               std::shared_ptr<ChildInput::State> input) {
-  // Posted, never run inline: a caller on the strand must not see onExit inside start().
-  asio::post(runner->strand, [shared = runner, spec = std::move(spec), cancellation = std::move(cancellation),
-                               onOutput = std::move(onOutput), onExit = std::move(onExit),
-                               input = std::move(input)]() mutable {
+                               std::shared_ptr<ChildInput::State> input, std::optional<Strand> strand) {
+  // Posted, never run inline: a caller on the strand must not see onExit inside start(). The
+  // child's strand (the runner's unless one was given) runs its spawn and everything after it.
+  const Strand childStrand = strand.value_or(runner->strand);
+  asio::post(childStrand, [shared = runner, spec = std::move(spec), cancellation = std::move(cancellation),
+                           onOutput = std::move(onOutput), onExit = std::move(onExit),
+                           input = std::move(input), childStrand]() mutable {
     ProcessOutcome outcome;
     if (cancellation.isCancelled()) {
       outcome.cancelled = true;
@@ -402,7 +446,7 @@ void ProcessRunner::startChild(const std::shared_ptr<Shared>& runner, ProcessSpe
     }
     std::shared_ptr<RunningChild> child;
     try {
-      child = std::make_shared<RunningChild>(shared->strand, std::move(spec), process, input);
+      child = std::make_shared<RunningChild>(childStrand, std::move(spec), process, input);
     } catch (const std::exception& e) { // epoll refused a descriptor (out of memory or watches)
       ChildTable::instance().release(process.id, kReapPatience);
       outcome.spawnError = "cannot run \"" + program + "\": " + e.what();

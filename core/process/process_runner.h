@@ -26,6 +26,7 @@
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/strand.hpp>
 
 #include <sys/types.h>
 
@@ -85,7 +86,8 @@ private:
   std::shared_ptr<State> state_;
 };
 
-/// One per daemon. May be used from any thread; callbacks run on the runner's strand.
+/// One per daemon. May be used from any thread; callbacks run on the runner's strand (or on the
+/// child's own, see startWithInput).
 class ProcessRunner {
 public:
   explicit ProcessRunner(boost::asio::io_context& io);
@@ -100,11 +102,15 @@ public:
   /// after the last `onOutput`, when the child has exited and its pipes were drained — or when it
   /// could not start. A failure to start is an outcome with spawnError, never an exception.
   void start(ProcessSpec spec, CancellationToken cancellation, OutputHandler onOutput, ExitHandler onExit);
+  using Strand = boost::asio::strand<boost::asio::io_context::executor_type>;
   /// start(), with the child's stdin a pipe that stays open for the returned ChildInput's writes
   /// (`spec.stdinData` is written first). Cancellation (and the timeout) end it as for start():
-  /// SIGTERM to its group, SIGKILL after `killGrace`.
+  /// SIGTERM to its group, SIGKILL after `killGrace`. With `strand` (of the runner's io_context),
+  /// the child's I/O and both callbacks run on it instead of the runner's: a long-lived child
+  /// whose owner works on a strand of its own (an MCP server) is then read where its messages are
+  /// handled, without a hop from strand to strand for each.
   std::shared_ptr<ChildInput> startWithInput(ProcessSpec spec, CancellationToken cancellation, OutputHandler onOutput,
-                                             ExitHandler onExit);
+                                             ExitHandler onExit, std::optional<Strand> strand = std::nullopt);
 
   /// SIGKILL to every child's process group, then reaps the children (waiting up to 2 s for one
   /// stuck in the kernel). Safe on any thread, with or without the io_context running: for the
@@ -117,7 +123,8 @@ public:
 private:
   struct Shared;
   static void startChild(const std::shared_ptr<Shared>& shared, ProcessSpec spec, CancellationToken cancellation,
-                         OutputHandler onOutput, ExitHandler onExit, std::shared_ptr<ChildInput::State> input);
+                         OutputHandler onOutput, ExitHandler onExit, std::shared_ptr<ChildInput::State> input,
+                         std::optional<Strand> strand);
   std::shared_ptr<Shared> shared_;
 };
 

@@ -11,6 +11,13 @@
 
 namespace toold::core {
 
+/// Whether SIGPIPE is ignored in this process (toold ignores it): then a write needs no block.
+inline bool sigpipeIgnoredNow() {
+  struct sigaction current {};
+  ::sigaction(SIGPIPE, nullptr, &current);
+  return (current.sa_flags & SA_SIGINFO) == 0 && current.sa_handler == SIG_IGN;
+}
+
 class SigpipeBlock {
 public:
   /// `needed` false (SIGPIPE is ignored anyway) makes it do nothing.
