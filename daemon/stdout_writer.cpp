@@ -2,19 +2,29 @@
 #include "daemon/stdout_writer.h"
 
 #include <cerrno>
+#include <fcntl.h>
 #include <poll.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace toold::daemon {
 namespace {
 
-// A pipe that polls writable has a free 4 KiB slot, so a write of at most this many bytes cannot
-// block. (Regular files and terminals always poll writable.)
+// Of anything but a pipe, only this much is written inline, and only when it polls writable
+// (regular files and terminals always do; a socket that does has room for at least this).
 constexpr std::size_t kInlineWriteMax = 4096;
+// A pipe holds its bytes in slots of a page each.
+constexpr std::size_t kPipeSlot = 4096;
 
 } // namespace
 
 StdoutWriter::StdoutWriter(int fd, std::function<void()> onBroken) : fd_(fd), onBroken_(std::move(onBroken)) {
+  struct stat status {};
+  if (::fstat(fd_, &status) == 0 && S_ISFIFO(status.st_mode)) {
+    const int capacity = ::fcntl(fd_, F_GETPIPE_SZ);
+    if (capacity > 0) pipeCapacity_ = static_cast<std::size_t>(capacity);
+  }
   thread_ = std::thread([this] { run(); });
 }
 
@@ -66,7 +76,7 @@ void StdoutWriter::writeQueuedOrWake(std::unique_lock<std::mutex>& lock) {
   if (writing_) return; // the writer thread, or another sender, will find the queue
   std::size_t bytes = 0;
   for (const auto& frame : queue_) bytes += frame.size();
-  if (bytes <= kInlineWriteMax && hasRoom()) writeQueue(lock);
+  if (hasRoomFor(bytes)) writeQueue(lock);
   // Frames queued meanwhile, a broken pipe, or a block too big to write here are the writer
   // thread's. Waking it for nothing would cost a context switch per request.
   if (!queue_.empty() || broken_) wake_.notify_one();
@@ -92,7 +102,19 @@ void StdoutWriter::writeQueue(std::unique_lock<std::mutex>& lock) {
   if (queue_.empty()) drained_.notify_all();
 }
 
-bool StdoutWriter::hasRoom() const {
+bool StdoutWriter::hasRoomFor(std::size_t bytes) const {
+  if (pipeCapacity_ > 0) {
+    // The unread bytes fill at most one slot more than their size needs (the first and last may
+    // be partly read or written); the frame needs its own slots past those. Only toold writes
+    // this pipe, so the room can only grow until the write.
+    int unread = 0;
+    if (::ioctl(fd_, FIONREAD, &unread) != 0 || unread < 0) return false;
+    const std::size_t slots = pipeCapacity_ / kPipeSlot;
+    const std::size_t taken = (static_cast<std::size_t>(unread) + kPipeSlot - 1) / kPipeSlot + 1;
+    const std::size_t needed = (bytes + kPipeSlot - 1) / kPipeSlot;
+    return taken + needed <= slots;
+  }
+  if (bytes > kInlineWriteMax) return false;
   pollfd pfd{fd_, POLLOUT, 0};
   return ::poll(&pfd, 1, 0) == 1 && (pfd.revents & POLLOUT) != 0;
 }

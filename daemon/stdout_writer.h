@@ -1,7 +1,7 @@
 // The one owner of stdout: frames from any thread are written whole and in order, one writer at
-// a time. A small frame finding the writer idle and the pipe with room is written at once by the
-// sending thread (a thread wake-up costs about as much as a whole request on a small VM); every
-// other frame is queued for the writer thread, so no loop thread ever blocks on a full pipe.
+// a time. A frame finding the writer idle and the pipe with room for all of it is written at once
+// by the sending thread (a thread wake-up costs about as much as a whole request on a small VM);
+// every other frame is queued for the writer thread, so no loop thread ever blocks on a full pipe.
 #pragma once
 
 #include <chrono>
@@ -56,7 +56,8 @@ public:
 private:
   void run();
   bool writeAll(const std::string& bytes);
-  bool hasRoom() const;
+  /// Whether a blocking write of `bytes` cannot block now.
+  bool hasRoomFor(std::size_t bytes) const;
   void writeQueuedOrWake(std::unique_lock<std::mutex>& lock);
   /// Writes every queued frame as one block, with the lock released meanwhile.
   void writeQueue(std::unique_lock<std::mutex>& lock);
@@ -64,6 +65,8 @@ private:
   void checkBacklog();
 
   int fd_;
+  /// stdout is a pipe of this many bytes (0: not a pipe): its free room can be known exactly.
+  std::size_t pipeCapacity_ = 0;
   std::function<void()> onBroken_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <mutex>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <string>
 #include <thread>
 #include <unistd.h>
@@ -166,4 +167,32 @@ TEST_CASE("the backlog watcher hears when answers pile up past the high mark and
     CHECK(events == std::vector<bool>{true, false});
   }
   CHECK(writer.backlogBytes() == 0);
+}
+
+TEST_CASE("a frame the pipe has room for is written by the sender, one it has not never blocks it", "[writer]") {
+  Pipe pipe;
+  REQUIRE(::fcntl(pipe.write, F_SETPIPE_SZ, 65536) >= 65536);
+  StdoutWriter writer(pipe.write, [] {});
+  // An empty pipe: a 30 KB frame is in the pipe by the time send returns.
+  const std::string first(30'000, 'a');
+  writer.send(first + "\n");
+  CHECK(writer.backlogBytes() == 0);
+  int unread = 0;
+  REQUIRE(::ioctl(pipe.read, FIONREAD, &unread) == 0);
+  CHECK(unread == 30'001);
+  // With 30 KB unread there is no room for 40 KB: that frame is the writer thread's, and send
+  // returns although the pipe cannot take it (a blocking write here would hang this test).
+  const std::string second(40'000, 'b');
+  writer.send(second + "\n");
+  writer.send("last\n");
+  CHECK(writer.backlogBytes() > 0);
+  std::string all;
+  char buffer[65536];
+  while (all.size() < 70'007) {
+    const ssize_t n = ::read(pipe.read, buffer, sizeof buffer);
+    REQUIRE(n > 0);
+    all.append(buffer, static_cast<std::size_t>(n));
+  }
+  CHECK(all == first + "\n" + second + "\nlast\n");
+  CHECK(writer.flush(std::chrono::seconds(5)));
 }
