@@ -181,7 +181,7 @@ int main(int argc, char** argv) {
       [&tools](const std::string& scope, std::vector<std::pair<std::string, core::Tool>> scopeTools) {
         tools->replaceTools(scope, std::move(scopeTools));
       },
-      tools->client(), TOOLD_VERSION, options.mcpRestartDelay});
+      tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset});
   daemon::bindToolMethods(
       *server, *tools, [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); }, warmCodemode);
   daemon::bindMcpClientMethods(*server, *mcp);

@@ -41,6 +41,9 @@ Options:
                          write (default: toold.json's mcp.model, else none: edit and write)
   --mcp-restart-delay S  the delay before an MCP server that failed is started again; it doubles
                          with each failure in a row, up to 60 s (fractions allowed; default: 1)
+  --mcp-healthy-reset S  how long an MCP server must stay connected for its failures in a row to
+                         be forgotten (its next restart waits the first delay again, and five
+                         more failures are needed to give up; fractions allowed; default: 300)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
@@ -104,7 +107,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
                arg == "--unattended" || arg == "--permission-timeout" || arg == "--mcp-model" ||
-               arg == "--drain-timeout" || arg == "--mcp-restart-delay") {
+               arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -123,6 +126,10 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         auto delay = parseSeconds(*v);
         if (!delay) return fail("--mcp-restart-delay must be a positive number of seconds (got '" + std::string(*v) + "')");
         options.mcpRestartDelay = *delay;
+      } else if (arg == "--mcp-healthy-reset") {
+        auto reset = parseSeconds(*v);
+        if (!reset) return fail("--mcp-healthy-reset must be a positive number of seconds (got '" + std::string(*v) + "')");
+        options.mcpHealthyReset = *reset;
       } else if (arg == "--mcp-model") {
         if (v->empty()) return fail("--mcp-model needs a model name");
         options.mcpModel = std::string(*v);

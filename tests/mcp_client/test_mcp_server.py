@@ -8,8 +8,9 @@ line. Its tools exercise what the client must handle; its options misbehave on d
 
 Tools: echo {text}; add {a, b} (output schema: {sum}); slow {ms}; progress {steps, intervalMs};
 fail {message?}; media (an image and an audio item); links (a resource link and embedded
-resources); big {bytes} (a reply line of that size); crash (exits at once); change_tools (adds the
-tool `extra` and sends notifications/tools/list_changed); elicit {message} (asks toold's client);
+resources); big {bytes} (a reply line of that size); crash (exits at once); change_tools {times?} (adds or
+removes the tool `extra` and sends notifications/tools/list_changed, `times` times in a row;
+answers how many tools/list it has answered); elicit {message} (asks toold's client);
 roots (asks toold for its roots); sample (asks toold for sampling). With --http-launcher its only
 tool is start_http, which starts test_mcp_http_server.py and answers its base URL.
 """
@@ -35,6 +36,7 @@ answers = {}
 answer_events = {}
 next_request = [1000]
 extra_tools = [False]
+list_requests = [0]
 
 
 def send(message):
@@ -140,9 +142,11 @@ def call(rid, name, arguments, token):
     if name == "crash":
         os._exit(3)
     if name == "change_tools":
-        extra_tools[0] = not extra_tools[0]
-        send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-        return text("changed")
+        times = arguments.get("times", 1)
+        for _ in range(times):
+            extra_tools[0] = not extra_tools[0]
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        return text("changed %d times; %d tools/list so far" % (times, list_requests[0]))
     if name == "elicit":
         answer = ask("elicitation/create", {"message": arguments.get("message", "?"), "requestedSchema": {"type": "object", "properties": {}}})
         return text(json.dumps(answer.get("result", answer.get("error"))))
@@ -199,6 +203,7 @@ def handle(message):
     elif method == "tools/list":
         if "--hang-list" in args:
             return
+        list_requests[0] += 1
         tools = tool_list()
         size = int(option("--page-size", "0"))
         if size > 0:

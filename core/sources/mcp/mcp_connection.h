@@ -1,8 +1,8 @@
 // One JSON-RPC conversation with an MCP server, as its client: requests with ids, their answers,
 // deadlines (restarted by progress when asked), progress tokens, cancellation, and the server's own
-// requests and notifications. Not thread-safe: every member is called on the owner's strand,
-// which is also where the timers run. Frames go out through `send`; the transport feeds what
-// arrives to receive().
+// requests and notifications. Every member is called on the owner's strand, which is also where
+// the timers run — except requestNow(), which any thread may call. Frames go out through `send`
+// (which must be thread-safe for requestNow); the transport feeds what arrives to receive().
 #pragma once
 
 #include <boost/asio/steady_timer.hpp>
@@ -13,8 +13,11 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <atomic>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <set>
 #include <optional>
 #include <string>
 
@@ -47,7 +50,7 @@ inline constexpr int kMcpTimeoutCode = -32001;
 /// Of requests ended because the connection closed or the call was cancelled.
 inline constexpr int kMcpClosedCode = -32000;
 
-class McpConnection {
+class McpConnection : public std::enable_shared_from_this<McpConnection> {
 public:
   using Send = std::function<void(std::string frame)>;
   /// The server's requests: answer through `respond` (result or error) exactly once.
@@ -63,6 +66,12 @@ public:
   /// Sends a request; `onAnswer` runs once, on the strand. Returns its id.
   std::int64_t request(const std::string& method, json params, McpRequestOptions options,
                        std::function<void(McpAnswer)> onAnswer);
+  /// request() from any thread (the connection held by a shared_ptr): the frame is written by
+  /// the calling thread at once, and only the request's bookkeeping goes to the strand — a tool
+  /// call then costs no thread wake-up on its way out. An answer read before that bookkeeping
+  /// ran is kept for it. On a connection closed meanwhile, `onAnswer` gets the close's reason.
+  std::int64_t requestNow(const std::string& method, json params, McpRequestOptions options,
+                          std::function<void(McpAnswer)> onAnswer);
   /// Tells the server (notifications/cancelled) and ends the request with `reason` at once.
   void cancel(std::int64_t id, const std::string& reason);
   void notify(const std::string& method, json params);
@@ -76,15 +85,28 @@ public:
   std::size_t pendingCount() const { return pending_.size(); }
 
 private:
+  using Clock = std::chrono::steady_clock;
   struct Pending {
     std::string method;
     std::function<void(McpAnswer)> onAnswer;
     std::function<void(const json&)> onProgress;
     std::chrono::milliseconds timeout{0};
-    std::unique_ptr<boost::asio::steady_timer> deadline;
+    Clock::time_point dueAt = Clock::time_point::max(); ///< max: no deadline
   };
 
-  void arm(std::int64_t id, Pending& pending);
+  /// A request's bookkeeping, on the strand; for requestNow, after the frame went out.
+  void track(std::int64_t id, const std::string& method, McpRequestOptions options, std::function<void(McpAnswer)> onAnswer);
+  /// Whether an answer to no pending request belongs to one requestNow has not tracked yet:
+  /// then it is kept for track().
+  bool keepEarly(std::int64_t id, const json& message);
+  json frameFor(std::int64_t id, const std::string& method, json params, bool withProgress);
+  /// Starts the request's deadline (again).
+  void arm(Pending& pending);
+  /// One timer serves every deadline: it is set for the earliest, and only moved when an earlier
+  /// one comes. A timer per request would be set and cancelled on every call, and each
+  /// cancellation is a handler posted to the loop — a thread woken per call.
+  void scheduleTimer(Clock::time_point at);
+  void deadlinesPassed();
   /// notifications/progress: restarts the request's deadline and passes the update on.
   void progress(const json& params);
   void finish(std::int64_t id, McpAnswer answer);
@@ -95,7 +117,14 @@ private:
   RequestHandler onRequest_;
   NotificationHandler onNotification_;
   std::map<std::int64_t, Pending> pending_;
-  std::int64_t nextId_ = 1;
+  std::string closeReason_ = "the connection is closed";
+  // requestNow's ids between their frame and their bookkeeping, and answers that came first.
+  std::mutex untrackedMutex_;
+  std::set<std::int64_t> untracked_;
+  std::map<std::int64_t, json> early_;
+  boost::asio::steady_timer deadlineTimer_;
+  Clock::time_point timerAt_ = Clock::time_point::max(); ///< when the timer fires; max: not set
+  std::atomic<std::int64_t> nextId_{1};
   bool closed_ = false;
   /// Guards timer handlers against a connection destroyed before they ran.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);

@@ -86,6 +86,8 @@ void McpServer::setState(McpState state, std::string error) {
     status_.state = state;
     status_.error = std::move(error);
     status_.pid = transport_ && state == McpState::Connected ? transport_->pid() : 0;
+    liveConnection_ = state == McpState::Connected ? connection_ : nullptr;
+    liveGeneration_ = generation_;
     if (state != McpState::Connected) {
       status_.toolCount = 0;
       status_.resources = false;
@@ -145,7 +147,7 @@ void McpServer::connect() {
   setState(McpState::Pending);
   transport_ = makeTransport();
   std::weak_ptr<McpServer> weak = weak_from_this();
-  connection_ = std::make_unique<McpConnection>(
+  connection_ = std::make_shared<McpConnection>(
       strand_, [transport = std::weak_ptr<McpTransport>(transport_)](std::string frame) {
         if (auto live = transport.lock()) live->send(std::move(frame));
       },
@@ -207,7 +209,7 @@ void McpServer::initialized(std::uint64_t generation, const McpAnswer& answer) {
       self->status_.resources = self->serverCapabilities_.contains("resources");
     }
     self->setState(McpState::Connected);
-    self->healthyTimer_.expires_after(kMcpHealthyReset);
+    self->healthyTimer_.expires_after(self->host_.healthyReset);
     self->healthyTimer_.async_wait([weak = self->weak_from_this(), generation](const boost::system::error_code& error) {
       auto live = weak.lock();
       if (!error && live && live->generation_ == generation) live->failuresInARow_ = 0;
@@ -414,6 +416,16 @@ void McpServer::stop(std::function<void()> done) {
 }
 
 void McpServer::callTool(const std::string& raw, bool hasOutputSchema, json input, ToolContext context, ToolDone done) {
+  // Connected: the request leaves from this thread at once (McpConnection::requestNow).
+  std::shared_ptr<McpConnection> connection;
+  std::uint64_t generation = 0;
+  {
+    std::lock_guard lock(statusMutex_);
+    connection = liveConnection_;
+    generation = liveGeneration_;
+  }
+  if (connection)
+    return sendCall(connection, generation, raw, hasOutputSchema, std::move(input), std::move(context), std::move(done));
   asio::post(strand_, [self = shared_from_this(), raw, hasOutputSchema, input = std::move(input),
                        context = std::move(context), done = std::move(done)]() mutable {
     const McpServerStatus now = self->status();
@@ -430,31 +442,44 @@ void McpServer::callTool(const std::string& raw, bool hasOutputSchema, json inpu
       return done(ToolFailure{"MCP server \"" + self->name_ + "\" is not available (" + std::string(mcpStateName(now.state)) +
                                   (now.error.empty() ? "" : ": " + now.error) + ")",
                               std::nullopt});
-    auto cancelled = std::make_shared<CancellationRegistration>();
-    McpRequestOptions options;
-    options.timeout = self->config_.timeout.execution;
-    options.onProgress = [progress = context.progress](const json& params) {
-      if (!progress) return;
-      json update = json::object();
-      for (const char* key : {"progress", "total", "message"})
-        if (params.contains(key)) update[key] = params[key];
-      progress(std::move(update));
-    };
-    const std::int64_t id = self->connection_->request(
-        "tools/call", json{{"name", raw}, {"arguments", input.is_object() ? input : json::object()}}, std::move(options),
-        [self, raw, hasOutputSchema, cancelled, done](McpAnswer answer) {
-          cancelled->reset();
-          if (answer.error) return done(ToolFailure{callFailure(self->name_, raw, *answer.error, self->config_.timeout.execution), std::nullopt});
-          done(mcpResultToCompletion(*answer.result, hasOutputSchema, raw));
-        });
-    const std::uint64_t generation = self->generation_;
-    *cancelled = context.cancellation.onCancel([weak = self->weak_from_this(), id, generation, strand = self->strand_] {
-      asio::post(strand, [weak, id, generation] {
-        auto live = weak.lock();
-        if (live && live->generation_ == generation && live->connection_) live->connection_->cancel(id, "cancelled by toold's client");
-      });
-    });
+    self->sendCall(self->connection_, self->generation_, raw, hasOutputSchema, std::move(input), std::move(context),
+                   std::move(done));
   });
+}
+
+void McpServer::sendCall(const std::shared_ptr<McpConnection>& connection, std::uint64_t generation, const std::string& raw,
+                         bool hasOutputSchema, json input, ToolContext context, ToolDone done) {
+  // Cancellation is registered before the request exists (the answer, on the strand, ends the
+  // registration); it cancels the request once its id is known.
+  auto requestId = std::make_shared<std::atomic<std::int64_t>>(0);
+  auto cancelled = std::make_shared<CancellationRegistration>();
+  auto cancel = [weak = weak_from_this(), requestId, generation, strand = strand_] {
+    asio::post(strand, [weak, requestId, generation] {
+      auto live = weak.lock();
+      const std::int64_t id = requestId->load();
+      if (id != 0 && live && live->generation_ == generation && live->connection_)
+        live->connection_->cancel(id, "cancelled by toold's client");
+    });
+  };
+  *cancelled = context.cancellation.onCancel(cancel);
+  McpRequestOptions options;
+  options.timeout = config_.timeout.execution;
+  options.onProgress = [progress = context.progress](const json& params) {
+    if (!progress) return;
+    json update = json::object();
+    for (const char* key : {"progress", "total", "message"})
+      if (params.contains(key)) update[key] = params[key];
+    progress(std::move(update));
+  };
+  requestId->store(connection->requestNow(
+      "tools/call", json{{"name", raw}, {"arguments", input.is_object() ? input : json::object()}}, std::move(options),
+      [self = shared_from_this(), raw, hasOutputSchema, cancelled, done = std::move(done)](McpAnswer answer) {
+        cancelled->reset();
+        if (answer.error) return done(ToolFailure{callFailure(self->name_, raw, *answer.error, self->config_.timeout.execution), std::nullopt});
+        done(mcpResultToCompletion(*answer.result, hasOutputSchema, raw));
+      }));
+  // Cancelled before the id was known: the cancellation above found none.
+  if (context.cancellation.isCancelled()) cancel();
 }
 
 void McpServer::request(const std::string& method, json params, CancellationToken cancellation,

@@ -42,6 +42,8 @@ struct McpHost {
   std::string version; ///< toold's, for clientInfo
   /// The first restart's delay; it doubles up to 60 s.
   std::chrono::milliseconds restartDelay{1000};
+  /// How long a server must stay connected for its failures in a row to be forgotten.
+  std::chrono::milliseconds healthyReset{std::chrono::minutes(5)};
 };
 
 enum class McpState { Pending, Connected, Disabled, Failed, NeedsAuth };
@@ -61,7 +63,6 @@ struct McpServerStatus {
 
 inline constexpr unsigned kMcpMaxFailuresInARow = 5;
 inline constexpr std::chrono::milliseconds kMcpMaxRestartDelay{60000};
-inline constexpr std::chrono::minutes kMcpHealthyReset{5};
 inline constexpr std::chrono::milliseconds kMcpRelistInterval{100};
 
 class McpServer : public std::enable_shared_from_this<McpServer> {
@@ -111,6 +112,9 @@ private:
   void onServerRequest(const std::string& method, const json& params, std::function<void(McpAnswer)> respond);
   void onNotification(std::uint64_t generation, const std::string& method, const json& params);
   void setState(McpState state, std::string error = {});
+  /// A tool call on `connection` (from any thread).
+  void sendCall(const std::shared_ptr<McpConnection>& connection, std::uint64_t generation, const std::string& raw,
+                bool hasOutputSchema, json input, ToolContext context, ToolDone done);
   void settle();
   std::shared_ptr<McpTransport> makeTransport();
 
@@ -124,7 +128,7 @@ private:
   // On the strand.
   std::uint64_t generation_ = 0; ///< one per start: late events of a dead process are dropped
   std::shared_ptr<McpTransport> transport_;
-  std::unique_ptr<McpConnection> connection_;
+  std::shared_ptr<McpConnection> connection_;
   json serverCapabilities_;
   boost::asio::steady_timer startupDeadline_;
   boost::asio::steady_timer restartTimer_;
@@ -138,6 +142,9 @@ private:
 
   mutable std::mutex statusMutex_;
   McpServerStatus status_;
+  /// The connection while connected, for calls from any thread; cleared by every other state.
+  std::shared_ptr<McpConnection> liveConnection_;
+  std::uint64_t liveGeneration_ = 0;
   std::vector<std::string> toolNames_;
 };
 

@@ -28,23 +28,21 @@ McpStdioTransport::~McpStdioTransport() {
 void McpStdioTransport::start(Events events) {
   events_ = std::move(events);
   std::weak_ptr<McpStdioTransport> weak = weak_from_this();
-  // The reader runs on the runner's strand; what it finds is posted to the server's, in order.
+  // The child runs on the server's strand, so what the reader finds is handled where it is read,
+  // in order, without a hop to another strand (and often another thread) per message. The
+  // transport outlives each call: onOutput holds it.
   reader_ = std::make_unique<McpLineReader>(
-      [weak, strand = strand_](std::string_view line) {
+      [weak](std::string_view line) {
         auto parsed = protocol::parseBounded(line);
         if (!parsed) {
           // Opencode's transport (and the SDK's) skips a line that is not JSON: servers print banners.
           spdlog::debug("MCP server: a stdout line that is not JSON was skipped: {}", line.substr(0, 200));
           return;
         }
-        asio::post(strand, [weak, message = std::move(parsed.value)]() mutable {
-          if (auto self = weak.lock(); self && !self->exited_) self->events_.message(std::move(message));
-        });
+        if (auto self = weak.lock(); self && !self->exited_) self->events_.message(std::move(parsed.value));
       },
-      [weak, strand = strand_](std::optional<nlohmann::json> id, std::size_t bytes) {
-        asio::post(strand, [weak, id = std::move(id), bytes] {
-          if (auto self = weak.lock(); self && !self->exited_) self->events_.oversized(id, bytes);
-        });
+      [weak](std::optional<nlohmann::json> id, std::size_t bytes) {
+        if (auto self = weak.lock(); self && !self->exited_) self->events_.oversized(id, bytes);
       });
   ProcessSpec spec = spec_;
   spec.killGrace = kMcpCloseGrace;
@@ -55,7 +53,8 @@ void McpStdioTransport::start(Events events) {
       },
       [weak](ProcessOutcome outcome) {
         if (auto self = weak.lock()) self->exited(outcome);
-      });
+      },
+      strand_);
 }
 
 void McpStdioTransport::send(std::string frame) {
@@ -98,7 +97,7 @@ void McpStdioTransport::logStderrLine(std::string_view line) {
 }
 
 void McpStdioTransport::exited(const ProcessOutcome& outcome) {
-  // On the runner's strand, after the last output.
+  // On the server's strand, after the last output.
   if (!stderrLine_.empty()) logStderrLine(stderrLine_);
   if (droppedInWindow_ > 0) spdlog::info("mcp {}: ({} stderr lines not logged)", name_, droppedInWindow_);
   std::string tail = stderrTail_.size() > kMcpStderrTail ? stderrTail_.substr(stderrTail_.size() - kMcpStderrTail)

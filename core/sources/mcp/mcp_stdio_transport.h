@@ -44,14 +44,14 @@ private:
   CancellationSource terminate_;
   std::shared_ptr<ChildInput> input_;
   boost::asio::steady_timer graceTimer_;
-  std::unique_ptr<McpLineReader> reader_; ///< on the runner's strand
-  // stderr, on the runner's strand
+  std::unique_ptr<McpLineReader> reader_;
+  // stderr
   std::string stderrLine_;
   std::string stderrTail_;
   std::chrono::steady_clock::time_point logWindow_{};
   unsigned loggedInWindow_ = 0;
   unsigned droppedInWindow_ = 0;
-  // on the server's strand
+  // All on the server's strand, where the child runs too.
   bool stopping_ = false;
   bool exited_ = false;
   std::function<void()> stopped_;
