@@ -1,5 +1,6 @@
 #include "builtins/codemode/js_engine.h"
 
+#include "builtins/codemode/implicit_return.h"
 #include "builtins/codemode/program_bootstrap.h"
 #include "builtins/codemode/type_blanker.h"
 
@@ -269,6 +270,40 @@ struct JsEngine::Impl {
     return d;
   }
 
+  // The program with `return ` before its last top-level expression (implicit_return.h), or as it
+  // is. The parser's global is made once and kept: programs never see it, nor it them.
+  std::unique_ptr<JS::PersistentRootedObject> parser;
+
+  std::string withImplicitReturn(const std::string& text) {
+    if (!parser) {
+      JS::RealmOptions options;
+      JS::RootedObject global(cx, JS_NewGlobalObject(cx, &kGlobalClass, nullptr, JS::FireOnNewGlobalHook, options));
+      if (!global) {
+        JS_ClearPendingException(cx);
+        return text;
+      }
+      JSAutoRealm realm(cx, global);
+      JS::RootedValue function(cx);
+      if (!JS_InitReflectParse(cx, global) || !evaluate(kImplicitReturn, "codemode-implicit-return.js", 1, &function) ||
+          !JS_DefineProperty(cx, global, "implicitReturn", function, JSPROP_READONLY)) {
+        JS_ClearPendingException(cx);
+        return text;
+      }
+      parser = std::make_unique<JS::PersistentRootedObject>(cx, global);
+    }
+    JS::RootedObject global(cx, parser->get());
+    JSAutoRealm realm(cx, global);
+    JSString* string = newString(cx, text);
+    JS::RootedValueArray<1> args(cx);
+    JS::RootedValue out(cx);
+    if (string != nullptr) args[0].setString(string);
+    if (string == nullptr || !JS_CallFunctionName(cx, global, "implicitReturn", args, &out)) {
+      JS_ClearPendingException(cx); // compiling the text as it is reports what went wrong
+      return text;
+    }
+    return out.isString() ? toUtf8(cx, out) : text;
+  }
+
   // Compiles the program into `function`, erasing TypeScript first; a failure is a ParseError of
   // what the model wrote.
   std::optional<Diagnostic> compile(const std::string& source, JS::MutableHandleValue function) {
@@ -279,7 +314,8 @@ struct JsEngine::Impl {
                         {"Write plain JavaScript: use an object of constants instead of an enum, and plain objects "
                          "or functions instead of a namespace."});
     // Line 1 of the program is line 1 of the wrapper's body.
-    if (evaluate("(async () => {\n" + blanked.text + "\n})", "program.js", 0, function)) return std::nullopt;
+    if (evaluate("(async () => {\n" + withImplicitReturn(blanked.text) + "\n})", "program.js", 0, function))
+      return std::nullopt;
     if (timedOut || cancelled || !JS_IsExceptionPending(cx)) return failure(nullptr);
     if (blanked.text == source) return syntaxError(diagnostic_kind::kParseError);
     JS_ClearPendingException(cx);
@@ -453,7 +489,10 @@ JsEngine::JsEngine(const EngineOptions& options) : impl_(std::make_unique<Impl>(
   JS::SetPromiseRejectionTrackerCallback(cx, &Impl::trackRejection, impl_.get());
 }
 
-JsEngine::~JsEngine() { JS_DestroyContext(impl_->cx); }
+JsEngine::~JsEngine() {
+  impl_->parser.reset(); // a root must go before its context
+  JS_DestroyContext(impl_->cx);
+}
 
 ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPath>& tools, const ProgramLimits& limits,
                             ProgramHost& host, CompletionQueue& completions) {

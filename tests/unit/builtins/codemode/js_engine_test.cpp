@@ -74,13 +74,41 @@ TEST_CASE("engine: a program's value, tools in parallel, modern syntax", "[codem
   CHECK(result.value == json{{"x", 1}, {"y", 2}, {"z", "2d"}, {"s", "a.echo!"}, {"spread", {1, 2}}});
 }
 
-TEST_CASE("engine: TypeScript annotations are erased; enum is refused", "[codemode]") {
+TEST_CASE("engine: TypeScript annotations are erased, enum is refused", "[codemode]") {
   auto result = runProgram("const r: {tool: string} = await tools.a.echo({}) as any;\nconst n: number = 2;\nreturn r!.tool + n;");
   REQUIRE(result.ok);
   CHECK(result.value == "a.echo2");
   result = runProgram("enum Color { Red }\nreturn 1;");
   REQUIRE_FALSE(result.ok);
   CHECK(result.error->kind == "UnsupportedSyntax");
+}
+
+TEST_CASE("engine: without a return, the last top-level expression is the value", "[codemode]") {
+  auto value = [](const std::string& code) {
+    auto result = runProgram(code);
+    INFO(code);
+    REQUIRE(result.ok);
+    return result.value;
+  };
+  CHECK(value("const a = await tools.a.echo({n: 1});\na.input.n") == 1);
+  CHECK(value("const x = 1; x + 1") == 2);
+  CHECK(value("await tools.a.echo({n: 3})") == json{{"tool", "a.echo"}, {"input", {{"n", 3}}}});
+  CHECK(value("[1, 2, 3]\n  .map((x) => x * 2)\n  .filter((x) => x > 2);") == json{4, 6});
+  CHECK(value("const n: number = 2;\nn * 3") == 6);
+  // Columns count the source's characters as the engine does, astral ones included.
+  CHECK(value("const s = '\xF0\x9F\x98\x80\xC3\xA9'; s.length") == 3);
+  CHECK(value("/* a comment */ ({ok: true})") == json{{"ok", true}});
+  CHECK(value("const x = 2;\n(\n  (x * 3)\n)") == 6);
+  CHECK(value("const s = `(${1})`; s") == "(1)");
+  // Not an expression, or an explicit return: unchanged.
+  CHECK(value("if (true) { 5 }") == nullptr);
+  CHECK(value("const unused = 1;") == nullptr);
+  CHECK(value("if (false) return 1;\nreturn 7;") == 7);
+  CHECK(value("console.log('x')") == nullptr);
+  // A syntax error keeps its place in the program.
+  auto broken = runProgram("const a = 1;\na +");
+  REQUIRE_FALSE(broken.ok);
+  CHECK(broken.error->kind == "ParseError");
 }
 
 TEST_CASE("engine: syntax errors are ParseErrors with the line of the program", "[codemode]") {

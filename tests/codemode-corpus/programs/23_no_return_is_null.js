@@ -1,1 +1,0 @@
-await tools.math.add({ a: 1, b: 2 });
