@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Benchmarks toold's MCP client: one MCP client (this script) calls server-filesystem's
 read_text_file directly, and through toold (toold's MCP face, the call going on to the same server
-through toold's MCP client), in one run. Prints the median time per sequential call, the
+through toold's MCP client), in one run, the two alternating round by round. Prints the median time per sequential call, the
 throughput of pipelined calls, the ratios toold / direct, and toold's RSS with 5 servers connected.
 
   mcp_bench.py TOOLD FILESYSTEM_SERVER WORKDIR [--calls N] [--pipelined N]
@@ -12,6 +12,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench_summary import record  # noqa: E402
 
 toold, server, work = sys.argv[1], sys.argv[2], sys.argv[3]
 calls = int(sys.argv[sys.argv.index("--calls") + 1]) if "--calls" in sys.argv else 300
@@ -70,29 +73,32 @@ def wait_for_tools(client, names):
     raise SystemExit("bench-mcp: toold's MCP servers did not connect within 60 s")
 
 
-def measure(client, tool, path):
+def check(client, tool, path):
+    answer = client.request("tools/call", {"name": tool, "arguments": {"path": path}})
+    if answer.get("isError") or "line 1" not in answer["content"][0]["text"]:
+        raise SystemExit("bench-mcp: %s answered %s" % (tool, json.dumps(answer)[:300]))
+
+
+def sequential(client, tool, path, count, times):
     arguments = {"path": path}
-    check = client.request("tools/call", {"name": tool, "arguments": arguments})
-    if check.get("isError") or "line 1" not in check["content"][0]["text"]:
-        raise SystemExit("bench-mcp: %s answered %s" % (tool, json.dumps(check)[:300]))
-    for _ in range(20):  # warm-up
-        client.request("tools/call", {"name": tool, "arguments": arguments})
-    times = []
-    for _ in range(calls):
+    for _ in range(count):
         start = time.perf_counter()
         client.request("tools/call", {"name": tool, "arguments": arguments})
         times.append(time.perf_counter() - start)
+
+
+def pipelined_round(client, tool, path, count):
+    arguments = {"path": path}
     first = client.next
     start = time.perf_counter()
-    for i in range(pipelined):
+    for i in range(count):
         client.send({"jsonrpc": "2.0", "id": first + i, "method": "tools/call", "params": {"name": tool, "arguments": arguments}})
     answered = 0
-    while answered < pipelined:
+    while answered < count:
         if "id" in client.read():
             answered += 1
-    elapsed = time.perf_counter() - start
-    client.next = first + pipelined
-    return statistics.median(times), pipelined / elapsed
+    client.next = first + count
+    return time.perf_counter() - start
 
 
 def rss_kib(pid):
@@ -111,16 +117,34 @@ with open(path, "w") as f:
 
 direct = Client([server, work], work)
 direct.initialize()
-direct_time, direct_rate = measure(direct, "read_text_file", path)
-direct.close()
-
 with open(os.path.join(work, "toold.json"), "w") as f:
     json.dump({"mcp": {"fs": {"type": "local", "command": [server, "."]}}}, f)
 through = Client([toold, "--directory", work, "--data-dir", os.path.join(work, "data"), "--no-builtins",
                   "--unattended", "allow", "--log-level", "warn"], work)
 through.initialize()
 wait_for_tools(through, ["fs_read_text_file"])
-toold_time, toold_rate = measure(through, "fs_read_text_file", path)
+sides = [(direct, "read_text_file"), (through, "fs_read_text_file")]
+for client, tool in sides:
+    check(client, tool, path)
+    sequential(client, tool, path, 50, [])  # warm-up
+
+# Both sides alternate round by round (the order flipping each round), so that a change of load
+# during the run lands on both rather than in the ratio.
+rounds = 10
+times = {tool: [] for _, tool in sides}
+seconds = {tool: 0.0 for _, tool in sides}
+for r in range(rounds):
+    for client, tool in (sides if r % 2 == 0 else sides[::-1]):
+        sequential(client, tool, path, max(1, calls // rounds), times[tool])
+for r in range(rounds):
+    for client, tool in (sides if r % 2 == 0 else sides[::-1]):
+        seconds[tool] += pipelined_round(client, tool, path, max(1, pipelined // rounds))
+for client, tool in sides:
+    check(client, tool, path)
+direct_time, toold_time = statistics.median(times["read_text_file"]), statistics.median(times["fs_read_text_file"])
+done = max(1, pipelined // rounds) * rounds
+direct_rate, toold_rate = done / seconds["read_text_file"], done / seconds["fs_read_text_file"]
+direct.close()
 through.close()
 
 servers = {"fs%d" % i: {"type": "local", "command": [server, "."]} for i in range(1, 6)}
@@ -138,3 +162,8 @@ print("| --- | ---: | ---: | ---: | --- |")
 print("| read_text_file, median per call (%d calls) | %.0f µs | %.0f µs | %.2fx | ≤ 1.15x |" % (calls, direct_time * 1e6, toold_time * 1e6, toold_time / direct_time))
 print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.2fx | ≥ 0.9x |" % (pipelined, direct_rate, toold_rate, toold_rate / direct_rate))
 print("| toold RSS with 5 servers connected | | %.1f MiB | | |" % (rss / 1024))
+
+record("mcp", "MCP call through toold, median per call", "%.0f µs" % (toold_time * 1e6), "%.0f µs direct" % (direct_time * 1e6),
+       "%.2fx" % (toold_time / direct_time), "time, lower is better", "≤ 1.15x", toold_time / direct_time <= 1.15)
+record("mcp", "MCP calls through toold, pipelined", "%.0f /s" % toold_rate, "%.0f /s direct" % direct_rate,
+       "%.2fx" % (toold_rate / direct_rate), "throughput, higher is better", "≥ 0.9x", toold_rate / direct_rate >= 0.9)
