@@ -29,15 +29,29 @@ json McpConnection::frameFor(std::int64_t id, const std::string& method, json pa
   return message;
 }
 
+std::optional<McpConnection::Clock::time_point> McpConnection::track(std::int64_t id, const std::string& method,
+                                                                     McpRequestOptions options,
+                                                                     std::function<void(McpAnswer)>& onAnswer) {
+  std::lock_guard lock(mutex_);
+  if (closed_) return std::nullopt;
+  Pending& pending = pending_[id];
+  pending.method = method;
+  pending.onAnswer = std::move(onAnswer);
+  pending.onProgress = std::move(options.onProgress);
+  pending.timeout = options.timeout;
+  return arm(pending);
+}
+
 std::int64_t McpConnection::request(const std::string& method, json params, McpRequestOptions options,
                                     std::function<void(McpAnswer)> onAnswer) {
   const std::int64_t id = nextId_++;
-  if (closed_) {
-    onAnswer(McpAnswer{std::nullopt, McpError{kMcpClosedCode, closeReason_}});
+  const json message = frameFor(id, method, std::move(params), static_cast<bool>(options.onProgress));
+  const auto timer = track(id, method, std::move(options), onAnswer);
+  if (!timer) { // closed
+    onAnswer(McpAnswer{std::nullopt, McpError{kMcpClosedCode, closeReasonNow()}});
     return id;
   }
-  const json message = frameFor(id, method, std::move(params), static_cast<bool>(options.onProgress));
-  track(id, method, std::move(options), std::move(onAnswer));
+  if (*timer != Clock::time_point::max()) scheduleTimer(*timer);
   sendJson(message);
   return id;
 }
@@ -46,96 +60,102 @@ std::int64_t McpConnection::requestNow(const std::string& method, json params, M
                                        std::function<void(McpAnswer)> onAnswer) {
   const std::int64_t id = nextId_++;
   const json message = frameFor(id, method, std::move(params), static_cast<bool>(options.onProgress));
-  {
-    std::lock_guard lock(untrackedMutex_);
-    untracked_.insert(id);
+  // Tracked before the frame leaves, so that no answer can come first.
+  const auto timer = track(id, method, std::move(options), onAnswer);
+  if (!timer) {
+    onAnswer(McpAnswer{std::nullopt, McpError{kMcpClosedCode, closeReasonNow()}});
+    return id;
   }
-  // Posted before the frame is written, so it runs before the strand can read the answer.
-  boost::asio::post(strand_, [self = shared_from_this(), id, method, options = std::move(options),
-                              onAnswer = std::move(onAnswer)]() mutable {
-    self->track(id, method, std::move(options), std::move(onAnswer));
-  });
+  // Only a deadline earlier than the timer's needs the strand (the first request, mostly).
+  if (*timer != Clock::time_point::max())
+    boost::asio::post(strand_, [self = shared_from_this(), at = *timer] {
+      bool earlier = false;
+      {
+        std::lock_guard lock(self->mutex_);
+        earlier = at < self->timerAt_;
+      }
+      if (earlier) self->scheduleTimer(at);
+    });
   // Written even if the strand closed the connection meanwhile: the transport then drops it.
   send_(message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
   return id;
 }
 
-void McpConnection::track(std::int64_t id, const std::string& method, McpRequestOptions options,
-                          std::function<void(McpAnswer)> onAnswer) {
-  std::optional<json> early;
-  {
-    std::lock_guard lock(untrackedMutex_);
-    untracked_.erase(id);
-    if (auto it = early_.find(id); it != early_.end()) {
-      early = std::move(it->second);
-      early_.erase(it);
-    }
-  }
-  if (closed_) return onAnswer(McpAnswer{std::nullopt, McpError{kMcpClosedCode, closeReason_}});
-  Pending& pending = pending_[id];
-  pending.method = method;
-  pending.onAnswer = std::move(onAnswer);
-  pending.onProgress = std::move(options.onProgress);
-  pending.timeout = options.timeout;
-  arm(pending);
-  if (early) receive(*early);
-}
-
-bool McpConnection::keepEarly(std::int64_t id, const json& message) {
-  std::lock_guard lock(untrackedMutex_);
-  if (!untracked_.contains(id)) return false;
-  early_[id] = message;
-  return true;
-}
-
-void McpConnection::arm(Pending& pending) {
-  if (pending.timeout.count() <= 0) return;
+McpConnection::Clock::time_point McpConnection::arm(Pending& pending) {
+  if (pending.timeout.count() <= 0) return Clock::time_point::max();
   pending.dueAt = Clock::now() + pending.timeout;
-  if (pending.dueAt < timerAt_) scheduleTimer(pending.dueAt);
+  return pending.dueAt < timerAt_ ? pending.dueAt : Clock::time_point::max();
+}
+
+std::string McpConnection::closeReasonNow() {
+  std::lock_guard lock(mutex_);
+  return closeReason_;
 }
 
 void McpConnection::scheduleTimer(Clock::time_point at) {
-  timerAt_ = at;
+  {
+    std::lock_guard lock(mutex_);
+    timerAt_ = at;
+  }
   deadlineTimer_.expires_at(at); // a wait set for later ends as aborted, and does nothing
   deadlineTimer_.async_wait([this, alive = alive_](const boost::system::error_code& error) {
     if (error || !*alive) return;
-    timerAt_ = Clock::time_point::max();
     deadlinesPassed();
   });
 }
 
 void McpConnection::deadlinesPassed() {
   const auto now = Clock::now();
-  std::vector<std::int64_t> passed;
+  std::vector<std::pair<std::int64_t, Pending>> passed;
   auto next = Clock::time_point::max();
-  for (const auto& [id, pending] : pending_) {
-    if (pending.dueAt <= now) passed.push_back(id);
-    else next = std::min(next, pending.dueAt);
+  {
+    std::lock_guard lock(mutex_);
+    timerAt_ = Clock::time_point::max();
+    for (auto it = pending_.begin(); it != pending_.end();) {
+      if (it->second.dueAt <= now) {
+        passed.emplace_back(it->first, std::move(it->second));
+        it = pending_.erase(it);
+      } else {
+        next = std::min(next, it->second.dueAt);
+        ++it;
+      }
+    }
   }
-  for (const std::int64_t id : passed) {
-    const auto it = pending_.find(id);
-    if (it == pending_.end()) continue; // ended by an earlier one's answer
-    const auto seconds = std::chrono::duration<double>(it->second.timeout).count();
+  for (auto& [id, pending] : passed) {
     sendJson(json{{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"},
                   {"params", {{"requestId", id}, {"reason", "timeout"}}}});
     char text[64];
-    std::snprintf(text, sizeof text, "%g", seconds);
-    finish(id, McpAnswer{std::nullopt, McpError{kMcpTimeoutCode, it->second.method + " timed out after " + text + " s"}});
+    std::snprintf(text, sizeof text, "%g", std::chrono::duration<double>(pending.timeout).count());
+    pending.onAnswer(McpAnswer{std::nullopt, McpError{kMcpTimeoutCode, pending.method + " timed out after " + text + " s"}});
   }
-  // Answers may have started new requests meanwhile, which set the timer if they came first.
-  if (next != Clock::time_point::max() && next < timerAt_) scheduleTimer(next);
+  // Requests made meanwhile set the timer themselves when they came first.
+  bool earlier = false;
+  {
+    std::lock_guard lock(mutex_);
+    earlier = next < timerAt_;
+  }
+  if (earlier) scheduleTimer(next);
 }
 
 void McpConnection::finish(std::int64_t id, McpAnswer answer) {
-  const auto it = pending_.find(id);
-  if (it == pending_.end()) return;
-  auto onAnswer = std::move(it->second.onAnswer);
-  pending_.erase(it);
+  std::function<void(McpAnswer)> onAnswer;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = pending_.find(id);
+    if (it == pending_.end()) return;
+    onAnswer = std::move(it->second.onAnswer);
+    pending_.erase(it);
+  }
   onAnswer(std::move(answer));
 }
 
+bool McpConnection::isPending(std::int64_t id) {
+  std::lock_guard lock(mutex_);
+  return pending_.contains(id);
+}
+
 void McpConnection::cancel(std::int64_t id, const std::string& reason) {
-  if (!pending_.contains(id)) return;
+  if (!isPending(id)) return;
   sendJson(json{{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"},
                 {"params", {{"requestId", id}, {"reason", reason}}}});
   finish(id, McpAnswer{std::nullopt, McpError{kMcpClosedCode, reason}});
@@ -174,28 +194,35 @@ void McpConnection::receive(const json& message) {
     return;
   }
   const std::int64_t key = id->get<std::int64_t>();
-  if (!pending_.contains(key) && keepEarly(key, message)) return;
   if (const auto error = message.find("error"); error != message.end()) {
     McpError failure{error->is_object() ? error->value("code", 0) : 0,
                      error->is_object() ? error->value("message", std::string("error")) : std::string("error")};
     return finish(key, McpAnswer{std::nullopt, std::move(failure)});
   }
-  finish(key, McpAnswer{message.value("result", json::object()), std::nullopt});
+  const auto result = message.find("result");
+  finish(key, McpAnswer{result != message.end() ? *result : json::object(), std::nullopt});
 }
 
 void McpConnection::progress(const json& params) {
   const auto token = params.find("progressToken");
   if (token == params.end() || !token->is_number_integer()) return;
-  const auto it = pending_.find(token->get<std::int64_t>());
-  if (it == pending_.end() || !it->second.onProgress) return; // late, or for a request that asked none
-  arm(it->second);
-  it->second.onProgress(params);
+  std::function<void(const json&)> onProgress;
+  auto timer = Clock::time_point::max();
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = pending_.find(token->get<std::int64_t>());
+    if (it == pending_.end() || !it->second.onProgress) return; // late, or for a request that asked none
+    timer = arm(it->second);
+    onProgress = it->second.onProgress;
+  }
+  if (timer != Clock::time_point::max()) scheduleTimer(timer);
+  onProgress(params);
 }
 
 void McpConnection::oversized(const std::optional<json>& id, std::size_t bytes) {
   const std::string text = "MCP stdio message of " + std::to_string(bytes) + " bytes exceeded the " +
                            std::to_string(16u * 1024 * 1024) + " byte limit and was discarded";
-  if (!id || !id->is_number_integer() || !pending_.contains(id->get<std::int64_t>())) {
+  if (!id || !id->is_number_integer() || !isPending(id->get<std::int64_t>())) {
     spdlog::warn("MCP: {} (it answered no request toold knows)", text);
     return;
   }
@@ -203,15 +230,22 @@ void McpConnection::oversized(const std::optional<json>& id, std::size_t bytes) 
 }
 
 void McpConnection::close(const std::string& reason) {
-  closed_ = true;
-  closeReason_ = reason;
-  auto pending = std::move(pending_);
-  pending_.clear();
-  deadlineTimer_.cancel();
-  timerAt_ = Clock::time_point::max();
-  for (auto& [id, request] : pending) {
-    request.onAnswer(McpAnswer{std::nullopt, McpError{kMcpClosedCode, reason}});
+  std::map<std::int64_t, Pending> pending;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    closeReason_ = reason;
+    pending = std::move(pending_);
+    pending_.clear();
+    timerAt_ = Clock::time_point::max();
   }
+  deadlineTimer_.cancel();
+  for (auto& [id, request] : pending) request.onAnswer(McpAnswer{std::nullopt, McpError{kMcpClosedCode, reason}});
+}
+
+std::size_t McpConnection::pendingCount() const {
+  std::lock_guard lock(mutex_);
+  return pending_.size();
 }
 
 } // namespace toold::core

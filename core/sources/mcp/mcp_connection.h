@@ -1,8 +1,9 @@
 // One JSON-RPC conversation with an MCP server, as its client: requests with ids, their answers,
 // deadlines (restarted by progress when asked), progress tokens, cancellation, and the server's own
 // requests and notifications. Every member is called on the owner's strand, which is also where
-// the timers run — except requestNow(), which any thread may call. Frames go out through `send`
-// (which must be thread-safe for requestNow); the transport feeds what arrives to receive().
+// the timers run — except requestNow(), which any thread may call: the table of pending requests
+// is under a mutex (never held while a callback runs). Frames go out through `send` (which must be
+// thread-safe for requestNow); the transport feeds what arrives to receive().
 #pragma once
 
 #include <boost/asio/steady_timer.hpp>
@@ -17,7 +18,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 #include <optional>
 #include <string>
 
@@ -66,10 +66,10 @@ public:
   /// Sends a request; `onAnswer` runs once, on the strand. Returns its id.
   std::int64_t request(const std::string& method, json params, McpRequestOptions options,
                        std::function<void(McpAnswer)> onAnswer);
-  /// request() from any thread (the connection held by a shared_ptr): the frame is written by
-  /// the calling thread at once, and only the request's bookkeeping goes to the strand — a tool
-  /// call then costs no thread wake-up on its way out. An answer read before that bookkeeping
-  /// ran is kept for it. On a connection closed meanwhile, `onAnswer` gets the close's reason.
+  /// request() from any thread (the connection held by a shared_ptr): the request is tracked and
+  /// its frame written by the calling thread — a tool call then costs no thread wake-up on its
+  /// way out (the strand is posted to only when its deadline is the earliest). On a closed
+  /// connection, `onAnswer` gets the close's reason at once, on the calling thread.
   std::int64_t requestNow(const std::string& method, json params, McpRequestOptions options,
                           std::function<void(McpAnswer)> onAnswer);
   /// Tells the server (notifications/cancelled) and ends the request with `reason` at once.
@@ -82,7 +82,7 @@ public:
   /// The connection is gone: every request still waiting ends with `reason`. Nothing more is sent.
   void close(const std::string& reason);
 
-  std::size_t pendingCount() const { return pending_.size(); }
+  std::size_t pendingCount() const;
 
 private:
   using Clock = std::chrono::steady_clock;
@@ -94,14 +94,16 @@ private:
     Clock::time_point dueAt = Clock::time_point::max(); ///< max: no deadline
   };
 
-  /// A request's bookkeeping, on the strand; for requestNow, after the frame went out.
-  void track(std::int64_t id, const std::string& method, McpRequestOptions options, std::function<void(McpAnswer)> onAnswer);
-  /// Whether an answer to no pending request belongs to one requestNow has not tracked yet:
-  /// then it is kept for track().
-  bool keepEarly(std::int64_t id, const json& message);
+  /// Enters a request in the table (taking `onAnswer`), before its frame leaves. Returns when the
+  /// timer must be set for its deadline (max: not at all); nullopt when the connection is closed
+  /// (then `onAnswer` is left to the caller).
+  std::optional<Clock::time_point> track(std::int64_t id, const std::string& method, McpRequestOptions options,
+                                         std::function<void(McpAnswer)>& onAnswer);
   json frameFor(std::int64_t id, const std::string& method, json params, bool withProgress);
-  /// Starts the request's deadline (again).
-  void arm(Pending& pending);
+  /// Starts the request's deadline (again), with the lock held; returns as track() does.
+  Clock::time_point arm(Pending& pending);
+  bool isPending(std::int64_t id);
+  std::string closeReasonNow();
   /// One timer serves every deadline: it is set for the earliest, and only moved when an earlier
   /// one comes. A timer per request would be set and cancelled on every call, and each
   /// cancellation is a handler posted to the loop — a thread woken per call.
@@ -116,16 +118,13 @@ private:
   Send send_;
   RequestHandler onRequest_;
   NotificationHandler onNotification_;
+  mutable std::mutex mutex_; ///< guards pending_, closeReason_ and timerAt_
   std::map<std::int64_t, Pending> pending_;
   std::string closeReason_ = "the connection is closed";
-  // requestNow's ids between their frame and their bookkeeping, and answers that came first.
-  std::mutex untrackedMutex_;
-  std::set<std::int64_t> untracked_;
-  std::map<std::int64_t, json> early_;
   boost::asio::steady_timer deadlineTimer_;
   Clock::time_point timerAt_ = Clock::time_point::max(); ///< when the timer fires; max: not set
   std::atomic<std::int64_t> nextId_{1};
-  bool closed_ = false;
+  std::atomic<bool> closed_{false};
   /// Guards timer handlers against a connection destroyed before they ran.
   std::shared_ptr<bool> alive_ = std::make_shared<bool>(true);
 };
