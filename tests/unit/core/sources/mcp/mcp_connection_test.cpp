@@ -99,7 +99,7 @@ TEST_CASE("mcp connection: requestNow from any thread, an answer read before its
       [](const std::string&, const json&, std::function<void(McpAnswer)>) {}, [](const std::string&, const json&) {});
   std::vector<json> answers;
   auto keep = [&answers](McpAnswer answer) { answers.push_back(answer.result.value_or(json("error"))); };
-  // From this thread, the io_context not running: the frame is out before any bookkeeping.
+  // From this thread, the io_context not running: the frame is out at once.
   const std::int64_t first = connection->requestNow("tools/call", json{{"n", 1}}, {}, keep);
   {
     std::lock_guard lock(sentMutex);
@@ -107,8 +107,8 @@ TEST_CASE("mcp connection: requestNow from any thread, an answer read before its
     CHECK(sent[0]["id"] == first);
     CHECK(sent[0]["params"] == json{{"n", 1}});
   }
-  // The strand reads the answer to a second request in the same handler that sent it, before the
-  // bookkeeping it posted has run (a reader draining its pipe does that).
+  // The strand reads the answer to a second request in the same handler that sent it (a reader
+  // draining its pipe does that): the request is already in the table.
   boost::asio::post(strand, [&] {
     connection->receive(json{{"jsonrpc", "2.0"}, {"id", first}, {"result", {{"answer", 1}}}});
     const std::int64_t second = connection->requestNow("tools/call", json{{"n", 2}}, {}, keep);
@@ -117,7 +117,7 @@ TEST_CASE("mcp connection: requestNow from any thread, an answer read before its
     connection->receive(json{{"jsonrpc", "2.0"}, {"id", 999}, {"result", {{"answer", 999}}}});
   });
   io.run_for(1s);
-  // The first was answered before its bookkeeping ran too (the strand had not run at all).
+  // The first was answered too, though the strand had not run at all when it was sent.
   CHECK(answers == std::vector<json>{{{"answer", 1}}, {{"answer", 2}}});
   CHECK(connection->pendingCount() == 0);
   // Closed: a request still gets its answer, the close's reason.
