@@ -188,6 +188,7 @@ int runWorker(const WorkerSettings& settings) {
         (void)engine.run("const [a] = await Promise.all([Promise.resolve(1)]); return JSON.stringify({a});",
                          {}, ProgramLimits{}, host, completions);
       }
+      engine.prepare();
       while (auto run = runs.pop()) {
         std::vector<ToolPath> tools;
         std::vector<CatalogEntry> catalog;
@@ -204,6 +205,8 @@ int runWorker(const WorkerSettings& settings) {
         writeLine({{"type", "done"}, {"result", resultToJson(result)}});
         // After an interruption the engine's queues may hold the old program's jobs: start afresh.
         if (result.interrupted) break;
+        engine.prepare(); // the next program's global, while nobody waits
+
       }
     } catch (const std::exception& e) {
       std::fprintf(stderr, "codemode worker: %s\n", e.what());

@@ -246,3 +246,18 @@ TEST_CASE("engine: the TypeScript lines models write compile once blanked", "[co
     CHECK(result.ok);
   }
 }
+
+TEST_CASE("engine: a global prepared ahead is fresh, and used by one program only", "[codemode]") {
+  engine().prepare();
+  auto result = runProgram("Object.prototype.polluted = 1; Array.prototype.map = null; globalThis.left = 2; return 'done';");
+  REQUIRE(result.ok);
+  engine().prepare();
+  engine().prepare(); // a second prepare keeps the one made
+  result = runProgram("return [({}).polluted ?? 'clean', typeof [].map, typeof globalThis.left, [1, 2].map((x) => x * 2)];");
+  REQUIRE(result.ok);
+  CHECK(result.value == json{"clean", "function", "undefined", {2, 4}});
+  // Without a prepared global, one is made for the program.
+  result = runProgram("return typeof globalThis.left;");
+  REQUIRE(result.ok);
+  CHECK(result.value == "undefined");
+}
