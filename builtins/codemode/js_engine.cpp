@@ -113,7 +113,7 @@ struct JsEngine::Impl {
   std::atomic<bool> timedOut{false};
   std::atomic<bool> outOfMemory{false};
   std::atomic<bool> cancelled{false};
-  CompletionQueue* completions = nullptr;
+  CompletionSource* completions = nullptr;
 
   // One program's state; touched only on the engine's thread.
   struct Run {
@@ -521,7 +521,7 @@ JsEngine::~JsEngine() {
 }
 
 ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPath>& tools, const ProgramLimits& limits,
-                            ProgramHost& host, CompletionQueue& completions) {
+                            ProgramHost& host, CompletionSource& completions) {
   Impl& impl = *impl_;
   impl.stop = false;
   impl.timedOut = false;

@@ -3,7 +3,8 @@
 // one JSContext on the thread that made it and runs one program at a time, each in a fresh global
 // with only the ECMAScript built-ins plus `tools`, `search` and `console`; eval and Function are
 // refused (a CSP callback), WebAssembly is absent, the JIT is off. Tool calls leave through a
-// ProgramHost and come back through a CompletionQueue, which any thread may post to.
+// ProgramHost and come back through a CompletionSource (a CompletionQueue any thread may post to,
+// or the worker's own input).
 #pragma once
 
 #include "builtins/codemode/program_result.h"
@@ -39,14 +40,23 @@ struct ToolCompletion {
   std::string json;
 };
 
+/// Where the engine's thread takes the answers of a program's inner calls from.
+class CompletionSource {
+public:
+  virtual ~CompletionSource() = default;
+  /// Waits until answers arrived, wake() was called (since the last wait), or `deadline`; adds
+  /// what arrived to `out`.
+  virtual void wait(std::chrono::steady_clock::time_point deadline, std::vector<ToolCompletion>& out) = 0;
+  /// From any thread: ends a wait without an answer (a timeout, cancellation).
+  virtual void wake() = 0;
+};
+
 /// Completions posted from any thread, taken by the engine's thread.
-class CompletionQueue {
+class CompletionQueue final : public CompletionSource {
 public:
   void post(ToolCompletion completion);
-  /// Wakes a wait without a completion (cancellation).
-  void wake();
-  /// Waits until something was posted or woken, or `deadline`; moves what was posted into `out`.
-  void wait(std::chrono::steady_clock::time_point deadline, std::vector<ToolCompletion>& out);
+  void wake() override;
+  void wait(std::chrono::steady_clock::time_point deadline, std::vector<ToolCompletion>& out) override;
 
 private:
   std::mutex mutex_;
@@ -83,7 +93,7 @@ public:
 
   /// Runs `source` (TypeScript annotations are erased first) with the tools at `tools`.
   ProgramResult run(const std::string& source, const std::vector<ToolPath>& tools, const ProgramLimits& limits,
-                    ProgramHost& host, CompletionQueue& completions);
+                    ProgramHost& host, CompletionSource& completions);
 
   /// Makes the next program's global ahead of time, with every standard class initialised — a
   /// fresh global's classes are otherwise made on first use, inside the program's time (most of

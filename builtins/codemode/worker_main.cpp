@@ -2,6 +2,7 @@
 // process's "out of memory", never in toold's), then the engine, then programs one at a time.
 #include "builtins/codemode/catalog_search.h"
 #include "builtins/codemode/js_engine.h"
+#include "builtins/codemode/worker_input.h"
 #include "builtins/codemode/worker_protocol.h"
 
 #include <nlohmann/json.hpp>
@@ -10,14 +11,10 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
-#include <deque>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 
 namespace toold::codemode {
 
@@ -49,68 +46,6 @@ void writeLine(const json& message) {
     data += n;
     left -= static_cast<std::size_t>(n);
   }
-}
-
-// Programs waiting to run, from the reader thread to the main one.
-class RunQueue {
-public:
-  void push(json run) {
-    {
-      std::lock_guard lock(mutex_);
-      runs_.push_back(std::move(run));
-    }
-    ready_.notify_one();
-  }
-  void close() {
-    {
-      std::lock_guard lock(mutex_);
-      closed_ = true;
-    }
-    ready_.notify_one();
-  }
-  std::optional<json> pop() {
-    std::unique_lock lock(mutex_);
-    ready_.wait(lock, [this] { return closed_ || !runs_.empty(); });
-    if (runs_.empty()) return std::nullopt;
-    json run = std::move(runs_.front());
-    runs_.pop_front();
-    return run;
-  }
-
-private:
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::deque<json> runs_;
-  bool closed_ = false;
-};
-
-// Reads stdin line by line: programs go to the run queue, inner answers to the engine.
-void readInput(RunQueue& runs, CompletionQueue& completions) {
-  std::string buffer;
-  char chunk[65536];
-  for (;;) {
-    const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    buffer.append(chunk, static_cast<std::size_t>(n));
-    std::size_t start = 0;
-    for (std::size_t end; (end = buffer.find('\n', start)) != std::string::npos; start = end + 1) {
-      json message = json::parse(buffer.begin() + static_cast<std::ptrdiff_t>(start),
-                                 buffer.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
-      if (!message.is_object()) continue;
-      const std::string type = message.value("type", "");
-      if (type == "run") {
-        runs.push(std::move(message));
-      } else if (type == "result") {
-        const bool ok = message.value("ok", false);
-        const json& payload = ok ? message["value"] : message["error"];
-        completions.post({message.value("id", std::uint64_t{0}), ok,
-                          payload.dump(-1, ' ', false, json::error_handler_t::replace)});
-      }
-    }
-    buffer.erase(0, start);
-  }
-  runs.close();
 }
 
 class WorkerHost final : public ProgramHost {
@@ -175,21 +110,18 @@ int runWorker(const WorkerSettings& settings) {
   }
   int status = 0;
   {
-    RunQueue runs;
-    CompletionQueue completions;
-    std::thread reader([&] { readInput(runs, completions); });
-    reader.detach(); // it ends with stdin; the process exits without waiting for it
     try {
+      WorkerInput input(STDIN_FILENO);
       JsEngine engine(EngineOptions{settings.heapMegabytes << 20});
       {
         // A first program while nobody waits: the engine compiles what it initialises lazily
         // (the bootstrap, self-hosted built-ins) here rather than in the model's first program.
         WorkerHost host({});
         (void)engine.run("const [a] = await Promise.all([Promise.resolve(1)]); return JSON.stringify({a});",
-                         {}, ProgramLimits{}, host, completions);
+                         {}, ProgramLimits{}, host, input);
       }
       engine.prepare();
-      while (auto run = runs.pop()) {
+      while (auto run = input.nextRun()) {
         std::vector<ToolPath> tools;
         std::vector<CatalogEntry> catalog;
         try {
@@ -201,7 +133,7 @@ int runWorker(const WorkerSettings& settings) {
         WorkerHost host(std::move(catalog));
         ProgramLimits limits = limitsFrom(run->value("limits", json::object()));
         limits.maxResidentBytes = (settings.residentMegabytes * kResidentFactor) << 20;
-        const ProgramResult result = engine.run(run->value("code", ""), tools, limits, host, completions);
+        const ProgramResult result = engine.run(run->value("code", ""), tools, limits, host, input);
         writeLine({{"type", "done"}, {"result", resultToJson(result)}});
         // After an interruption the engine's queues may hold the old program's jobs: start afresh.
         if (result.interrupted) break;
@@ -213,8 +145,7 @@ int runWorker(const WorkerSettings& settings) {
       status = 1;
     }
   }
-  // JS_ShutDown is skipped on purpose: the reader thread may still be blocked in read(), and the
-  // process is about to end anyway.
+  // JS_ShutDown is skipped on purpose: the process is about to end anyway.
   std::fflush(stderr);
   std::_Exit(status);
 }
