@@ -4,7 +4,10 @@ read_text_file directly, and through toold (toold's MCP face, the call going on 
 through toold's MCP client), in one run, the two alternating round by round. Prints the median time per sequential call, the
 throughput of pipelined calls, the ratios toold / direct, and toold's RSS with 5 servers connected.
 
-  mcp_bench.py TOOLD FILESYSTEM_SERVER WORKDIR [--calls N] [--pipelined N]
+  mcp_bench.py TOOLD FILESYSTEM_SERVER WORKDIR [--calls N] [--pipelined N] [--relay RELAY]
+
+With --relay (toold-bench-relay, which only copies bytes between the client and the server it
+starts), the same calls go through it too: what any process in the path costs on this machine.
 """
 import json
 import os
@@ -19,6 +22,7 @@ from bench_summary import record  # noqa: E402
 toold, server, work = sys.argv[1], sys.argv[2], sys.argv[3]
 calls = int(sys.argv[sys.argv.index("--calls") + 1]) if "--calls" in sys.argv else 300
 pipelined = int(sys.argv[sys.argv.index("--pipelined") + 1]) if "--pipelined" in sys.argv else 1000
+relay = sys.argv[sys.argv.index("--relay") + 1] if "--relay" in sys.argv else None
 
 
 class Client:
@@ -123,29 +127,36 @@ through = Client([toold, "--directory", work, "--data-dir", os.path.join(work, "
                   "--unattended", "allow", "--log-level", "warn"], work)
 through.initialize()
 wait_for_tools(through, ["fs_read_text_file"])
-sides = [(direct, "read_text_file"), (through, "fs_read_text_file")]
-for client, tool in sides:
+sides = [("direct", direct, "read_text_file"), ("toold", through, "fs_read_text_file")]
+if relay:
+    relayed = Client([relay, server, work], work)
+    relayed.initialize()
+    sides.insert(1, ("relay", relayed, "read_text_file"))
+for _, client, tool in sides:
     check(client, tool, path)
     sequential(client, tool, path, 50, [])  # warm-up
 
-# Both sides alternate round by round (the order flipping each round), so that a change of load
-# during the run lands on both rather than in the ratio.
+# The sides alternate round by round (the order turning each round), so that a change of load
+# during the run lands on all of them rather than in a ratio.
 rounds = 10
-times = {tool: [] for _, tool in sides}
-seconds = {tool: 0.0 for _, tool in sides}
+times = {name: [] for name, _, _ in sides}
+seconds = {name: 0.0 for name, _, _ in sides}
 for r in range(rounds):
-    for client, tool in (sides if r % 2 == 0 else sides[::-1]):
-        sequential(client, tool, path, max(1, calls // rounds), times[tool])
+    order = sides[r % len(sides):] + sides[:r % len(sides)]
+    for name, client, tool in order:
+        sequential(client, tool, path, max(1, calls // rounds), times[name])
 for r in range(rounds):
-    for client, tool in (sides if r % 2 == 0 else sides[::-1]):
-        seconds[tool] += pipelined_round(client, tool, path, max(1, pipelined // rounds))
-for client, tool in sides:
+    order = sides[r % len(sides):] + sides[:r % len(sides)]
+    for name, client, tool in order:
+        seconds[name] += pipelined_round(client, tool, path, max(1, pipelined // rounds))
+for _, client, tool in sides:
     check(client, tool, path)
-direct_time, toold_time = statistics.median(times["read_text_file"]), statistics.median(times["fs_read_text_file"])
+    client.close()
 done = max(1, pipelined // rounds) * rounds
-direct_rate, toold_rate = done / seconds["read_text_file"], done / seconds["fs_read_text_file"]
-direct.close()
-through.close()
+median = {name: statistics.median(values) for name, values in times.items()}
+rate = {name: done / value for name, value in seconds.items()}
+direct_time, toold_time = median["direct"], median["toold"]
+direct_rate, toold_rate = rate["direct"], rate["toold"]
 
 servers = {"fs%d" % i: {"type": "local", "command": [server, "."]} for i in range(1, 6)}
 with open(os.path.join(work, "toold.json"), "w") as f:
@@ -157,13 +168,22 @@ time.sleep(0.5)
 rss = rss_kib(idle.proc.pid)
 idle.close()
 
-print("| | direct | through toold | toold / direct | target |")
-print("| --- | ---: | ---: | ---: | --- |")
-print("| read_text_file, median per call (%d calls) | %.0f µs | %.0f µs | %.2fx | ≤ 1.15x |" % (calls, direct_time * 1e6, toold_time * 1e6, toold_time / direct_time))
-print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.2fx | ≥ 0.9x |" % (pipelined, direct_rate, toold_rate, toold_rate / direct_rate))
-print("| toold RSS with 5 servers connected | | %.1f MiB | | |" % (rss / 1024))
-
+print("| | direct |%s through toold | toold / direct |%s target |" % (" through the relay |" if relay else "", " toold / relay |" if relay else ""))
+print("| --- | ---: |%s ---: | ---: |%s --- |" % (" ---: |" if relay else "", " ---: |" if relay else ""))
+if relay:
+    print("| read_text_file, median per call (%d calls) | %.0f µs | %.0f µs | %.0f µs | %.2fx | %.2fx | ≤ 1.15x |" % (
+        calls, direct_time * 1e6, median["relay"] * 1e6, toold_time * 1e6, toold_time / direct_time, toold_time / median["relay"]))
+    print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.0f /s | %.2fx | %.2fx | ≥ 0.9x |" % (
+        done, direct_rate, rate["relay"], toold_rate, toold_rate / direct_rate, toold_rate / rate["relay"]))
+    print("| toold RSS with 5 servers connected | | | %.1f MiB | | | |" % (rss / 1024))
+else:
+    print("| read_text_file, median per call (%d calls) | %.0f µs | %.0f µs | %.2fx | ≤ 1.15x |" % (calls, direct_time * 1e6, toold_time * 1e6, toold_time / direct_time))
+    print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.2fx | ≥ 0.9x |" % (done, direct_rate, toold_rate, toold_rate / direct_rate))
+    print("| toold RSS with 5 servers connected | | %.1f MiB | | |" % (rss / 1024))
 record("mcp", "MCP call through toold, median per call", "%.0f µs" % (toold_time * 1e6), "%.0f µs direct" % (direct_time * 1e6),
        "%.2fx" % (toold_time / direct_time), "time, lower is better", "≤ 1.15x", toold_time / direct_time <= 1.15)
 record("mcp", "MCP calls through toold, pipelined", "%.0f /s" % toold_rate, "%.0f /s direct" % direct_rate,
        "%.2fx" % (toold_rate / direct_rate), "throughput, higher is better", "≥ 0.9x", toold_rate / direct_rate >= 0.9)
+if relay:
+    record("mcp", "MCP call through a do-nothing relay, median per call", "%.0f µs" % (median["relay"] * 1e6),
+           "%.0f µs direct" % (direct_time * 1e6), "%.2fx" % (median["relay"] / direct_time), "the machine's cost of a process in the path")
