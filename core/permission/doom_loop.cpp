@@ -42,10 +42,15 @@ void DoomLoopDetector::forget(Ticket ticket) {
   if (auto* entry = find(ticket)) calls_.erase(calls_.begin() + (entry - calls_.data()));
 }
 
-std::uint64_t DoomLoopDetector::fingerprint(const nlohmann::json& shown) {
-  // A tool's text may hold bytes that are not UTF-8 (they are replaced only when the answer is
-  // encoded): the fingerprint must not throw on them.
-  return std::hash<std::string>{}(protocol::writeJson(shown));
+std::uint64_t DoomLoopDetector::fingerprint(bool completed, const nlohmann::json& content, std::string_view error) {
+  // Serialised in place rather than gathered into one json first: that copied the whole content
+  // (an MCP server's file, say) on every call. toold's writer does not throw on text that is not
+  // UTF-8 (a tool's bytes are replaced only when the answer is encoded).
+  std::string shown(completed ? "completed\n" : "failed\n");
+  shown.append(error);
+  shown += '\n';
+  protocol::appendJson(shown, content);
+  return std::hash<std::string>{}(shown);
 }
 
 } // namespace toold::core

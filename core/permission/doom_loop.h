@@ -44,7 +44,7 @@ public:
   void forget(Ticket ticket);
 
   /// The fingerprint of a tool's answer: what the model sees of it (status, content, error).
-  static std::uint64_t fingerprint(const nlohmann::json& shown);
+  static std::uint64_t fingerprint(bool completed, const nlohmann::json& content, std::string_view error);
 
 private:
   std::string tool_;

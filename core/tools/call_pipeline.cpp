@@ -235,9 +235,8 @@ struct Call : std::enable_shared_from_this<Call> {
     const auto* answered = std::get_if<ToolOutcome>(&value);
     if (answered == nullptr) return session->doomLoop.forget(*loopTicket);
     session->doomLoop.answered(*loopTicket,
-                               DoomLoopDetector::fingerprint(json{{"completed", answered->completed()},
-                                                                  {"content", answered->content},
-                                                                  {"error", answered->errorMessage}}));
+                               DoomLoopDetector::fingerprint(answered->completed(), answered->content,
+                                                             answered->errorMessage));
   }
 
   void keepNotice(const PermissionVerdict& verdict) {
