@@ -82,7 +82,8 @@ TEST_CASE("held location: a leaf that is now a symlink is refused as changed", "
 TEST_CASE("held location: reading a path below a missing folder holds nothing, writing creates the folders", "[held]") {
   TempDir dir("held");
   const auto path = resolved(dir.path() / "x" / "y" / "f.txt");
-  const auto& reading = expect(holdLocation(path, HoldPurpose::Read));
+  const auto held = holdLocation(path, HoldPurpose::Read); // kept: `reading` refers into it
+  const auto& reading = expect(held);
   CHECK_FALSE(reading.directory);
   CHECK_FALSE(reading.exists());
   CHECK_FALSE(fs::exists(dir.path() / "x"));
