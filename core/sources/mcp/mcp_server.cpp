@@ -363,29 +363,33 @@ void McpServer::failed(std::uint64_t generation, const std::string& reason, bool
   startupDeadline_.cancel();
   healthyTimer_.cancel();
   relistTimer_.cancel();
-  // The tools leave before the calls fail, so a client that reacts to the failure with a new
-  // snapshot never sees them again.
+  ++failuresInARow_;
+  spdlog::warn("MCP server {} failed: {}", name_, reason);
+  // What happens next, decided first: the tools leave and the status says so before the calls in
+  // flight fail, so a client that reacts to the failure (a new snapshot, mcp/status) never sees
+  // the server as it was.
+  std::string shown = reason;
+  std::optional<std::chrono::milliseconds> restartIn;
+  if (!restart) {
+    // It runs but does not speak MCP in time (or wants OAuth): starting it again would only repeat that.
+  } else if (failuresInARow_ >= kMcpMaxFailuresInARow) {
+    state = McpState::Failed;
+    shown += " (gave up after " + std::to_string(failuresInARow_) + " failures in a row; mcp/connect starts it again)";
+  } else {
+    auto delay = host_.restartDelay * (1LL << std::min(failuresInARow_ - 1, 16u));
+    if (delay > kMcpMaxRestartDelay) delay = kMcpMaxRestartDelay;
+    restartIn = std::chrono::duration_cast<std::chrono::milliseconds>(delay);
+    state = McpState::Failed;
+    shown += " (restarting in " + seconds(*restartIn) + " s)";
+  }
   host_.replaceScope(scope(), {});
+  setState(state, std::move(shown));
   if (connection_) connection_->close(reason);
   connection_.reset();
   if (transport_) transport_->stop([] {}); // kills what is left of it
   transport_.reset();
-  ++failuresInARow_;
-  spdlog::warn("MCP server {} failed: {}", name_, reason);
-  if (!restart) {
-    // It runs but does not speak MCP in time (or wants OAuth): starting it again would only repeat that.
-    setState(state, reason);
-    return;
-  }
-  if (failuresInARow_ >= kMcpMaxFailuresInARow) {
-    setState(McpState::Failed, reason + " (gave up after " + std::to_string(failuresInARow_) +
-                                   " failures in a row; mcp/connect starts it again)");
-    return;
-  }
-  auto delay = host_.restartDelay * (1LL << std::min(failuresInARow_ - 1, 16u));
-  if (delay > kMcpMaxRestartDelay) delay = kMcpMaxRestartDelay;
-  setState(McpState::Failed, reason + " (restarting in " + seconds(std::chrono::duration_cast<std::chrono::milliseconds>(delay)) + " s)");
-  restartTimer_.expires_after(delay);
+  if (!restartIn) return;
+  restartTimer_.expires_after(*restartIn);
   restartTimer_.async_wait([weak = weak_from_this(), generation = generation_](const boost::system::error_code& error) {
     auto self = weak.lock();
     if (error || !self || self->stopped_ || generation != self->generation_) return;
