@@ -205,9 +205,6 @@ int main(int argc, char** argv) {
     if (!ec) server->terminate(128 + signo, std::string("signal ") + strsignal(signo));
   });
 
-  std::vector<std::thread> loopThreads;
-  for (unsigned i = 0; i < kLoopThreads; ++i) loopThreads.emplace_back([&io] { io.run(); });
-
   reader = std::make_unique<daemon::StdinReader>(
       STDIN_FILENO, options.framing, options.maxFrameBytes, std::chrono::microseconds(options.busyPollMicros),
       [&](std::vector<protocol::DecodedFrame>&& frames) {
@@ -217,6 +214,10 @@ int main(int argc, char** argv) {
       [&](int error) { server->inputEnded(error); });
   writer.watchBacklog(kOutputBacklogHigh, kOutputBacklogLow,
                       [input = reader.get()](bool pressured) { input->setOutputBlocked(pressured); });
+  // The loop starts only once `reader` is set: what runs on it (an MCP server's status
+  // notification, say) reads the reader's framing as soon as it sends anything.
+  std::vector<std::thread> loopThreads;
+  for (unsigned i = 0; i < kLoopThreads; ++i) loopThreads.emplace_back([&io] { io.run(); });
   reader->start();
   // Started by hand: the person probably wants the interactive client, not raw JSON-RPC.
   if (::isatty(STDIN_FILENO) == 1)
