@@ -11,6 +11,8 @@
 
 #include <atomic>
 #include <map>
+#include <set>
+#include <string_view>
 #include <mutex>
 
 namespace toold::builtins {
@@ -62,10 +64,14 @@ public:
       paths.push_back(entry.path);
       catalog.push_back(codemode::catalogEntryToJson(entry));
     }
-    for (const auto& tool : inventory_->tools)
-      for (const auto& entry : catalog_)
-        if (entry.key == codemode::dottedPath(codemode::toolPath(tool->ns, core::normalizeToolName(tool->authoredName))))
-          byPath_[entry.key] = tool.get();
+    // Each tool's path computed once, not once per catalog entry (a hundred MCP tools made ten
+    // thousand of them per program).
+    std::set<std::string_view> keys;
+    for (const auto& entry : catalog_) keys.insert(entry.key);
+    for (const auto& tool : inventory_->tools) {
+      std::string key = codemode::dottedPath(codemode::toolPath(tool->ns, core::normalizeToolName(tool->authoredName)));
+      if (keys.contains(key)) byPath_[std::move(key)] = tool.get();
+    }
     try {
       worker_ = pool_->acquire();
     } catch (const std::exception& e) {
