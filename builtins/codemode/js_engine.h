@@ -7,15 +7,13 @@
 // or the worker's own input).
 #pragma once
 
+#include "builtins/codemode/completion_queue.h"
 #include "builtins/codemode/program_result.h"
 #include "builtins/codemode/tool_path.h"
 
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <deque>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -31,38 +29,6 @@ struct ProgramLimits {
   /// watch. The GC heap's own cap does not count array storage, and near it the collector thrashes
   /// for minutes before it gives up: the resident size catches both kinds of bomb early.
   std::size_t maxResidentBytes = 0;
-};
-
-/// An inner call's answer: the value's JSON text when ok, else a diagnostic's ({kind, message}).
-struct ToolCompletion {
-  std::uint64_t id = 0;
-  bool ok = false;
-  std::string json;
-};
-
-/// Where the engine's thread takes the answers of a program's inner calls from.
-class CompletionSource {
-public:
-  virtual ~CompletionSource() = default;
-  /// Waits until answers arrived, wake() was called (since the last wait), or `deadline`; adds
-  /// what arrived to `out`.
-  virtual void wait(std::chrono::steady_clock::time_point deadline, std::vector<ToolCompletion>& out) = 0;
-  /// From any thread: ends a wait without an answer (a timeout, cancellation).
-  virtual void wake() = 0;
-};
-
-/// Completions posted from any thread, taken by the engine's thread.
-class CompletionQueue final : public CompletionSource {
-public:
-  void post(ToolCompletion completion);
-  void wake() override;
-  void wait(std::chrono::steady_clock::time_point deadline, std::vector<ToolCompletion>& out) override;
-
-private:
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::deque<ToolCompletion> queue_;
-  bool woken_ = false;
 };
 
 /// What a running program asks of the world outside it; called on the engine's thread.

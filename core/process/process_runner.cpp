@@ -1,5 +1,6 @@
-// ProcessRunner: one child's life on its strand (the runner's, or one of its owner's) — its output, its stdin, its exit, the
-// timeout, cancellation and the drain — and the captured-run convenience for command tools.
+// ProcessRunner: one child's life on its strand (the runner's, or one of its owner's) — its
+// output, its stdin, its exit, the timeout, cancellation and the drain — and the captured-run
+// convenience for command tools.
 #include "core/process/process_runner.h"
 
 #include "core/process/child_table.h"
