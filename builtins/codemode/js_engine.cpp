@@ -2,6 +2,7 @@
 
 #include "builtins/codemode/implicit_return.h"
 #include "builtins/codemode/program_bootstrap.h"
+#include "builtins/codemode/program_watchdog.h"
 #include "builtins/codemode/type_blanker.h"
 
 #include <jsapi.h>
@@ -65,15 +66,6 @@ JSString* newString(JSContext* cx, const std::string& text) {
 }
 
 // This process's resident set, from /proc/self/statm (pages); 0 when it cannot be read.
-std::size_t residentBytes() {
-  std::FILE* file = std::fopen("/proc/self/statm", "r");
-  if (file == nullptr) return 0;
-  unsigned long size = 0, resident = 0;
-  const int read = std::fscanf(file, "%lu %lu", &size, &resident);
-  std::fclose(file);
-  return read == 2 ? static_cast<std::size_t>(resident) * static_cast<std::size_t>(::sysconf(_SC_PAGESIZE)) : 0;
-}
-
 Diagnostic diagnostic(const char* kind, std::string message, std::vector<std::string> suggestions = {}) {
   return Diagnostic{kind, std::move(message), std::move(suggestions), std::nullopt};
 }
@@ -88,6 +80,7 @@ struct JsEngine::Impl {
   std::atomic<bool> outOfMemory{false};
   std::atomic<bool> cancelled{false};
   CompletionSource* completions = nullptr;
+  ProgramWatchdog watchdog;
 
   // One program's state; touched only on the engine's thread.
   struct Run {
@@ -231,6 +224,9 @@ struct JsEngine::Impl {
   bool evaluateBootstrap(JS::MutableHandleValue out) {
     JS::CompileOptions options(cx);
     options.setFileAndLine("codemode-bootstrap.js", 1);
+    // Every function compiled now: left lazy, each program's first call of each re-parsed it (a
+    // third of a trivial execute).
+    options.setForceFullParse();
     if (!bootstrapStencil) {
       JS::SourceText<mozilla::Utf8Unit> source;
       if (!source.init(cx, kProgramBootstrap, std::strlen(kProgramBootstrap), JS::SourceOwnership::Borrowed)) return false;
@@ -507,31 +503,15 @@ ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPat
   run.limits = &limits;
   impl.run = &run;
 
-  // The wall clock also stops a program that never yields: the interrupt callback ends it.
-  std::mutex watchdogMutex;
-  std::condition_variable watchdogWake;
-  bool finished = false;
-  // It also watches the resident size, a few times per second.
-  std::thread watchdog([&] {
-    const auto deadline = std::chrono::steady_clock::now() + limits.timeout;
-    const auto poll = limits.maxResidentBytes > 0 ? std::chrono::milliseconds(20) : limits.timeout;
-    std::unique_lock lock(watchdogMutex);
-    for (;;) {
-      if (watchdogWake.wait_until(lock, std::min(deadline, std::chrono::steady_clock::now() + poll), [&] { return finished; }))
-        return;
-      if (std::chrono::steady_clock::now() >= deadline) {
-        impl.timedOut = true;
-        break;
-      }
-      if (limits.maxResidentBytes > 0 && residentBytes() > limits.maxResidentBytes) {
-        impl.outOfMemory = true;
-        break;
-      }
-    }
-    impl.stop = true;
-    JS_RequestInterruptCallback(impl.cx);
-    completions.wake();
-  });
+  // The wall clock also stops a program that never yields (the interrupt callback ends it), and
+  // the resident size one that allocates outside the GC heap.
+  impl.watchdog.arm(std::chrono::steady_clock::now() + limits.timeout, limits.maxResidentBytes,
+                    [&impl, &completions](ProgramWatchdog::Reason reason) {
+                      (reason == ProgramWatchdog::Reason::kTimeout ? impl.timedOut : impl.outOfMemory) = true;
+                      impl.stop = true;
+                      JS_RequestInterruptCallback(impl.cx);
+                      completions.wake();
+                    });
 
   ProgramResult result;
   {
@@ -552,12 +532,7 @@ ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPat
       JS_ClearPendingException(impl.cx);
     }
   }
-  {
-    std::lock_guard lock(watchdogMutex);
-    finished = true;
-  }
-  watchdogWake.notify_one();
-  watchdog.join();
+  impl.watchdog.disarm();
   result.interrupted = result.interrupted || impl.stop;
   if (run.logsCut)
     result.warnings.push_back(diagnostic(diagnostic_kind::kTruncated, "Console output was cut at " +

@@ -1,0 +1,50 @@
+// The wall clock and the resident-size watch of a running program, on one thread that lives as
+// long as its engine. A thread started and joined per program cost about a fifth of a trivial
+// execute (a clone, an 8 MiB stack mapped and released, two wake-ups).
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+namespace toold::codemode {
+
+class ProgramWatchdog {
+public:
+  enum class Reason { kTimeout, kResidentSize };
+  /// Called on the watchdog's thread, at most once per arm().
+  using Fire = std::function<void(Reason)>;
+
+  ProgramWatchdog();
+  ~ProgramWatchdog();
+  ProgramWatchdog(const ProgramWatchdog&) = delete;
+  ProgramWatchdog& operator=(const ProgramWatchdog&) = delete;
+
+  /// Watches until disarm(): `fire` once the deadline passes, or once the process's resident size
+  /// exceeds `maxResidentBytes` (0: not watched), checked every 20 ms.
+  void arm(std::chrono::steady_clock::time_point deadline, std::size_t maxResidentBytes, Fire fire);
+  /// Stops watching; when it returns, `fire` is not running and will not be called.
+  void disarm();
+
+private:
+  void watch();
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  bool armed_ = false;
+  bool firing_ = false;
+  bool stopping_ = false;
+  std::chrono::steady_clock::time_point deadline_{};
+  std::size_t maxResidentBytes_ = 0;
+  Fire fire_;
+  std::thread thread_; // last: it starts once the rest exists
+};
+
+/// The process's resident size in bytes (0 when /proc cannot tell).
+std::size_t residentBytes();
+
+} // namespace toold::codemode
