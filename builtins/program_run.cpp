@@ -2,6 +2,7 @@
 
 #include "builtins/codemode_catalog.h"
 #include "builtins/codemode/program_result.h"
+#include "builtins/codemode/worker_call_lines.h"
 #include "core/tool_service.h"
 #include "core/tools/tool_name.h"
 
@@ -36,8 +37,8 @@ codemode::ProgramResult failedWith(const char* diagnosticKind, std::string messa
 
 // What a program gets back from an inner call that completed: the encoded output when the tool
 // declares one, else its text items joined (null when there are none).
-json programValue(const protocol::ToolOutcome& outcome) {
-  if (outcome.output) return *outcome.output;
+json programValue(protocol::ToolOutcome& outcome) {
+  if (outcome.output) return std::move(*outcome.output);
   std::string text;
   bool any = false;
   for (const auto& item : outcome.content)
@@ -155,15 +156,14 @@ private:
     context_.progress(json{{"toolCalls", toolCalls_}});
   }
 
-  void reply(json message) {
-    if (!worker_->send(message)) spdlog::debug("codemode: an answer for worker {} was not delivered", worker_->pid());
+  void reply(const std::string& line) {
+    if (!worker_->sendLine(line)) spdlog::debug("codemode: an answer for worker {} was not delivered", worker_->pid());
   }
 
   void startInner(std::uint64_t id, const std::string& path, json input) {
     auto found = byPath_.find(path);
     if (found == byPath_.end())
-      return reply({{"type", "result"}, {"id", id}, {"ok", false},
-                    {"error", {{"kind", kind::kUnknownTool}, {"message", "Unknown tool '" + path + "'."}}}});
+      return reply(codemode::resultLine(id, false, {{"kind", kind::kUnknownTool}, {"message", "Unknown tool '" + path + "'."}}));
     const core::RegisteredTool& tool = *found->second;
     core::CancellationToken token;
     {
@@ -192,27 +192,26 @@ private:
   }
 
   void innerAnswered(std::uint64_t id, core::CallAnswer answer) {
-    json message{{"type", "result"}, {"id", id}};
+    bool ok = false;
+    json payload;
     std::string status = "error";
     std::vector<json> images;
-    if (const auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
+    if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
       if (outcome->completed()) {
         status = "completed";
-        message["ok"] = true;
-        message["value"] = programValue(*outcome);
+        ok = true;
+        payload = programValue(*outcome);
         for (const auto& item : outcome->content)
           if (item.value("type", "") == "file" && item.value("mime", "").rfind("image/", 0) == 0) images.push_back(item);
       } else {
         const char* errorKind = outcome->errorType == protocol::error_type::kInvalidInput ? kind::kInvalidToolInput
                                 : outcome->errorType == protocol::error_type::kUnknown    ? kind::kUnknownTool
                                                                                           : kind::kToolFailure;
-        message["ok"] = false;
-        message["error"] = {{"kind", errorKind}, {"message", outcome->errorMessage}};
+        payload = {{"kind", errorKind}, {"message", std::move(outcome->errorMessage)}};
       }
     } else {
-      const auto& error = std::get<protocol::RpcError>(answer);
-      message["ok"] = false;
-      message["error"] = {{"kind", kind::kToolFailure}, {"message", error.message}};
+      auto& error = std::get<protocol::RpcError>(answer);
+      payload = {{"kind", kind::kToolFailure}, {"message", std::move(error.message)}};
     }
     {
       std::lock_guard lock(mutex_);
@@ -224,7 +223,7 @@ private:
       running_.erase(it);
       publishLocked();
     }
-    reply(std::move(message));
+    reply(codemode::resultLine(id, ok, payload));
   }
 
   void finish(codemode::ProgramResult result) {

@@ -1,6 +1,9 @@
 #include "builtins/codemode/worker_input.h"
 
+#include "builtins/codemode/worker_call_lines.h"
+
 #include <poll.h>
+#include <time.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
@@ -36,6 +39,10 @@ void WorkerInput::drainWake() {
 void WorkerInput::takeLines(std::vector<ToolCompletion>* out) {
   std::size_t start = 0;
   for (std::size_t end; (end = buffer_.find('\n', start)) != std::string::npos; start = end + 1) {
+    if (auto result = readResultLine(std::string_view(buffer_).substr(start, end - start))) {
+      if (out != nullptr) out->push_back({result->id, result->ok, std::string(result->payload)});
+      continue;
+    }
     json message = json::parse(buffer_.begin() + static_cast<std::ptrdiff_t>(start),
                                buffer_.begin() + static_cast<std::ptrdiff_t>(end), nullptr, false);
     if (!message.is_object()) continue;
@@ -55,12 +62,13 @@ void WorkerInput::takeLines(std::vector<ToolCompletion>* out) {
 bool WorkerInput::readMore(std::optional<std::chrono::steady_clock::time_point> deadline) {
   if (ended_) return false;
   pollfd fds[2] = {{fd_, POLLIN, 0}, {wakeFd_, POLLIN, 0}};
-  int timeout = -1;
+  timespec timeout{};
   if (deadline) {
-    const auto left = std::chrono::ceil<std::chrono::milliseconds>(*deadline - std::chrono::steady_clock::now()).count();
-    timeout = static_cast<int>(std::clamp<decltype(left)>(left, 0, 60'000));
+    const auto left = std::chrono::duration_cast<std::chrono::nanoseconds>(*deadline - std::chrono::steady_clock::now()).count();
+    const auto clamped = std::clamp<std::int64_t>(left, 0, std::int64_t{60} * 1'000'000'000);
+    timeout = {static_cast<time_t>(clamped / 1'000'000'000), static_cast<long>(clamped % 1'000'000'000)};
   }
-  const int ready = ::poll(fds, 2, timeout);
+  const int ready = ::ppoll(fds, 2, deadline ? &timeout : nullptr, nullptr);
   if (ready < 0) return errno == EINTR;
   if (ready == 0) return deadline && std::chrono::steady_clock::now() < *deadline; // a clamped wait
   if (fds[1].revents != 0) {
@@ -89,6 +97,15 @@ std::optional<json> WorkerInput::nextRun() {
     }
     if (ended_) return std::nullopt;
     readMore(std::nullopt);
+  }
+}
+
+bool WorkerInput::quietFor(std::chrono::microseconds quiet) {
+  const auto until = std::chrono::steady_clock::now() + quiet;
+  for (;;) {
+    takeLines(nullptr);
+    if (!runs_.empty() || ended_) return false;
+    if (!readMore(until) && std::chrono::steady_clock::now() >= until) return !ended_ && runs_.empty();
   }
 }
 

@@ -28,6 +28,10 @@ public:
   /// arrive between programs belong to no program and are dropped.
   std::optional<nlohmann::json> nextRun();
 
+  /// True when no program arrives within `quiet` (nor the input ends): the moment for work that
+  /// should not delay toold, which is still handling the last program's result.
+  bool quietFor(std::chrono::microseconds quiet);
+
   void wait(std::chrono::steady_clock::time_point deadline, std::vector<ToolCompletion>& out) override;
   void wake() override;
 

@@ -2,6 +2,7 @@
 // process's "out of memory", never in toold's), then the engine, then programs one at a time.
 #include "builtins/codemode/catalog_search.h"
 #include "builtins/codemode/js_engine.h"
+#include "builtins/codemode/worker_call_lines.h"
 #include "builtins/codemode/worker_input.h"
 #include "builtins/codemode/worker_protocol.h"
 
@@ -34,9 +35,9 @@ constexpr std::size_t kResidentFactor = 1;
 
 namespace {
 
-void writeLine(const json& message) {
-  std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace);
-  line += '\n';
+constexpr std::chrono::microseconds kQuietBeforePrepare{1500};
+
+void writeText(const std::string& line) {
   const char* data = line.data();
   std::size_t left = line.size();
   while (left > 0) {
@@ -48,13 +49,15 @@ void writeLine(const json& message) {
   }
 }
 
+void writeLine(const json& message) { writeText(message.dump(-1, ' ', false, json::error_handler_t::replace) + '\n'); }
+
 class WorkerHost final : public ProgramHost {
 public:
   explicit WorkerHost(std::vector<CatalogEntry> catalog) : catalog_(std::move(catalog)) {}
 
+  // The input is the program's JSON.stringify output, one JSON value: it goes out as it is.
   void startCall(std::uint64_t id, const std::string& path, const std::string& inputJson) override {
-    json input = json::parse(inputJson, nullptr, false);
-    writeLine({{"type", "call"}, {"id", id}, {"path", path}, {"input", input.is_discarded() ? json::object() : input}});
+    writeText(callLine(id, path, inputJson));
   }
 
   std::string search(const std::string& inputJson) override {
@@ -70,6 +73,35 @@ public:
 private:
   std::vector<CatalogEntry> catalog_;
 };
+
+// Answers every inner call at once with its input, inside the worker.
+class EchoHost final : public ProgramHost {
+public:
+  explicit EchoHost(CompletionQueue& answers) : answers_(answers) {}
+  void startCall(std::uint64_t id, const std::string&, const std::string& inputJson) override {
+    answers_.post({id, true, inputJson});
+  }
+  std::string search(const std::string&) override { return R"({"result":[]})"; }
+
+private:
+  CompletionQueue& answers_;
+};
+
+// A first program while nobody waits, calling a tool answered in-process as often as a busy
+// program would: the engine compiles what it initialises lazily (the bootstrap, self-hosted
+// built-ins), and its nursery, heap and malloc's arenas grow to a working size, here rather than
+// in the model's first program (which took a third longer than the ones after it).
+void warmUp(JsEngine& engine) {
+  CompletionQueue answers;
+  EchoHost host(answers);
+  (void)engine.run("let n = 0;\n"
+                   "for (let i = 0; i < 200; i++) n += (await tools.echo({i, text: `line ${i}`})).i;\n"
+                   "const all = [];\n"
+                   "for (let i = 0; i < 50; i++) all.push(tools.echo({i}));\n"
+                   "const [first] = await Promise.all(all);\n"
+                   "return JSON.stringify({n, first});",
+                   {ToolPath{"echo"}}, ProgramLimits{}, host, answers);
+}
 
 ProgramLimits limitsFrom(const json& value) {
   ProgramLimits limits;
@@ -113,13 +145,7 @@ int runWorker(const WorkerSettings& settings) {
     try {
       WorkerInput input(STDIN_FILENO);
       JsEngine engine(EngineOptions{settings.heapMegabytes << 20});
-      {
-        // A first program while nobody waits: the engine compiles what it initialises lazily
-        // (the bootstrap, self-hosted built-ins) here rather than in the model's first program.
-        WorkerHost host({});
-        (void)engine.run("const [a] = await Promise.all([Promise.resolve(1)]); return JSON.stringify({a});",
-                         {}, ProgramLimits{}, host, input);
-      }
+      warmUp(engine);
       engine.prepare();
       while (auto run = input.nextRun()) {
         std::vector<ToolPath> tools;
@@ -137,7 +163,10 @@ int runWorker(const WorkerSettings& settings) {
         writeLine({{"type", "done"}, {"result", resultToJson(result)}});
         // After an interruption the engine's queues may hold the old program's jobs: start afresh.
         if (result.interrupted) break;
-        engine.prepare(); // the next program's global, while nobody waits
+        // The next program's global, while nobody waits — but only after a moment: made at once,
+        // it kept the CPU from toold's thread that reads this result (woken on the same CPU) for
+        // the millisecond it takes.
+        if (input.quietFor(kQuietBeforePrepare)) engine.prepare();
 
       }
     } catch (const std::exception& e) {

@@ -67,6 +67,10 @@ void WorkerProcess::listen(Listener listener) {
 bool WorkerProcess::send(const json& message) {
   std::string line = message.dump(-1, ' ', false, json::error_handler_t::replace);
   line += '\n';
+  return sendLine(line);
+}
+
+bool WorkerProcess::sendLine(std::string_view line) {
   std::lock_guard lock(writeMutex_);
   const char* data = line.data();
   std::size_t left = line.size();

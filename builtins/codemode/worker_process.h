@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -34,6 +35,8 @@ public:
   void listen(Listener listener);
   /// Writes one message; false when the worker is gone.
   bool send(const nlohmann::json& message);
+  /// Writes one message already written as a line (newline included).
+  bool sendLine(std::string_view line);
   /// SIGKILL; the listener then hears `ended`.
   void kill();
   bool alive() const { return alive_; }

@@ -83,3 +83,33 @@ TEST_CASE("worker input: a wait returns with the answers that came, or at a wake
   REQUIRE(run);
   CHECK((*run)["code"] == "next");
 }
+
+TEST_CASE("worker input: answers in another key order or with spaces are still read", "[codemode]") {
+  Pipe pipe;
+  WorkerInput input(pipe.fds[0]);
+  pipe.write(R"({"ok": true, "type": "result", "value": [1, 2], "id": 3})" "\n");
+  std::vector<ToolCompletion> out;
+  input.wait(Clock::now() + 5s, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].id == 3);
+  CHECK(out[0].ok);
+  CHECK(out[0].json == "[1,2]");
+}
+
+TEST_CASE("worker input: quietFor is false once a program or the end arrives, true after a quiet time", "[codemode]") {
+  Pipe pipe;
+  WorkerInput input(pipe.fds[0]);
+  CHECK(input.quietFor(20ms));
+  std::thread writer([&] {
+    std::this_thread::sleep_for(20ms);
+    pipe.write(R"({"type":"run","code":"x"})" "\n");
+  });
+  CHECK_FALSE(input.quietFor(10s));
+  writer.join();
+  auto run = input.nextRun(); // the program that ended the quiet is still there
+  REQUIRE(run);
+  CHECK((*run)["code"] == "x");
+  pipe.close();
+  CHECK_FALSE(input.quietFor(10s));
+  CHECK(input.ended());
+}

@@ -1,0 +1,35 @@
+// The two lines every inner call sends across the worker's pipes, written and read as text. The
+// values inside them are JSON text at both ends already (the program's JSON.stringify of an input,
+// toold's encoding of an output): parsing a whole line into a tree only to print one member of it
+// again was a tenth of each inner call's time. Both lines are ordinary JSON objects with their keys
+// in a fixed order — `{"type":"call","id":N,"path":P,"input":V}` and
+// `{"type":"result","id":N,"ok":true,"value":V}` / `{…,"ok":false,"error":E}` — so any JSON reader
+// still reads them, and a reader of the fixed form needs no parser.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace toold::codemode {
+
+/// The worker's call line, newline included. `inputJson` must be one JSON value (the program's
+/// JSON.stringify output); empty means `{}`.
+std::string callLine(std::uint64_t id, std::string_view path, std::string_view inputJson);
+
+/// toold's answer line, newline included: `payload` is the value (ok) or the error object.
+std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload);
+
+struct ResultLine {
+  std::uint64_t id = 0;
+  bool ok = false;
+  std::string_view payload; ///< the value or error, as JSON text (a view into the line)
+};
+
+/// Reads a result line in resultLine's form (without its newline); nullopt for any other line.
+std::optional<ResultLine> readResultLine(std::string_view line);
+
+} // namespace toold::codemode

@@ -1,0 +1,46 @@
+// The per-call lines between toold and a Code Mode worker: JSON that any reader reads, in a fixed
+// form that the worker reads without a parser.
+#include "builtins/codemode/worker_call_lines.h"
+
+#include <catch2/catch.hpp>
+
+using namespace toold::codemode;
+using json = nlohmann::json;
+
+TEST_CASE("worker call lines: a call line is one JSON object with the input as it was written", "[codemode]") {
+  const std::string line = callLine(42, "git.hub \"x\"", R"({"a":[1,{"b":"\u00e9"}]})");
+  REQUIRE(line.back() == '\n');
+  const json message = json::parse(line);
+  CHECK(message == json{{"type", "call"}, {"id", 42}, {"path", "git.hub \"x\""}, {"input", {{"a", {1, {{"b", "é"}}}}}}});
+  CHECK(json::parse(callLine(1, "t", ""))["input"] == json::object());
+}
+
+TEST_CASE("worker call lines: result lines read back to their payload's text", "[codemode]") {
+  const json value = {{"text", "line\nwith \"quotes\" and }"}, {"n", 1.5}};
+  const std::string line = resultLine(7, true, value);
+  REQUIRE(line.back() == '\n');
+  CHECK(json::parse(line) == json{{"type", "result"}, {"id", 7}, {"ok", true}, {"value", value}});
+  const auto read = readResultLine(std::string_view(line).substr(0, line.size() - 1));
+  REQUIRE(read);
+  CHECK(read->id == 7);
+  CHECK(read->ok);
+  CHECK(json::parse(read->payload) == value);
+
+  const json error = {{"kind", "ToolFailure"}, {"message", "no"}};
+  const std::string failed = resultLine(18446744073709551615ull, false, error);
+  const auto readFailed = readResultLine(std::string_view(failed).substr(0, failed.size() - 1));
+  REQUIRE(readFailed);
+  CHECK(readFailed->id == 18446744073709551615ull);
+  CHECK_FALSE(readFailed->ok);
+  CHECK(json::parse(readFailed->payload) == error);
+
+  CHECK(readResultLine(R"({"type":"result","id":1,"ok":true,"value":null})")->payload == "null");
+}
+
+TEST_CASE("worker call lines: other lines are not taken for results", "[codemode]") {
+  for (const char* line : {R"({"type":"run","code":"x"})", R"({"type":"result","id":"1","ok":true,"value":1})",
+                           R"({"type":"result","id":1,"ok":true,"value":})", R"({"type":"result","id":,"ok":true,"value":1})",
+                           R"({"type":"result","id":1,"ok":maybe,"value":1})", R"({"type":"result","id":1,"ok":true,"value":1)",
+                           R"({"ok":true,"type":"result","id":1,"value":1})", ""})
+    CHECK_FALSE(readResultLine(line));
+}
