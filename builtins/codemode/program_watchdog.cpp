@@ -38,6 +38,7 @@ void ProgramWatchdog::arm(std::chrono::steady_clock::time_point deadline, std::s
     maxResidentBytes_ = maxResidentBytes;
     fire_ = std::move(fire);
     armed_ = true;
+    ++generation_;
   }
   changed_.notify_all();
 }
@@ -55,17 +56,18 @@ void ProgramWatchdog::watch() {
   for (;;) {
     changed_.wait(lock, [&] { return stopping_ || armed_; });
     if (stopping_) return;
+    const std::uint64_t generation = generation_;
     const auto now = std::chrono::steady_clock::now();
     std::optional<Reason> reason;
     if (now >= deadline_) {
       reason = Reason::kTimeout;
-    } else if (maxResidentBytes_ > 0) {
+    } else if (const std::size_t limit = maxResidentBytes_; limit > 0) {
       lock.unlock(); // reading /proc takes a while; arm() and disarm() need not wait for it
-      const bool over = residentBytes() > maxResidentBytes_;
+      const bool over = residentBytes() > limit;
       lock.lock();
-      if (over && armed_) reason = Reason::kResidentSize;
+      if (over && armed_ && generation_ == generation) reason = Reason::kResidentSize;
     }
-    if (reason && armed_) {
+    if (reason && armed_ && generation_ == generation) {
       armed_ = false; // once per arm()
       firing_ = true;
       Fire fire = fire_;
@@ -78,7 +80,10 @@ void ProgramWatchdog::watch() {
     }
     if (!armed_) continue;
     const auto wakeAt = maxResidentBytes_ > 0 ? std::min(deadline_, now + kResidentPoll) : deadline_;
-    changed_.wait_until(lock, wakeAt, [&] { return stopping_ || !armed_; });
+    // A new arm() must end this wait too: a disarm() and arm() in quick succession may both come
+    // before this thread wakes, and the old program's wait (120 s without a resident limit)
+    // would then stand for the new one.
+    changed_.wait_until(lock, wakeAt, [&] { return stopping_ || !armed_ || generation_ != generation; });
   }
 }
 

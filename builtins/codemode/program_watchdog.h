@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <optional>
@@ -38,6 +39,7 @@ private:
   bool armed_ = false;
   bool firing_ = false;
   bool stopping_ = false;
+  std::uint64_t generation_ = 0; ///< counts arm(): a wait ends when it changes
   std::chrono::steady_clock::time_point deadline_{};
   std::size_t maxResidentBytes_ = 0;
   Fire fire_;

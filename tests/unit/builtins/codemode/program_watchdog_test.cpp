@@ -62,3 +62,20 @@ TEST_CASE("program watchdog: disarm waits for a fire in progress", "[codemode]")
   watchdog.disarm();
   CHECK(done);
 }
+
+TEST_CASE("program watchdog: a program armed right after a long wait is watched from its start", "[codemode]") {
+  // The previous program had no resident limit and two minutes: the watchdog sleeps until then.
+  // A disarm() and the next arm() in quick succession must still start the new watch at once.
+  ProgramWatchdog watchdog;
+  for (int round = 0; round < 10; ++round) {
+    watchdog.arm(Clock::now() + 120s, 0, [](ProgramWatchdog::Reason) {});
+    std::this_thread::sleep_for(5ms);
+    watchdog.disarm();
+    std::atomic<bool> fired{false};
+    watchdog.arm(Clock::now() + 120s, 1, [&](ProgramWatchdog::Reason) { fired = true; });
+    const auto start = Clock::now();
+    while (!fired && Clock::now() - start < 5s) std::this_thread::sleep_for(1ms);
+    watchdog.disarm();
+    REQUIRE(fired);
+  }
+}
