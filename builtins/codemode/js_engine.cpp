@@ -261,8 +261,43 @@ struct JsEngine::Impl {
     return d;
   }
 
-  // The next program's global, made by prepare() (never run anything).
-  std::unique_ptr<JS::PersistentRootedObject> nextGlobal;
+  // A program's world: its global with every standard class made (SpiderMonkey makes them on
+  // first use) and the bootstrap's functions — all but the tools tree, which needs the program's
+  // paths. prepare() makes the next one while the worker is idle; it serves one program.
+  struct World {
+    std::unique_ptr<JS::PersistentRootedObject> global, bootstrap;
+  };
+  std::optional<World> nextWorld;
+
+  // False with the engine's exception pending when the world cannot be made.
+  bool makeWorld(World& world) {
+    JS::RealmOptions options;
+    JS::RootedObject global(cx, JS_NewGlobalObject(cx, &kGlobalClass, nullptr, JS::FireOnNewGlobalHook, options));
+    if (!global) return false;
+    JSAutoRealm realm(cx, global);
+    JS::RootedObject host(cx, JS_NewPlainObject(cx));
+    JS::RootedValue factory(cx), made(cx);
+    if (!host || !JS::InitRealmStandardClasses(cx) || !JS_DefineFunction(cx, host, "call", nativeCall, 2, 0) ||
+        !JS_DefineFunction(cx, host, "search", nativeSearch, 1, 0) || !JS_DefineFunction(cx, host, "log", nativeLog, 2, 0) ||
+        !evaluateBootstrap(&factory))
+      return false;
+    JS::RootedValueArray<1> factoryArgs(cx);
+    factoryArgs[0].setObject(*host);
+    if (!JS_CallFunctionValue(cx, nullptr, factory, factoryArgs, &made) || !made.isObject()) return false;
+    JS::RootedObject bootstrap(cx, &made.toObject());
+    for (const char* name : {"search", "console"}) {
+      JS::RootedValue value(cx);
+      if (!JS_GetProperty(cx, bootstrap, name, &value) ||
+          !JS_DefineProperty(cx, global, name, value, JSPROP_READONLY | JSPROP_PERMANENT))
+        return false;
+    }
+    // WebAssembly would be a way around the interpreter-only engine; it is not part of the subset.
+    JS::ObjectOpResult deletion;
+    if (!JS_DeleteProperty(cx, global, "WebAssembly", deletion)) return false;
+    world.global = std::make_unique<JS::PersistentRootedObject>(cx, global);
+    world.bootstrap = std::make_unique<JS::PersistentRootedObject>(cx, bootstrap);
+    return true;
+  }
 
   // The program with `return ` before its last top-level expression (implicit_return.h), or as it
   // is. The parser's global is made once and kept: programs never see it, nor it them.
@@ -331,41 +366,25 @@ struct JsEngine::Impl {
     }
   }
 
-  ProgramResult execute(const std::string& source, const std::vector<ToolPath>& tools, JS::HandleObject global) {
+  ProgramResult execute(const std::string& source, const std::vector<ToolPath>& tools, JS::HandleObject global,
+                        JS::HandleObject bootstrap) {
     ProgramResult result;
     auto fail = [&](Diagnostic d) {
       result.ok = false;
       result.error = std::move(d);
       return result;
     };
-    // The program's world: the bootstrap builds it from the host's natives.
-    JS::RootedObject host(cx, JS_NewPlainObject(cx));
+    // The tools tree, the one part of the world that needs the program.
     json paths = json::array();
     for (const auto& path : tools) paths.push_back(path);
-    JS::RootedValue pathsText(cx);
-    JSString* pathsString = host ? newString(cx, paths.dump()) : nullptr;
-    if (pathsString == nullptr) return fail(failure(nullptr));
-    pathsText.setString(pathsString);
-    if (!JS_DefineFunction(cx, host, "call", nativeCall, 2, 0) || !JS_DefineFunction(cx, host, "search", nativeSearch, 1, 0) ||
-        !JS_DefineFunction(cx, host, "log", nativeLog, 2, 0) ||
-        !JS_DefineProperty(cx, host, "paths", pathsText, JSPROP_READONLY))
-      return fail(failure(nullptr));
-    JS::RootedValue factory(cx);
-    if (!evaluateBootstrap(&factory)) return fail(failure(nullptr));
-    JS::RootedValue made(cx);
-    JS::RootedValueArray<1> factoryArgs(cx);
-    factoryArgs[0].setObject(*host);
-    if (!JS_CallFunctionValue(cx, nullptr, factory, factoryArgs, &made) || !made.isObject()) return fail(failure(nullptr));
-    JS::RootedObject bootstrap(cx, &made.toObject());
-    for (const char* name : {"tools", "search", "console"}) {
-      JS::RootedValue value(cx);
-      if (!JS_GetProperty(cx, bootstrap, name, &value) ||
-          !JS_DefineProperty(cx, global, name, value, JSPROP_READONLY | JSPROP_PERMANENT))
-        return fail(failure(nullptr));
-    }
-    // WebAssembly would be a way around the interpreter-only engine; it is not part of the subset.
-    JS::ObjectOpResult deletion;
-    if (!JS_DeleteProperty(cx, global, "WebAssembly", deletion)) JS_ClearPendingException(cx);
+    JSString* pathsString = newString(cx, paths.dump());
+    if (pathsString == nullptr) return fail(failure(bootstrap));
+    JS::RootedValueArray<1> pathsArgs(cx);
+    pathsArgs[0].setString(pathsString);
+    JS::RootedValue tree(cx);
+    if (!JS_CallFunctionName(cx, bootstrap, "makeTools", pathsArgs, &tree) ||
+        !JS_DefineProperty(cx, global, "tools", tree, JSPROP_READONLY | JSPROP_PERMANENT))
+      return fail(failure(bootstrap));
 
     JS::RootedValue function(cx);
     if (auto error = compile(source, &function)) return fail(std::move(*error));
@@ -485,7 +504,7 @@ JsEngine::JsEngine(const EngineOptions& options) : impl_(std::make_unique<Impl>(
 
 JsEngine::~JsEngine() {
   impl_->parser.reset(); // a root must go before its context
-  impl_->nextGlobal.reset();
+  impl_->nextWorld.reset();
   impl_->bootstrapStencil = nullptr;
   JS_DestroyContext(impl_->cx);
 }
@@ -515,20 +534,18 @@ ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPat
 
   ProgramResult result;
   {
-    JS::RootedObject global(impl.cx);
-    if (impl.nextGlobal) {
-      global = impl.nextGlobal->get();
-      impl.nextGlobal.reset();
-    } else {
-      JS::RealmOptions options;
-      global = JS_NewGlobalObject(impl.cx, &kGlobalClass, nullptr, JS::FireOnNewGlobalHook, options);
+    Impl::World world;
+    if (impl.nextWorld) {
+      world = std::move(*impl.nextWorld);
+      impl.nextWorld.reset();
     }
-    if (!global) {
-      result.error = diagnostic(diagnostic_kind::kMemoryLimitExceeded, "The program's global could not be made.");
+    if (!world.global && !impl.makeWorld(world)) {
+      result.error = impl.failure(nullptr);
       JS_ClearPendingException(impl.cx);
     } else {
+      JS::RootedObject global(impl.cx, world.global->get()), bootstrap(impl.cx, world.bootstrap->get());
       JSAutoRealm realm(impl.cx, global);
-      result = impl.execute(source, tools, global);
+      result = impl.execute(source, tools, global, bootstrap);
       JS_ClearPendingException(impl.cx);
     }
   }
@@ -546,21 +563,13 @@ ProgramResult JsEngine::run(const std::string& source, const std::vector<ToolPat
 
 void JsEngine::prepare() {
   Impl& impl = *impl_;
-  if (impl.nextGlobal) return;
-  JS::RealmOptions options;
-  JS::RootedObject global(impl.cx, JS_NewGlobalObject(impl.cx, &kGlobalClass, nullptr, JS::FireOnNewGlobalHook, options));
-  if (!global) {
+  if (impl.nextWorld) return;
+  Impl::World world;
+  if (!impl.makeWorld(world)) {
     JS_ClearPendingException(impl.cx);
     return;
   }
-  {
-    JSAutoRealm realm(impl.cx, global);
-    if (!JS::InitRealmStandardClasses(impl.cx)) {
-      JS_ClearPendingException(impl.cx);
-      return;
-    }
-  }
-  impl.nextGlobal = std::make_unique<JS::PersistentRootedObject>(impl.cx, global);
+  impl.nextWorld = std::move(world);
 }
 
 void JsEngine::cancel() {

@@ -61,9 +61,10 @@ public:
   ProgramResult run(const std::string& source, const std::vector<ToolPath>& tools, const ProgramLimits& limits,
                     ProgramHost& host, CompletionSource& completions);
 
-  /// Makes the next program's global ahead of time, with every standard class initialised — a
-  /// fresh global's classes are otherwise made on first use, inside the program's time (most of
-  /// an execute's own cost). For the engine's thread while it is idle; run() uses it once.
+  /// Makes the next program's world ahead of time: a fresh global with every standard class
+  /// initialised (otherwise made on first use, inside the program's time) and the bootstrap's
+  /// `search` and `console` in it; only the `tools` tree waits for the program. Most of an
+  /// execute's own cost. For the engine's thread while it is idle; run() uses it once.
   void prepare();
 
   /// From any thread: stops the running program (it ends as interrupted).

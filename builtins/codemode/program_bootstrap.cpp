@@ -124,16 +124,6 @@ const char* const kProgramBootstrap = R"JS((function (host) {
       setPrototypeOf() { return false; },
     });
   }
-  const root = {children: new MapType(), callable: false};
-  for (const path of parse(host.paths)) {
-    let node = root;
-    for (const segment of path) {
-      let child = apply(mapGet, node.children, [segment]);
-      if (!child) apply(mapSet, node.children, [segment, child = {children: new MapType(), callable: false}]);
-      node = child;
-    }
-    node.callable = true;
-  }
   // A node's expression is written only for an error: the identifier test compiles a regular
   // expression, a tenth of a trivial execute when every node did it.
   function build(node, segments) {
@@ -148,7 +138,21 @@ const char* const kProgramBootstrap = R"JS((function (host) {
       defineProperty(fn, segment, {value: build(child, [...segments, segment]), enumerable: true});
     return guard(freeze(fn), segments);
   }
-  const tools = build(root, []);
+  // The tree for one program's tools (a JSON array of paths): the rest of this world is made
+  // before the program is known.
+  function makeTools(pathsText) {
+    const root = {children: new MapType(), callable: false};
+    for (const path of parse(pathsText)) {
+      let node = root;
+      for (const segment of path) {
+        let child = apply(mapGet, node.children, [segment]);
+        if (!child) apply(mapSet, node.children, [segment, child = {children: new MapType(), callable: false}]);
+        node = child;
+      }
+      node.callable = true;
+    }
+    return build(root, []);
+  }
 
   function search(input) {
     let request;
@@ -182,7 +186,7 @@ const char* const kProgramBootstrap = R"JS((function (host) {
     log: logger("log"), info: logger("info"), warn: logger("warn"), error: logger("error"), debug: logger("debug"),
   });
 
-  return {tools, search, console, complete, encode, describe};
+  return {makeTools, search, console, complete, encode, describe};
 }))JS";
 
 } // namespace toold::codemode
