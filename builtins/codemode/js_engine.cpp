@@ -375,9 +375,7 @@ struct JsEngine::Impl {
       return result;
     };
     // The tools tree, the one part of the world that needs the program.
-    json paths = json::array();
-    for (const auto& path : tools) paths.push_back(path);
-    JSString* pathsString = newString(cx, paths.dump());
+    JSString* pathsString = newString(cx, toolTreeJson(tools));
     if (pathsString == nullptr) return fail(failure(bootstrap));
     JS::RootedValueArray<1> pathsArgs(cx);
     pathsArgs[0].setString(pathsString);

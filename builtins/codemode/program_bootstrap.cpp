@@ -6,6 +6,7 @@ const char* const kProgramBootstrap = R"JS((function (host) {
   "use strict";
   const stringify = JSON.stringify, parse = JSON.parse, isArray = Array.isArray, keys = Object.keys;
   const freeze = Object.freeze, defineProperty = Object.defineProperty, reflectGet = Reflect.get;
+  const deleteProperty = Reflect.deleteProperty, join = Array.prototype.join, concat = Array.prototype.concat;
   const ErrorType = Error, PromiseType = Promise, ProxyType = Proxy, MapType = Map, SetType = Set;
   const RegExpType = RegExp, DateType = Date, StringType = String;
   const toISOString = Date.prototype.toISOString, getTime = Date.prototype.getTime;
@@ -109,49 +110,69 @@ const char* const kProgramBootstrap = R"JS((function (host) {
     else waiter.reject(toolError(value.kind, value.message, value.suggestions));
   }
 
-  // The tree: every node is a function (callable when a tool sits there), its children frozen
-  // properties; a proxy answers an unknown name with UnknownTool instead of undefined.
-  function guard(node, segments) {
-    return new ProxyType(node, {
+  // The tree: every node is a function (callable when a tool sits there) behind a proxy that
+  // answers its children, read-only, and an unknown name with UnknownTool instead of undefined.
+  // A node is made when the program first reaches it: making all of them ahead cost about 25 us
+  // a tool in the interpreter, 2-3 ms per program for a hundred tools. `data` is the node as
+  // toolTreeJson writes it: [callable, [[segment, node], ...]].
+  function makeNode(data, segments) {
+    const callable = data[0] === 1, childData = data[1];
+    let dotted;
+    // Methods, unlike plain functions, have no own `prototype`; without their own `name` and
+    // `length` either, every own key of a node is a child's.
+    const fn = callable
+      ? ({node(...args) {
+          if (dotted === undefined) dotted = apply(join, segments, ["."]);
+          return callTool(dotted, segments, args);
+        }}).node
+      : ({node() { return PromiseType.reject(toolError("UnknownTool",
+          segments.length ? "Tool '" + expression(segments) + "' is not callable." : "`tools` is not callable: call a tool, e.g. tools.<path>(input).",
+          ["Use search({query: \"...\"}) inside the program to find a tool's exact path."])); }}).node;
+    deleteProperty(fn, "name");
+    deleteProperty(fn, "length");
+    let children = null; // segment -> {data, made}, filled on first use
+    function entry(key) {
+      if (typeof key !== "string") return undefined;
+      if (children === null) {
+        children = new MapType();
+        for (let i = 0; i < childData.length; i++)
+          apply(mapSet, children, [childData[i][0], {data: childData[i][1], made: undefined}]);
+      }
+      return apply(mapGet, children, [key]);
+    }
+    function child(key) {
+      const found = entry(key);
+      if (found === undefined) return undefined;
+      if (found.made === undefined) found.made = makeNode(found.data, apply(concat, segments, [[key]]));
+      return found.made;
+    }
+    return new ProxyType(fn, {
       get(target, key, receiver) {
+        const made = child(key);
+        if (made !== undefined) return made;
         if (typeof key === "symbol" || key in target || key === "then" || key === "toJSON") return reflectGet(target, key, receiver);
-        throw toolError("UnknownTool", "Unknown tool '" + expression([...segments, key]) + "'.",
+        throw toolError("UnknownTool", "Unknown tool '" + expression(apply(concat, segments, [[key]])) + "'.",
                         ["Use search({query: \"...\"}) inside the program to find a tool's exact path."]);
+      },
+      has(target, key) { return entry(key) !== undefined || key in target; },
+      ownKeys() {
+        const names = [];
+        for (let i = 0; i < childData.length; i++) names[i] = childData[i][0];
+        return names;
+      },
+      getOwnPropertyDescriptor(target, key) {
+        const made = child(key);
+        return made === undefined ? undefined : {value: made, writable: false, enumerable: true, configurable: true};
       },
       set() { return false; },
       defineProperty() { return false; },
       deleteProperty() { return false; },
       setPrototypeOf() { return false; },
+      preventExtensions() { return false; },
     });
   }
-  // A node's expression is written only for an error: the identifier test compiles a regular
-  // expression, a tenth of a trivial execute when every node did it.
-  function build(node, segments) {
-    const dotted = segments.join(".");
-    // Methods, unlike plain functions, have no own `prototype`, so a tool may be named that too.
-    const fn = node.callable
-      ? ({node(...args) { return callTool(dotted, segments, args); }}).node
-      : ({node() { return PromiseType.reject(toolError("UnknownTool",
-          segments.length ? "Tool '" + expression(segments) + "' is not callable." : "`tools` is not callable: call a tool, e.g. tools.<path>(input).",
-          ["Use search({query: \"...\"}) inside the program to find a tool's exact path."])); }}).node;
-    for (const [segment, child] of node.children)
-      defineProperty(fn, segment, {value: build(child, [...segments, segment]), enumerable: true});
-    return guard(freeze(fn), segments);
-  }
-  // The tree for one program's tools (a JSON array of paths): the rest of this world is made
-  // before the program is known.
-  function makeTools(pathsText) {
-    const root = {children: new MapType(), callable: false};
-    for (const path of parse(pathsText)) {
-      let node = root;
-      for (const segment of path) {
-        let child = apply(mapGet, node.children, [segment]);
-        if (!child) apply(mapSet, node.children, [segment, child = {children: new MapType(), callable: false}]);
-        node = child;
-      }
-      node.callable = true;
-    }
-    return build(root, []);
+  function makeTools(treeText) {
+    return makeNode(parse(treeText), []);
   }
 
   function search(input) {

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unordered_map>
+
 namespace toold::codemode {
 
 namespace {
@@ -78,6 +80,38 @@ ToolPath parsePathExpression(std::string_view text) {
     first = false;
   }
   return path;
+}
+
+namespace {
+
+struct TreeNode {
+  bool callable = false;
+  std::vector<std::pair<std::string, TreeNode>> children; // in first-seen order
+  std::unordered_map<std::string, std::size_t> index;       // segment -> position in children
+
+  TreeNode& child(const std::string& segment) {
+    const auto [it, added] = index.try_emplace(segment, children.size());
+    if (added) children.emplace_back(segment, TreeNode{});
+    return children[it->second].second;
+  }
+
+  nlohmann::json toJson() const {
+    nlohmann::json list = nlohmann::json::array();
+    for (const auto& [name, node] : children) list.push_back(nlohmann::json::array({name, node.toJson()}));
+    return nlohmann::json::array({callable ? 1 : 0, std::move(list)});
+  }
+};
+
+} // namespace
+
+std::string toolTreeJson(const std::vector<ToolPath>& paths) {
+  TreeNode root;
+  for (const auto& path : paths) {
+    TreeNode* node = &root;
+    for (const auto& segment : path) node = &node->child(segment);
+    node->callable = true;
+  }
+  return root.toJson().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 } // namespace toold::codemode

@@ -20,6 +20,9 @@ std::string dottedPath(const ToolPath& segments);
 std::string pathExpression(const ToolPath& segments);
 /// Whether `segment` can follow a dot: ^[A-Za-z_$][A-Za-z0-9_$]*$.
 bool isIdentifierSegment(std::string_view segment);
+/// The `tools` tree of `paths` as JSON for the program's bootstrap: a node is
+/// `[callable (0 or 1), [[segment, node], …]]`, children in the order their paths first appear.
+std::string toolTreeJson(const std::vector<ToolPath>& paths);
 /// Reads a path expression or a dotted path (an optional leading `tools.`), as a model would write
 /// it in a query; empty when it is not one.
 ToolPath parsePathExpression(std::string_view text);

@@ -55,10 +55,11 @@ private:
   CompletionQueue& queue_;
 };
 
-ProgramResult runProgram(const std::string& code, ProgramLimits limits = {}) {
+const std::vector<ToolPath> kTools = {{"a", "echo"}, {"a", "other"}, {"fail", "x"}, {"slow", "y"}, {"2d"}};
+
+ProgramResult runProgram(const std::string& code, ProgramLimits limits = {}, const std::vector<ToolPath>& tools = kTools) {
   CompletionQueue queue;
   FakeHost host(queue);
-  const std::vector<ToolPath> tools = {{"a", "echo"}, {"a", "other"}, {"fail", "x"}, {"slow", "y"}, {"2d"}};
   return engine().run(code, tools, limits, host, queue);
 }
 
@@ -141,6 +142,34 @@ TEST_CASE("engine: unknown tools and extra arguments", "[codemode]") {
   CHECK(result.error->message == "Tool 'tools.a.echo' expects at most one input object.");
   result = runProgram("return [Object.keys(tools), Object.keys(tools.a)];");
   CHECK(result.value == json::parse(R"([["a","fail","slow","2d"],["echo","other"]])"));
+}
+
+TEST_CASE("engine: the tools tree is read-only, lists its children, and has room for any name", "[codemode]") {
+  const std::vector<ToolPath> tools = {{"fn", "name"}, {"fn", "length"}, {"fn", "call"}, {"fn", "__proto__"},
+                                       {"fn", "constructor"}, {"b", "c", "d"}, {"b", "e"}};
+  auto result = runProgram(R"(
+    const called = [];
+    for (const key of Object.keys(tools.fn)) called.push((await tools.fn[key]({})).tool);
+    return {
+      top: Object.keys(tools), fn: Object.keys(tools.fn), b: Object.keys(tools.b), called,
+      has: ["fn" in tools, "c" in tools.b, "zz" in tools.b, "call" in tools.b],
+      same: tools.b.c === tools.b.c,
+      writes: [Reflect.set(tools, "x", 1), Reflect.deleteProperty(tools, "fn"), Reflect.defineProperty(tools.b, "q", {value: 1}),
+               Reflect.setPrototypeOf(tools, null), Reflect.preventExtensions(tools)],
+      nested: (await tools.b.c.d({n: 1})).tool,
+    };
+  )", {}, tools);
+  REQUIRE(result.ok);
+  CHECK(result.value == json::parse(R"({
+    "top": ["fn", "b"], "fn": ["name", "length", "call", "__proto__", "constructor"], "b": ["c", "e"],
+    "called": ["fn.name", "fn.length", "fn.call", "fn.__proto__", "fn.constructor"],
+    "has": [true, true, false, true], "same": true, "writes": [false, false, false, false, false], "nested": "b.c.d"})"));
+  // An unknown name anywhere in the tree, however deep, is UnknownTool with its whole path.
+  result = runProgram("return tools.b.c.zz;", {}, tools);
+  REQUIRE_FALSE(result.ok);
+  CHECK(result.error->message == "Unknown tool 'tools.b.c.zz'.");
+  result = runProgram("Object.freeze(tools); return 1;", {}, tools);
+  REQUIRE_FALSE(result.ok);
 }
 
 TEST_CASE("engine: values cross as JSON data", "[codemode]") {

@@ -106,3 +106,10 @@ TEST_CASE("signatures: nesting beyond 8 levels is unknown", "[codemode]") {
   CHECK(rendered.find("unknown") != std::string::npos);
   CHECK(rendered.find("string") == std::string::npos);
 }
+
+TEST_CASE("tool paths: the tree for the bootstrap keeps first-seen order and marks callable nodes", "[codemode]") {
+  CHECK(toolTreeJson({}) == "[0,[]]");
+  CHECK(toolTreeJson({{"b", "x"}, {"a"}, {"b", "y"}, {"b"}}) ==
+        R"([0,[["b",[1,[["x",[1,[]]],["y",[1,[]]]]]],["a",[1,[]]]]])");
+  CHECK(toolTreeJson({{"2d", "q\"uote"}}) == R"([0,[["2d",[0,[["q\"uote",[1,[]]]]]]]])");
+}
