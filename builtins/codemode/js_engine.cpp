@@ -570,6 +570,8 @@ void JsEngine::prepare() {
   impl.nextWorld = std::move(world);
 }
 
+void JsEngine::collect() { JS_GC(impl_->cx, JS::GCReason::API); }
+
 void JsEngine::cancel() {
   impl_->cancelled = true;
   impl_->stop = true;

@@ -67,6 +67,10 @@ public:
   /// execute's own cost. For the engine's thread while it is idle; run() uses it once.
   void prepare();
 
+  /// Collects every dead program's world now: for the engine's thread while it is idle, so that
+  /// a program rarely pays for a collection its predecessors made necessary.
+  void collect();
+
   /// From any thread: stops the running program (it ends as interrupted).
   void cancel();
 
