@@ -6,6 +6,9 @@
 //   worker → toold   {"type": "call", "id", "path": "a.b", "input": {…}}
 //                    {"type": "done", "result": {ok, value | error, warnings, logs, interrupted}}
 //
+// The per-call lines ("call", "result") are written with their keys in exactly this order and
+// read without a parser where possible (worker_call_lines.h).
+//
 // A worker runs one program at a time; its inner-call ids are unique for its lifetime, so an
 // answer that arrives after its program ended is recognised and dropped. Cancellation is not a
 // message: toold kills the worker, whose state after an interrupted program is not trusted anyway.
