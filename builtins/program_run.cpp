@@ -89,10 +89,8 @@ public:
                    {"limits", {{"timeoutMs", limits_.timeout.count()},
                                {"maxToolCalls", limits_.maxToolCalls},
                                {"maxInFlight", kMaxInFlight}}}};
-    if (!worker_->send(program)) return finish(failedWith(kind::kExecutionFailure, "Code Mode's engine stopped before the program could start."));
-    cancellation_ = context_.cancellation.onCancel([weak = weak_from_this()] {
-      if (auto run = weak.lock()) run->cancel();
-    });
+    // Everything finish() undoes is in place before the program is sent: a quick program's result
+    // arrives on the worker's reader thread while this one would otherwise still be arming them.
     backstop_.expires_after(limits_.timeout + kBackstopGrace);
     backstop_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
       auto run = weak.lock();
@@ -101,6 +99,10 @@ public:
       run->backstopFired_ = true;
       run->worker_->kill();
     });
+    cancellation_ = context_.cancellation.onCancel([weak = weak_from_this()] {
+      if (auto run = weak.lock()) run->cancel();
+    });
+    if (!worker_->send(program)) return finish(failedWith(kind::kExecutionFailure, "Code Mode's engine stopped before the program could start."));
   }
 
 private:
