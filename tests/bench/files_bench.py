@@ -314,7 +314,7 @@ def main():
     toold.call("read", {"filePath": big_path, "offset": 50_000, "limit": 3})
     memory = []
     for k in range(3):  # there and back, and there again: the later calls show what is kept
-        old, new = ("scale=47, label=\"item 50000\"", "scale=48, label=\"item 50000\"")
+        old, new = (f"scale={50_000 % 97}, label=\"item 50000\"", f"scale={50_000 % 97 + 1}, label=\"item 50000\"")
         if k % 2:
             old, new = new, old
         before = toold.status_kib("VmRSS")
