@@ -91,17 +91,27 @@ public:
                                {"maxInFlight", kMaxInFlight}}}};
     // Everything finish() undoes is in place before the program is sent: a quick program's result
     // arrives on the worker's reader thread while this one would otherwise still be arming them.
-    backstop_.expires_after(limits_.timeout + kBackstopGrace);
-    backstop_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
-      auto run = weak.lock();
-      if (ec || !run) return;
-      spdlog::warn("codemode: worker {} did not stop at its deadline; killing it", run->worker_->pid());
-      run->backstopFired_ = true;
-      run->worker_->kill();
-    });
-    cancellation_ = context_.cancellation.onCancel([weak = weak_from_this()] {
+    // Under mutex_ as well: that order runs through the worker process, where ThreadSanitizer
+    // cannot follow it.
+    {
+      std::lock_guard lock(mutex_);
+      backstop_.expires_after(limits_.timeout + kBackstopGrace);
+      backstop_.async_wait([weak = weak_from_this()](const boost::system::error_code& ec) {
+        auto run = weak.lock();
+        if (ec || !run) return;
+        spdlog::warn("codemode: worker {} did not stop at its deadline; killing it", run->worker_->pid());
+        run->backstopFired_ = true;
+        run->worker_->kill();
+      });
+    }
+    // A call already cancelled runs cancel() here, before the registration is kept.
+    auto registration = context_.cancellation.onCancel([weak = weak_from_this()] {
       if (auto run = weak.lock()) run->cancel();
     });
+    {
+      std::lock_guard lock(mutex_);
+      cancellation_ = std::move(registration);
+    }
     if (!worker_->send(program)) return finish(failedWith(kind::kExecutionFailure, "Code Mode's engine stopped before the program could start."));
   }
 
@@ -232,10 +242,13 @@ private:
     std::map<std::uint64_t, Inner> abandoned;
     json toolCalls;
     std::vector<std::pair<std::size_t, json>> files;
+    core::CancellationRegistration cancellation;
     {
       std::lock_guard lock(mutex_);
       if (finished_) return;
       finished_ = true;
+      cancellation = std::move(cancellation_);
+      backstop_.cancel();
       abandoned.swap(running_);
       for (const auto& [id, inner] : abandoned) toolCalls_[inner.index]["status"] = "error";
       publishTimer_.cancel();
@@ -243,8 +256,7 @@ private:
       toolCalls = toolCalls_;
       files.swap(files_);
     }
-    cancellation_.reset();
-    backstop_.cancel();
+    cancellation.reset();
     for (auto& [id, inner] : abandoned) inner.cancel.cancel("the Code Mode program ended");
     if (worker_) {
       if (!result.interrupted && !cancelled_ && worker_->alive()) {
@@ -283,8 +295,8 @@ private:
   std::vector<codemode::CatalogEntry> catalog_;
   std::map<std::string, const core::RegisteredTool*> byPath_;
   std::shared_ptr<codemode::WorkerProcess> worker_;
-  core::CancellationRegistration cancellation_;
-  boost::asio::steady_timer backstop_;
+  core::CancellationRegistration cancellation_; // under mutex_
+  boost::asio::steady_timer backstop_;            // under mutex_
   std::atomic<bool> backstopFired_{false};
   std::atomic<bool> cancelled_{false};
 
