@@ -65,7 +65,6 @@ JSString* newString(JSContext* cx, const std::string& text) {
   return JS_NewStringCopyUTF8N(cx, JS::UTF8Chars(text.data(), text.size()));
 }
 
-// This process's resident set, from /proc/self/statm (pages); 0 when it cannot be read.
 Diagnostic diagnostic(const char* kind, std::string message, std::vector<std::string> suggestions = {}) {
   return Diagnostic{kind, std::move(message), std::move(suggestions), std::nullopt};
 }

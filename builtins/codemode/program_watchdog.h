@@ -46,7 +46,7 @@ private:
   std::thread thread_; // last: it starts once the rest exists
 };
 
-/// The process's resident size in bytes (0 when /proc cannot tell).
+/// The process's resident size in bytes, from /proc/self/statm (0 when it cannot be read).
 std::size_t residentBytes();
 
 } // namespace toold::codemode
