@@ -145,7 +145,9 @@ int runWorker(const WorkerSettings& settings) {
     try {
       WorkerInput input(STDIN_FILENO);
       JsEngine engine(EngineOptions{settings.heapMegabytes << 20});
-      warmUp(engine);
+      // Not when a program is already waiting (a snapshot that started this worker is usually
+      // followed by the model's execute): it would wait for the warm-up.
+      if (input.quietFor(std::chrono::microseconds(0))) warmUp(engine);
       engine.prepare();
       while (auto run = input.nextRun()) {
         std::vector<ToolPath> tools;
