@@ -2,6 +2,7 @@
 #include "core/process/orphan_reaper.h"
 
 #include "core/process/process_runner.h"
+#include "tests/unit/core/process/runner_test_support.h"
 
 #include <catch2/catch.hpp>
 
@@ -19,8 +20,6 @@
 #include <string>
 #include <thread>
 
-#include <boost/asio/executor_work_guard.hpp>
-#include <boost/asio/io_context.hpp>
 
 namespace {
 
@@ -34,24 +33,6 @@ public:
   ~Subreaper() { ::prctl(PR_SET_CHILD_SUBREAPER, 0); }
   Subreaper(const Subreaper&) = delete;
   Subreaper& operator=(const Subreaper&) = delete;
-};
-
-class ReaperLoop {
-public:
-  ReaperLoop() : thread_([this] { io.run(); }) {}
-  ~ReaperLoop() {
-    work_.reset();
-    io.stop();
-    thread_.join();
-  }
-  ReaperLoop(const ReaperLoop&) = delete;
-  ReaperLoop& operator=(const ReaperLoop&) = delete;
-
-  boost::asio::io_context io;
-
-private:
-  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_ = boost::asio::make_work_guard(io);
-  std::thread thread_;
 };
 
 /// The state letter and the parent in /proc/PID/stat; nothing once the process is gone.
@@ -107,7 +88,7 @@ pid_t makeOrphanZombie(toold::core::ProcessRunner& runner) {
 TEST_CASE("orphans re-parented to a subreaper are reaped", "[process]") {
   const Subreaper subreaper;
   CHECK(toold::core::OrphanReaper::needed());
-  ReaperLoop loop;
+  toold::core::testing::Loop loop;
   toold::core::ProcessRunner runner(loop.io);
 
   const pid_t orphan = makeOrphanZombie(runner);
@@ -125,7 +106,7 @@ TEST_CASE("orphans re-parented to a subreaper are reaped", "[process]") {
 }
 
 TEST_CASE("the orphan reaper never takes the status of a runner's child", "[process]") {
-  ReaperLoop loop;
+  toold::core::testing::Loop loop;
   toold::core::ProcessRunner runner(loop.io);
   std::atomic<bool> stop{false};
   std::thread reaping([&] {
