@@ -9,7 +9,6 @@
 #include <map>
 #include <memory>
 #include <set>
-#include <thread>
 #include <unistd.h>
 
 namespace toold::builtins {
@@ -18,9 +17,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Up to this many files or folders are flushed each (all at once); past it, one syncfs per file system is
+// Up to this many files or folders are flushed one by one; past it, one syncfs per file system is
 // far cheaper than thousands of fsyncs (each waits for a journal commit of the file system).
-constexpr std::size_t kFlushEachUpTo = 16;
+constexpr std::size_t kFlushEachUpTo = 8;
 
 // The folders that must be created for the changes' targets, outermost first (a std::set of paths
 // orders every parent before its children), for the journal. They are created later, one held
@@ -43,30 +42,13 @@ std::vector<fs::path> missingFolders(const std::vector<FileChange>& changes) {
   return {missing.begin(), missing.end()};
 }
 
-// Flushes each path (files or folders) at the same time, a thread each: a file system commits its
-// journal once for every fsync waiting at that moment, so overlapping flushes of independent files
-// cost about one commit where flushing them in turn cost one each. Returns the first failure.
 // Flushing only makes durable what the held steps already did, so opening by path here cannot
-// redirect a write; at worst a swapped path flushes some other file or folder.
-std::string syncEachAtOnce(const std::vector<fs::path>& paths) {
-  std::vector<std::string> errors(paths.size());
-  auto flush = [&](std::size_t i) {
-    const int fd = ::open(paths[i].c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-      errors[i] = "cannot open " + paths[i].string() + " to flush it: " + std::strerror(errno);
-      return;
-    }
-    if (::fsync(fd) != 0) errors[i] = "cannot flush " + paths[i].string() + ": " + std::strerror(errno);
-    ::close(fd);
-  };
-  {
-    std::vector<std::jthread> others;
-    for (std::size_t i = 1; i < paths.size(); ++i) others.emplace_back(flush, i);
-    if (!paths.empty()) flush(0);
-  } // joined
-  for (auto& error : errors)
-    if (!error.empty()) return error;
-  return {};
+// redirect a write; at worst a swapped path flushes some other folder.
+void syncPath(const fs::path& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  ::fsync(fd);
+  ::close(fd);
 }
 
 // Flushes every file system the given paths (files or folders) are on: one syncfs each.
@@ -170,17 +152,15 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
     if (auto* error = std::get_if<std::string>(&held)) return abandon(*error);
     auto write = core::stageFileWrite(std::get<core::HeldLocation>(held).directory.get(), change.target,
                                       *change.content, change.createMode,
-                                      core::StagingOptions{entries[i].staging, false});
+                                      core::StagingOptions{entries[i].staging, flushEach});
     if (auto* error = std::get_if<std::string>(&write)) return abandon(*error);
     staged.push_back(std::get<core::StagedWrite>(write));
     stagedChanges.push_back(&change);
   }
-  // The new contents made durable before any rename makes them visible.
-  {
+  if (!flushEach) {
     std::vector<fs::path> stagedPaths;
     for (const auto& write : staged) stagedPaths.push_back(write.temporary);
-    auto error = flushEach ? syncEachAtOnce(stagedPaths) : syncFileSystems(stagedPaths);
-    if (!error.empty()) return abandon(std::move(error));
+    if (auto error = syncFileSystems(stagedPaths); !error.empty()) return abandon(std::move(error));
   }
   // Journal hook: from here on a kill is finished forward at the next start.
   if (intent)
@@ -240,9 +220,7 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
   }
   // The renames and removals made durable: each directory once, not once per file.
   if (directories.size() <= kFlushEachUpTo) {
-    std::vector<fs::path> folders;
-    for (const auto& directory : directories) folders.push_back(directory.empty() ? fs::path(".") : directory);
-    (void)syncEachAtOnce(folders); // the renames stand either way; as before, a folder's flush is best effort
+    for (const auto& directory : directories) syncPath(directory.empty() ? fs::path(".") : directory);
   } else {
     syncFileSystems({directories.begin(), directories.end()});
   }
