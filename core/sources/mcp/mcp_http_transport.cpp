@@ -21,6 +21,21 @@ namespace {
 /// (McpConnection) is what bounds it.
 constexpr std::chrono::hours kExchangeLimit{24};
 
+/// The listening stream: reopened after the server's `retry:`, else after a delay that starts at
+/// 1 s and grows by half up to 30 s while attempts fail (the official SDK's schedule); a stream
+/// that did not open, or ended at once with nothing, is a failure, and after this many in a row
+/// toold stops trying (the server stays connected; its answers still arrive on the POSTs).
+constexpr std::chrono::milliseconds kFirstReconnect{1000};
+constexpr std::chrono::milliseconds kLongestReconnect{30000};
+constexpr int kListenAttempts = 5;
+constexpr std::chrono::seconds kHealthyStream{1};
+
+bool isInitializedNotification(std::string_view body) {
+  if (body.size() > 4096 || body.find("notifications/initialized") == std::string_view::npos) return false;
+  const auto message = nlohmann::json::parse(body, nullptr, false);
+  return message.is_object() && !message.contains("id") && message.value("method", "") == "notifications/initialized";
+}
+
 std::string lower(std::string text) {
   for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text;
@@ -152,6 +167,126 @@ void McpHttpTransport::exchange(std::string body) {
     events.finish();
   else if (!tooLarge && answer.find_first_not_of(" \t\r\n") != std::string::npos)
     deliver(answer);
+  // As the official SDK does: the listening stream opens once the server accepted `initialized`.
+  if (!requestId && isInitializedNotification(body)) {
+    std::lock_guard lock(mutex_);
+    if (listening_) return;
+    listening_ = true;
+    std::thread([self = shared_from_this()] { self->listen(); }).detach();
+  }
+}
+
+void McpHttpTransport::listen() {
+  std::string lastEventId;
+  std::optional<std::chrono::milliseconds> retry;
+  std::chrono::milliseconds backoff = kFirstReconnect;
+  int failures = 0;
+  while (!stopping_.isCancelled()) {
+    std::size_t events = 0;
+    std::string problem;
+    const auto opened = std::chrono::steady_clock::now();
+    const StreamEnd end = listenOnce(lastEventId, retry, events, problem);
+    if (stopping_.isCancelled()) return;
+    switch (end) {
+    case StreamEnd::Unsupported:
+      spdlog::debug("MCP server {}: no listening stream ({}); messages outside answers are not received", name_, problem);
+      return;
+    case StreamEnd::SessionGone:
+      return lost("the server at " + url_ + " ended the session (404)", false);
+    case StreamEnd::Ended:
+    case StreamEnd::Failed:
+      break;
+    }
+    const bool healthy =
+        end == StreamEnd::Ended && (events > 0 || std::chrono::steady_clock::now() - opened >= kHealthyStream);
+    if (healthy) {
+      failures = 0;
+      backoff = kFirstReconnect;
+    } else if (++failures >= kListenAttempts) {
+      spdlog::warn("MCP server {}: the listening stream failed {} times in a row ({}); messages the server sends "
+                   "outside answers (such as tools/list_changed) are no longer received",
+                   name_, failures, problem);
+      return;
+    }
+    const std::chrono::milliseconds delay = retry.value_or(backoff);
+    if (!healthy) backoff = std::min(backoff * 3 / 2, kLongestReconnect);
+    spdlog::debug("MCP server {}: the listening stream {} ({}); opening it again in {} ms", name_,
+                  end == StreamEnd::Ended ? "ended" : "failed", problem, delay.count());
+    if (!pause(delay)) return;
+  }
+}
+
+McpHttpTransport::StreamEnd McpHttpTransport::listenOnce(std::string& lastEventId,
+                                                          std::optional<std::chrono::milliseconds>& retry,
+                                                          std::size_t& events, std::string& problem) {
+  std::string error;
+  const auto url = parseUrl(url_, &error);
+  if (!url) {
+    problem = error;
+    return StreamEnd::Unsupported;
+  }
+  HttpRequest request;
+  request.method = "GET";
+  request.url = *url;
+  request.headers.push_back({"Accept", "text/event-stream"});
+  bool inSession = false;
+  {
+    std::lock_guard lock(mutex_);
+    inSession = !sessionId_.empty();
+    if (inSession) request.headers.push_back({"Mcp-Session-Id", sessionId_});
+  }
+  if (!lastEventId.empty()) request.headers.push_back({"Last-Event-ID", lastEventId});
+  for (const auto& [key, value] : headers_) request.headers.push_back({key, value});
+
+  HttpOptions options;
+  options.timeout = kExchangeLimit;
+  options.max_body_bytes = 0; // each message in the stream is bounded by the reader
+  int status = 0;
+  bool eventStream = false;
+  auto oversized = [this](std::optional<nlohmann::json> id, std::size_t bytes) {
+    asio::post(strand_, [self = shared_from_this(), id = std::move(id), bytes] {
+      if (!self->closed_) self->events_.oversized(id, bytes);
+    });
+  };
+  McpSseReader reader([this](std::string_view data) { deliver(data); }, oversized, kMcpFrameCap);
+  const HttpOutcome outcome = httpExchange(
+      request, options, stopping_.token(),
+      [&](const HttpResponseHead& head) {
+        status = head.status;
+        eventStream = lower(head.header("Content-Type").value_or("")).starts_with("text/event-stream");
+      },
+      [&](std::string_view chunk) {
+        if (status < 200 || status >= 300 || !eventStream) return false;
+        reader.feed(chunk);
+        return true;
+      });
+  reader.finish();
+  events = reader.events();
+  if (!reader.lastEventId().empty()) lastEventId = reader.lastEventId();
+  if (reader.retry()) retry = reader.retry();
+  if (!outcome.ok()) {
+    problem = outcome.error;
+    return StreamEnd::Failed;
+  }
+  problem = "HTTP " + std::to_string(status);
+  if (status == 404 && inSession) return StreamEnd::SessionGone;
+  if (status >= 500) return StreamEnd::Failed;
+  if (status < 200 || status >= 300) return StreamEnd::Unsupported; // 405 above all: the server has none
+  if (!eventStream) {
+    problem = "the answer to GET is not text/event-stream";
+    return StreamEnd::Unsupported;
+  }
+  problem = "the server closed it";
+  return StreamEnd::Ended;
+}
+
+bool McpHttpTransport::pause(std::chrono::milliseconds delay) {
+  auto wakeUp = stopping_.token().onCancel([this] {
+    std::lock_guard lock(mutex_);
+    wake_.notify_all();
+  });
+  std::unique_lock lock(mutex_);
+  return !wake_.wait_for(lock, delay, [this] { return stopping_.isCancelled(); });
 }
 
 void McpHttpTransport::stop(std::function<void()> done) {

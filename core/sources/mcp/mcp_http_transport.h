@@ -2,15 +2,20 @@
 // the config, `Mcp-Session-Id` once the server gave one); the answer is JSON, or server-sent
 // events parsed as they stream, or 202 with nothing. Each POST runs on a thread of its own, since
 // core/net's exchange blocks and a tool call's stream may last as long as the call. A 401 means
-// the server wants OAuth, which toold does not do: `needs_auth`. Stopping cancels the exchanges
-// and ends the session with a DELETE. toold opens no GET stream: requests and notifications the
-// server sends outside an answer are not received.
+// the server wants OAuth, which toold does not do: `needs_auth`. Once the initialized notification
+// is accepted, a GET opens the listening stream, on which the server sends requests and
+// notifications outside any answer (`list_changed` between calls, `ping`, `roots/list`); toold
+// answers those with POSTs. A stream that ends or breaks is opened again (after the server's
+// `retry:` or a growing delay, with Last-Event-ID); a server without one (405) is fine. Stopping
+// cancels the exchanges and ends the session with a DELETE.
 #pragma once
 
 #include "core/base/cancellation.h"
 #include "core/sources/mcp/mcp_connection.h"
 #include "core/sources/mcp/mcp_transport.h"
 
+#include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,6 +35,14 @@ public:
 private:
   /// On a thread of its own: one POST and what it answers.
   void exchange(std::string body);
+  /// On a thread of its own: the listening stream, opened again while it is worth it.
+  void listen();
+  enum class StreamEnd { Unsupported, Ended, Failed, SessionGone };
+  /// One GET; what it delivered is counted into `events`, the server's `retry:` kept in `retry`.
+  StreamEnd listenOnce(std::string& lastEventId, std::optional<std::chrono::milliseconds>& retry, std::size_t& events,
+                       std::string& problem);
+  /// Sleeps unless the transport stops first; false when it stopped.
+  bool pause(std::chrono::milliseconds delay);
   void deliver(std::string_view text);
   void lost(std::string reason, bool unauthorized);
 
@@ -41,6 +54,8 @@ private:
   CancellationSource stopping_;
   std::mutex mutex_;
   std::string sessionId_;
+  std::condition_variable wake_; ///< with mutex_: stop() ends a pause()
+  bool listening_ = false;       ///< under mutex_: the listener thread was started
   bool closed_ = false; ///< on the strand: `closed` was reported, or stop() was called
 };
 

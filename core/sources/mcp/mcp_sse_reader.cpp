@@ -38,17 +38,26 @@ void McpSseReader::line(std::string_view text) {
   if (skipping_ || text.front() == ':') return;
   const std::size_t colon = text.find(':');
   const std::string_view field = text.substr(0, colon);
-  if (field != "data") return;
   std::string_view value = colon == std::string_view::npos ? std::string_view() : text.substr(colon + 1);
   if (!value.empty() && value.front() == ' ') value.remove_prefix(1);
-  if (!data_.empty()) data_ += '\n';
-  data_.append(value);
+  if (field == "data") {
+    if (!data_.empty()) data_ += '\n';
+    data_.append(value);
+  } else if (field == "id") {
+    // As the SSE standard says: an id with a NUL in it is ignored.
+    if (value.find('\0') == std::string_view::npos) lastEventId_.assign(value);
+  } else if (field == "retry") {
+    // Only ASCII digits count; a value too long to be a sensible delay is ignored too.
+    if (!value.empty() && value.size() <= 9 && value.find_first_not_of("0123456789") == std::string_view::npos)
+      retry_ = std::chrono::milliseconds(std::stol(std::string(value)));
+  }
 }
 
 void McpSseReader::dispatch() {
   if (data_.empty()) return;
   std::string data = std::move(data_);
   data_.clear();
+  ++events_;
   onEvent_(data);
 }
 

@@ -1,11 +1,14 @@
 // Server-sent events as an MCP server's Streamable HTTP answer carries them: `data:` lines joined
-// with '\n' make one event, dispatched at a blank line; `event:`, `id:`, `retry:` and comments are
-// ignored (MCP uses the default "message" events). An event over the frame cap is reported with the
-// JSON-RPC id found at its start and skipped, as on stdio.
+// with '\n' make one event, dispatched at a blank line; `event:` and comments are ignored (MCP uses
+// the default "message" events). `id:` and `retry:` are kept for reconnecting a listening stream
+// (the last event id goes back as Last-Event-ID; `retry:` is the server's reconnection delay). An
+// event over the frame cap is reported with the JSON-RPC id found at its start and skipped, as on
+// stdio.
 #pragma once
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <functional>
 #include <optional>
 #include <string>
@@ -24,6 +27,13 @@ public:
   /// The stream ended: an event not yet closed by a blank line is dispatched.
   void finish();
 
+  /// The last `id:` the stream gave (the SSE "last event ID buffer"); empty when none.
+  const std::string& lastEventId() const { return lastEventId_; }
+  /// The last valid `retry:` the stream gave.
+  std::optional<std::chrono::milliseconds> retry() const { return retry_; }
+  /// Events dispatched so far.
+  std::size_t events() const { return events_; }
+
 private:
   void line(std::string_view text);
   void dispatch();
@@ -34,6 +44,9 @@ private:
   std::string partial_; ///< the current line so far
   std::string data_;    ///< the current event's data so far
   bool skipping_ = false;
+  std::string lastEventId_;
+  std::optional<std::chrono::milliseconds> retry_;
+  std::size_t events_ = 0;
 };
 
 } // namespace toold::core

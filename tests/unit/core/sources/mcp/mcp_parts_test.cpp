@@ -89,3 +89,22 @@ TEST_CASE("mcp sse: data lines make events at blank lines, across chunks, other 
   CHECK(events == std::vector<std::string>{"{\"a\":1}", "x\ny", "after"});
   CHECK(oversized == std::vector<nlohmann::json>{5});
 }
+
+TEST_CASE("mcp sse: the last event id and the server's retry delay are kept for reconnecting", "[mcp_client]") {
+  std::vector<std::string> events;
+  McpSseReader reader([&](std::string_view data) { events.emplace_back(data); }, [](std::optional<nlohmann::json>, std::size_t) {}, 1024);
+  CHECK(reader.lastEventId().empty());
+  CHECK_FALSE(reader.retry().has_value());
+  reader.feed("retry: 250\nid: s1/1\ndata: a\n\n");
+  CHECK(reader.lastEventId() == "s1/1");
+  REQUIRE(reader.retry().has_value());
+  CHECK(reader.retry()->count() == 250);
+  // Not digits, or with a NUL: ignored; an event without an id keeps the last one.
+  reader.feed("retry: 1s\nretry: -5\ndata: b\n\nid: bad");
+  reader.feed(std::string_view("\0x\n", 3));
+  reader.feed("data: c\n\nid: s1/3\n\n");
+  CHECK(reader.retry()->count() == 250);
+  CHECK(reader.lastEventId() == "s1/3");
+  CHECK(events == std::vector<std::string>{"a", "b", "c"});
+  CHECK(reader.events() == 3);
+}
