@@ -38,7 +38,7 @@ std::size_t readCursor(const std::string& cursor, const std::string& snapshot) {
 
 // MCP's content items. toold's inline file items become images or audio, or an embedded resource
 // with the bytes as its blob (a PDF); file items that point elsewhere become resource links.
-json mcpContentItem(const json& item) {
+json mcpContentItem(json item) {
   if (item.value("type", "") != "file") return item;
   const std::string uri = item.value("uri", "");
   const std::string mime = item.value("mime", "");
@@ -82,16 +82,16 @@ std::optional<json> mcpDefinition(const core::RegisteredTool& tool) {
   return listed;
 }
 
-json callToolResult(const protocol::ToolOutcome& outcome) {
+json callToolResult(protocol::ToolOutcome&& outcome) {
   json result;
   if (!outcome.completed()) {
     result = json{{"content", json::array({json{{"type", "text"}, {"text", outcome.errorMessage}}})}, {"isError", true}};
   } else {
     json content = json::array();
-    for (const auto& item : outcome.content) content.push_back(mcpContentItem(item));
+    for (auto& item : outcome.content) content.push_back(mcpContentItem(std::move(item)));
     result = json{{"content", std::move(content)}, {"isError", false}};
     // MCP's structuredContent is an object; any other output is in the text content already.
-    if (outcome.output && outcome.output->is_object()) result["structuredContent"] = *outcome.output;
+    if (outcome.output && outcome.output->is_object()) result["structuredContent"] = std::move(*outcome.output);
   }
   // For the host, not the model: MCP's _meta is where a result carries such side information.
   if (!outcome.notices.empty()) result["_meta"] = json{{"toold/notices", outcome.notices}};
@@ -164,7 +164,7 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
                  if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
                    // A cut output was retained: a new resource the host may list.
                    if (!outcome->outputPaths.empty()) server.notify("notifications/resources/list_changed", nullptr);
-                   return reply(callToolResult(*outcome));
+                   return reply(callToolResult(std::move(*outcome)));
                  }
                  auto& error = std::get<protocol::RpcError>(answer);
                  // A person's decline is for the model to read, as opencode gives it: a thrown

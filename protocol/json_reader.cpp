@@ -1,5 +1,6 @@
 #include "protocol/json_reader.h"
 
+#include "protocol/json_string_scan.h"
 #include "protocol/utf8_sequence.h"
 
 #include <cerrno>
@@ -141,11 +142,8 @@ private:
     std::string out;
     for (;;) {
       const char* run = at_;
-      while (at_ < end_) {
-        const auto c = static_cast<unsigned char>(*at_);
-        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) break;
-        ++at_;
-      }
+      at_ = reinterpret_cast<const char*>(plainStringRunEnd(reinterpret_cast<const unsigned char*>(at_),
+                                                            reinterpret_cast<const unsigned char*>(end_)));
       out.append(run, static_cast<std::size_t>(at_ - run));
       const auto c = static_cast<unsigned char>(peek());
       if (c == '"') {

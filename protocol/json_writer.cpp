@@ -1,13 +1,10 @@
 #include "protocol/json_writer.h"
 
+#include "protocol/json_string_scan.h"
 #include "protocol/utf8_sequence.h"
 
 #include <array>
 #include <charconv>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace toold::protocol {
 namespace {
@@ -40,27 +37,6 @@ void appendEscaped(std::string& out, unsigned char c) {
   }
 }
 
-// The first byte at or after `at` that is not copied as it is: a control byte, '"', '\\', or
-// any byte of a non-ASCII sequence. Sixteen bytes per step where SSE2 is there.
-const unsigned char* plainRunEnd(const unsigned char* at, const unsigned char* end) {
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
-  while (end - at >= 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
-    // A signed compare: bytes from 0x80 up are negative, so "below a space" also catches them.
-    const __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)),
-                                         _mm_cmplt_epi8(bytes, space));
-    const int mask = _mm_movemask_epi8(special);
-    if (mask != 0) return at + __builtin_ctz(static_cast<unsigned>(mask));
-    at += 16;
-  }
-#endif
-  while (at < end && kByteClass[*at] == 0) ++at;
-  return at;
-}
-
 void appendNumber(std::string& out, auto value) {
   char buffer[24];
   const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
@@ -76,7 +52,7 @@ void appendJsonString(std::string& out, std::string_view text) {
   const auto* at = begin;
   while (at < end) {
     const auto* run = at;
-    at = plainRunEnd(at, end);
+    at = plainStringRunEnd(at, end);
     out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(at - run));
     if (at == end) break;
     if (kByteClass[*at] == 1) {

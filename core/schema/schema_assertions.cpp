@@ -290,9 +290,9 @@ bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
       if (!failHere(message)) return false;
     }
   }
+  const auto& a = assertions;
   if (value.isNumber()) {
     const long double number = numberOf(value);
-    const auto& a = assertions;
     if (a.minimum && number < numberOf(*a.minimum) &&
         !failHere("Expected a value greater than or equal to " + a.minimum->dump()))
       return false;
@@ -309,12 +309,13 @@ bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
         !failHere("Expected a multiple of " + a.multipleOf->dump()))
       return false;
   }
-  if (value.isString()) {
+  // A string is copied and measured only for a keyword that looks at it: an output's long text
+  // under a bare {"type": "string"} costs nothing here.
+  if (value.isString() && (a.minLength || a.maxLength || a.pattern || !a.format.empty())) {
     std::string text;
     value.getString(text);
     charge(text.size() / kBytesPerStep);
-    const std::uint64_t length = codePoints(text);
-    const auto& a = assertions;
+    const std::uint64_t length = a.minLength || a.maxLength ? codePoints(text) : 0;
     if (a.minLength && length < *a.minLength &&
         !failHere("Expected a string of at least " + plural(*a.minLength, "character") + ", received " +
                   std::to_string(length)))
@@ -355,7 +356,6 @@ bool checkLeafAssertions(const LeafAssertions& assertions, const Adapter& value,
         return false;
     }
   }
-  const auto& a = assertions;
   const bool looksAtKeys = a.minProperties || a.maxProperties || !a.required.empty() || !a.dependentRequired.empty() ||
                            a.keyNames || a.keyed;
   if (value.isObject() && looksAtKeys) {

@@ -373,7 +373,7 @@ struct Call : std::enable_shared_from_this<Call> {
 
   void accept(ToolResult result) {
     try {
-      outcome.content = normalizeContent(result.content, result.output);
+      outcome.content = normalizeContent(std::move(result.content), result.output);
     } catch (const ContentError& e) {
       return operationalFailure("tool \"" + tool->name + "\" returned invalid content: " + e.what());
     }

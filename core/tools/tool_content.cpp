@@ -34,13 +34,13 @@ json textItem(std::string text) { return json{{"type", "text"}, {"text", std::mo
 
 } // namespace
 
-json normalizeContent(const std::optional<json>& content, const std::optional<json>& encodedOutput) {
+json normalizeContent(std::optional<json> content, const std::optional<json>& encodedOutput) {
   if (content && !content->is_null()) {
     if (content->is_string()) {
       if (!content->get_ref<const std::string&>().empty()) return json::array({textItem(content->get<std::string>())});
     } else if (content->is_array()) {
       for (std::size_t i = 0; i < content->size(); ++i) checkItem((*content)[i], i);
-      if (!content->empty()) return *content;
+      if (!content->empty()) return std::move(*content);
     } else {
       throw ContentError("content must be a string or an array of content items");
     }

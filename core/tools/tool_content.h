@@ -23,7 +23,7 @@ struct ContentError : std::runtime_error {
 /// the encoded output as one text item (a string verbatim, other JSON compact). Throws
 /// ContentError when there is neither, or an item is not {type:"text", text} or
 /// {type:"file", uri, mime, name?}.
-json normalizeContent(const std::optional<json>& content, const std::optional<json>& encodedOutput);
+json normalizeContent(std::optional<json> content, const std::optional<json>& encodedOutput);
 
 /// Why `metadata` cannot be kept (not an object, or larger than 16 KiB once encoded); empty when
 /// it can. Metadata is a UI side channel: it is dropped with a warning, never fails a call.

@@ -29,14 +29,14 @@ json mcpResourceToItem(const json& resource) {
   return json{{"type", "text"}, {"text", uri}};
 }
 
-json mcpContentToItems(const json& content) {
+json mcpContentToItems(json content) {
   json items = json::array();
   if (!content.is_array()) return items;
-  for (const json& part : content) {
+  for (json& part : content) {
     if (!part.is_object()) continue;
     const std::string type = stringOr(part, "type", "");
     if (type == "text" && part.contains("text") && part["text"].is_string()) {
-      items.push_back(json{{"type", "text"}, {"text", part["text"]}});
+      items.push_back(json{{"type", "text"}, {"text", std::move(part["text"])}});
     } else if ((type == "image" || type == "audio") && part.contains("data") && part["data"].is_string()) {
       const std::string fallback = type == "image" ? "image/png" : "audio/wav";
       items.push_back(fileItem(stringOr(part, "mimeType", fallback), part["data"].get<std::string>(), ""));
@@ -53,9 +53,13 @@ json mcpContentToItems(const json& content) {
   return items;
 }
 
-ToolCompletion mcpResultToCompletion(const json& result, bool hasOutputSchema, std::string_view toolName) {
+ToolCompletion mcpResultToCompletion(json result, bool hasOutputSchema, std::string_view toolName) {
   if (!result.is_object()) return ToolDefect{"MCP tool " + std::string(toolName) + " answered " + result.type_name() + ", not a result object"};
-  json items = mcpContentToItems(result.value("content", json::array()));
+  json items;
+  if (const auto content = result.find("content"); content != result.end())
+    items = mcpContentToItems(std::move(*content));
+  else
+    items = json::array();
   if (result.value("isError", false) == true) {
     std::string message;
     for (const json& item : items)
@@ -66,7 +70,7 @@ ToolCompletion mcpResultToCompletion(const json& result, bool hasOutputSchema, s
   ToolResult done;
   if (hasOutputSchema) {
     if (const auto structured = result.find("structuredContent"); structured != result.end())
-      done.output = *structured;
+      done.output = std::move(*structured);
     else
       return ToolFailure{"MCP tool " + std::string(toolName) + " declares an output schema but returned no structuredContent", std::nullopt};
   }

@@ -9,11 +9,12 @@
 
 namespace toold::core {
 
-ToolCompletion mcpResultToCompletion(const json& result, bool hasOutputSchema, std::string_view toolName);
+/// The result is taken: its texts move into the items rather than being copied.
+ToolCompletion mcpResultToCompletion(json result, bool hasOutputSchema, std::string_view toolName);
 
 /// The content items of an MCP content array (also `resources/read`'s contents, which have the
 /// embedded resource's shape).
-json mcpContentToItems(const json& content);
+json mcpContentToItems(json content);
 
 /// One embedded resource `{uri, mimeType?, text | blob}` as a content item.
 json mcpResourceToItem(const json& resource);

@@ -480,7 +480,7 @@ void McpServer::sendCall(const std::shared_ptr<McpConnection>& connection, std::
       [self = shared_from_this(), raw, hasOutputSchema, cancelled, done = std::move(done)](McpAnswer answer) {
         cancelled->reset();
         if (answer.error) return done(ToolFailure{callFailure(self->name_, raw, *answer.error, self->config_.timeout.execution), std::nullopt});
-        done(mcpResultToCompletion(*answer.result, hasOutputSchema, raw));
+        done(mcpResultToCompletion(std::move(*answer.result), hasOutputSchema, raw));
       }));
   // Cancelled before the id was known: the cancellation above found none.
   if (context.cancellation.isCancelled()) cancel();

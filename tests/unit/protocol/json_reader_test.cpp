@@ -123,3 +123,23 @@ TEST_CASE("parseJsonFast gives up where nlohmann's words are wanted", "[protocol
   CHECK(parseJsonFast("-5", 512)->is_number_integer());
   CHECK(parseJsonFast("18446744073709551616", 512)->is_number_float());
 }
+
+TEST_CASE("parseJsonFast reads long strings as nlohmann does, whatever falls where in a 16-byte step", "[protocol]") {
+  // The plain runs of a string are scanned sixteen bytes at a time: each kind of byte that ends a
+  // run, at every offset across three steps, in strings long enough to take the fast path.
+  const std::vector<std::string> specials = {"\\n", "\\\"", "\\\\", "\\u00e9", "\\ud83d\\ude00", "\xc3\xa9",
+                                             "\xe2\x82\xac", "\xf0\x9f\x98\x80", "\x7f", "~", " ",
+                                             // refused: a raw control byte, a stray continuation
+                                             // byte, a sequence cut short, a raw newline
+                                             "\x01", "\x80", "\xc3", "\n"};
+  for (const auto& special : specials)
+    for (std::size_t before = 0; before < 48; ++before)
+      for (const std::size_t after : {0, 1, 15, 16, 17, 40}) {
+        const std::string text = "[\"" + std::string(before, 'a') + special + std::string(after, 'b') + "\"]";
+        const auto expected = nlohmannParse(text);
+        const auto fast = parseJsonFast(text, 512);
+        INFO(text);
+        REQUIRE(expected.has_value() == fast.has_value());
+        if (expected) CHECK(same(*fast, *expected));
+      }
+}
