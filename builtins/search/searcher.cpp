@@ -46,6 +46,10 @@
 #include <new>
 #include <optional>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -85,6 +89,35 @@ bool anchorsAtSubject(std::string_view pattern) {
     if (escaped == 'A' || escaped == 'z' || escaped == 'Z' || escaped == 'G') return true;
   }
   return false;
+}
+
+/// Whether Unicode properties change what `pattern` matches: \d \s \w \b (and their negations)
+/// or a POSIX class. Read roughly: a false alarm only costs a second compile.
+bool usesUnicodeClasses(std::string_view pattern) {
+  for (std::size_t i = 0; i + 1 < pattern.size(); ++i) {
+    if (pattern[i] == '[' && pattern[i + 1] == ':') return true;
+    if (pattern[i] != '\\') continue;
+    const char escaped = pattern[++i];
+    if (std::string_view("dDsSwWbB").find(escaped) != std::string_view::npos) return true;
+  }
+  return false;
+}
+
+/// Whether bytes[0, size) are all ASCII. Sixteen bytes per step where SSE2 is there.
+bool isAscii(const char* bytes, std::size_t size) {
+  std::size_t at = 0;
+#if defined(__SSE2__)
+  __m128i any = _mm_setzero_si128();
+  for (; size - at >= 64; at += 64) {
+    const auto* block = reinterpret_cast<const __m128i*>(bytes + at);
+    any = _mm_or_si128(any, _mm_or_si128(_mm_or_si128(_mm_loadu_si128(block), _mm_loadu_si128(block + 1)),
+                                         _mm_or_si128(_mm_loadu_si128(block + 2), _mm_loadu_si128(block + 3))));
+    if (_mm_movemask_epi8(any) != 0) return false;
+  }
+#endif
+  for (; at < size; ++at)
+    if (static_cast<unsigned char>(bytes[at]) >= 0x80) return false;
+  return true;
 }
 
 /// A compiled pattern and whether the JIT took it.
@@ -152,6 +185,9 @@ struct SearchPattern::Engine {
   std::string pattern;
   bool literal = false;
   Code regex;        ///< the pattern itself
+  /// The pattern without Unicode classes (PCRE2_UCP), for text that is all ASCII, where both
+  /// match alike: UCP's \d, \w and \b run up to 6 times slower. Null when the pattern has none.
+  Code asciiRegex;
   Code prefilter;    ///< text every match contains, searched for first; null if none is used
   bool linesAlone = false; ///< \A, \z, \Z or \G: the subject must be one line, as ripgrep reads them
   bool useMemmem = false; ///< a case-sensitive literal when there is no JIT
@@ -184,6 +220,9 @@ std::variant<SearchPattern, std::string> SearchPattern::compile(std::string_view
     // first, `\s+=` 9 times; the worst case measured (`[0-9]x`, whose start the JIT finds among
     // ten digits) lost a factor of 1.7, still at 4 GB/s.
     engine->linesAlone = anchorsAtSubject(pattern);
+    if (usesUnicodeClasses(pattern) && !engine->asciiRegex.compile(pattern, (kRegexOptions & ~PCRE2_UCP) | caseless, error))
+      return error; // never: the pattern compiled with UCP
+
     const std::string required = search::requiredLiteral(pattern);
     if (firstCodeType != 1 && !required.empty() && !engine->prefilter.compile(required, kLiteralOptions | caseless, error))
       return "cannot search for " + required + ": " + error; // never: the text is ASCII
@@ -264,7 +303,7 @@ struct FileSearcher::State {
   /// The pattern over subject[start, size), through memmem where that is faster.
   Outcome find(const char* subject, std::size_t size, std::size_t start, std::uint32_t options) {
     if (!engine->literals.empty()) return findLiterals(subject, size, start);
-    if (!engine->useMemmem) return run(engine->regex, subject, size, start, options);
+    if (!engine->useMemmem) return run(regex(), subject, size, start, options);
     const std::string& needle = engine->pattern;
     const void* hit = ::memmem(subject + start, size - start, needle.data(), needle.size());
     if (hit == nullptr) return Outcome::NoMatch;
@@ -311,6 +350,18 @@ struct FileSearcher::State {
     return Outcome::Match;
   }
 
+  // The region being searched, and whether it is all ASCII (found out when the regex first runs).
+  std::string_view currentRegion;
+  std::optional<bool> regionAscii;
+
+  /// The compiled pattern for the current region: the one without Unicode classes when the
+  /// region is all ASCII.
+  const Code& regex() {
+    if (engine->asciiRegex.code == nullptr) return engine->regex;
+    if (!regionAscii) regionAscii = isAscii(currentRegion.data(), currentRegion.size());
+    return *regionAscii ? engine->asciiRegex : engine->regex;
+  }
+
   /// Whether the line [begin, end) (no "\n") matches, searched on its own.
   Outcome matchLine(const char* begin, const char* end) {
     return find(begin, static_cast<std::size_t>(end - begin), 0, 0);
@@ -328,9 +379,9 @@ struct FileSearcher::State {
       return newline == nullptr ? from : static_cast<std::size_t>(static_cast<const char*>(newline) - region) + 1;
     };
     while (pos < size) {
-      const Code& first = engine->prefilter.code != nullptr ? engine->prefilter : engine->regex;
+      const Code& first = engine->prefilter.code != nullptr ? engine->prefilter : regex();
       Outcome outcome = Outcome::Failed; // a pattern that needs each line alone tries them all, below
-      if (&first != &engine->regex) outcome = run(first, region, size, pos, 0);
+      if (&first != &regex()) outcome = run(first, region, size, pos, 0);
       else if (!engine->linesAlone) outcome = find(region, size, pos, 0);
       if (outcome == Outcome::NoMatch || outcome == Outcome::Stopped) return false;
       if (outcome == Outcome::Failed) {
@@ -354,7 +405,7 @@ struct FileSearcher::State {
       lineStart = startOfLine(pos, start);
       // Found by the prefilter, or across the end of its line ("a\sb" in "a\nb"): the line alone
       // decides.
-      if (&first == &engine->regex && matchEnd() <= lineEnd) return true;
+      if (&first == &regex() && matchEnd() <= lineEnd) return true;
       const Outcome lineOutcome = matchLine(region + lineStart, region + lineEnd);
       if (lineOutcome == Outcome::Match) return true;
       if (lineOutcome == Outcome::Stopped) return false;
@@ -367,6 +418,8 @@ struct FileSearcher::State {
   /// False once the sink says to stop.
   bool searchRegion(const char* region, std::size_t size, bool last = false) {
     cachedSubject = nullptr; // the buffer is reused: a new region at the same address is new text
+    currentRegion = std::string_view(region, size);
+    regionAscii.reset();
     std::size_t pos = 0;
     std::size_t counted = 0; // newlines before it are in `newlines`
     std::size_t lineStart = 0;

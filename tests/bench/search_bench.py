@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from files_bench import Toold  # noqa: E402  (the JSON-RPC client the file benchmark uses)
 
 SYNTHETIC_BYTES = 1 << 30
+MANY_FILES = 200_000
 SYNTHETIC_FILES = 8192
 WORDS = ("alpha beta gamma delta epsilon request response handler buffer socket stream parser token "
          "value index vector matrix kernel thread mutex signal future promise widget layout render "
@@ -53,6 +54,43 @@ def make_synthetic(root):
             size += len(line)
         with open(os.path.join(folder, f"file{f:05d}.txt"), "w") as out:
             out.write("".join(lines))
+    open(marker, "w").close()
+
+
+def make_many(root):
+    """MANY_FILES small files of code-like text, eight levels of folders at most, in a git
+    repository whose ignore rules (a root .gitignore and one in each top folder) hide about a fifth
+    of them: build output, vendored modules, logs. A tree where walking and ignoring cost more
+    than reading, as in a large monorepo."""
+    marker = os.path.join(root, ".complete")
+    if os.path.exists(marker):
+        return
+    os.makedirs(root, exist_ok=True)
+    subprocess.run(["git", "init", "-q", root], check=True)
+    with open(os.path.join(root, ".gitignore"), "w") as out:
+        out.write("build/\nnode_modules/\n*.log\n/generated/\n")
+    rng = random.Random(11)
+    extensions = [".c"] * 10 + [".h"] * 10 + [".py"] * 20 + [".js"] * 20 + [".md"] * 10 + [".txt"] * 10 + [".log"] * 5 + [".json"] * 15
+    tops = [f"pkg{t:02d}" for t in range(20)] + ["generated"]
+    for top in tops:
+        os.makedirs(os.path.join(root, top), exist_ok=True)
+        if top != "generated":
+            with open(os.path.join(root, top, ".gitignore"), "w") as out:
+                out.write("*.tmp\n/cache/\n!keep.log\n")
+    for f in range(MANY_FILES):
+        top = tops[f % len(tops)]
+        depth = 1 + f % 4
+        parts = [top] + [rng.choice(("src", "lib", "build", "node_modules", "cache", "test", "util", "core"))
+                         for _ in range(depth)]
+        folder = os.path.join(root, *parts)
+        os.makedirs(folder, exist_ok=True)
+        lines = []
+        for _ in range(rng.randrange(4, 24)):
+            a, b = rng.choice(WORDS), rng.choice(WORDS)
+            lines.append(rng.choice((f"{a}_{b}_t {b}_{f % 997};", f"def {a}_{b}(self, {b}):", f"// {a} {b} {rng.randrange(1000)}",
+                                     f"widget_{rng.randrange(100000)} = render_{a}({b})", f"const {a} = require('{b}');")))
+        with open(os.path.join(folder, f"f{f:06d}{extensions[f % len(extensions)]}"), "w") as out:
+            out.write("\n".join(lines) + "\n")
     open(marker, "w").close()
 
 
@@ -117,14 +155,22 @@ def main():
     parser.add_argument("--toold", required=True, help="the toold binary")
     parser.add_argument("--boost", required=True, help="the Boost headers folder")
     parser.add_argument("--synthetic", required=True, help="where the synthetic 1 GiB tree is made")
+    parser.add_argument("--many", required=True, help="where the generated tree of 200,000 files is made")
     parser.add_argument("--runs", type=int, default=10)
     args = parser.parse_args()
 
     print("Generating the synthetic tree (the first time takes a while)...", file=sys.stderr)
     make_synthetic(args.synthetic)
-    trees = [("Boost headers", os.path.realpath(args.boost), ["shared_ptr", "(?i)allocator", "mutex|condition_variable|semaphore", "zq_no_such_identifier_zq"], "*.hpp"),
-             ("synthetic 1 GiB", os.path.realpath(args.synthetic), ["kernel thread", "(?i)MUTEX SIGNAL", "widget [0-9]+$|render 4242", "zq_no_such_word_zq"], "*.txt")]
-    kinds = ["literal", "case-insensitive literal", "regex alternation", "no match"]
+    make_many(args.many)
+    # Per tree: a literal, a case-insensitive literal, an alternation, a regex with no literal to
+    # look for first (the engine runs over every byte), and a pattern with no match; then a glob.
+    trees = [("Boost headers", os.path.realpath(args.boost),
+              ["shared_ptr", "(?i)allocator", "mutex|condition_variable|semaphore", r"\w+_t\b", "zq_no_such_identifier_zq"], "*.hpp"),
+             ("synthetic 1 GiB", os.path.realpath(args.synthetic),
+              ["kernel thread", "(?i)MUTEX SIGNAL", "widget [0-9]+$|render 4242", r"\b\d{3}$", "zq_no_such_word_zq"], "*.txt"),
+             ("200,000 files", os.path.realpath(args.many),
+              ["socket_stream", "(?i)MUTEX_SIGNAL", "widget_4[0-9]+ |render_cache", r"\w+_t\b", "zq_no_such_word_zq"], "*.c")]
+    kinds = ["literal", "case-insensitive literal", "regex alternation", "regex without a literal", "no match"]
     rows = []
     for name, root, patterns, glob in trees:
         data = os.path.join(os.path.dirname(os.path.realpath(args.synthetic)), ".toold-data")

@@ -269,6 +269,30 @@ TEST_CASE("searcher: the word, digit and boundary classes know Unicode, as ripgr
   CHECK(searchBoth(R"(\bfoo\b)", "\xC3\xA9" "foo\nfoo\n").lines == Lines{"2:foo"});
 }
 
+TEST_CASE("searcher: Unicode classes hold in the blocks with non-ASCII text among all-ASCII ones", "[searcher]") {
+  // All-ASCII blocks are searched without Unicode properties (faster, the same on such text); a
+  // block with one non-ASCII line among them must still be searched with them.
+  std::string text;
+  Lines fiveLetterWords, digitLines, alphaLines;
+  for (int i = 0; text.size() < 1'200'000; ++i) {
+    std::string line = "row " + std::to_string(i) + " of filler text";
+    if (i % 1000 == 7) line = "hello";                        // ASCII, five word characters
+    if (i == 12345) line = "na\xC3\xAFve";                     // non-ASCII, five word characters
+    if (i == 12346) line = "\xD9\xA3\xD9\xA4\xD9\xA5";         // Arabic-Indic digits
+    if (i % 1000 == 8) line = "42";
+    if (i == 12347) line = "\xC3\xA9t\xC3\xA9";               // letters, as [[:alpha:]] sees them
+    const std::string numbered = std::to_string(i + 1) + ":" + line;
+    if (line == "hello" || i == 12345) fiveLetterWords.push_back(numbered);
+    if (line == "42" || i == 12346) digitLines.push_back(numbered);
+    if (line == "hello" || i == 12345 || i == 12347) alphaLines.push_back(numbered);
+    text += line + "\n";
+  }
+  CHECK(searchBoth(R"(^\w{5}$)", text).lines == fiveLetterWords);
+  CHECK(searchBoth(R"(^\d+$)", text).lines == digitLines);
+  CHECK(searchBoth(R"(^[[:alpha:]]+$)", text).lines == alphaLines);
+  CHECK(searchBoth(R"(^\S+$)", text).lines.size() == fiveLetterWords.size() + digitLines.size() + 1);
+}
+
 TEST_CASE("searcher: an invalid pattern is refused with the reason and its offset", "[searcher]") {
   const auto unclosed = SearchPattern::compile("(abc");
   REQUIRE(std::holds_alternative<std::string>(unclosed));
