@@ -32,16 +32,23 @@ WORDS = ("alpha beta gamma delta epsilon request response handler buffer socket 
          "cache store query record schema table column filter mapper reducer").split()
 
 
-def make_synthetic(root):
-    """1 GiB of text in SYNTHETIC_FILES files over 64 folders, in a git repository whose
-    .gitignore hides one folder in eight (ripgrep honours .gitignore only in a repository)."""
-    marker = os.path.join(root, ".complete")
-    if os.path.exists(marker):
-        return
+def start_tree(root, gitignore):
+    """Starts a generated tree as a git repository with that root .gitignore; False when the tree
+    was completed by an earlier run."""
+    if os.path.exists(os.path.join(root, ".complete")):
+        return False
     os.makedirs(root, exist_ok=True)
     subprocess.run(["git", "init", "-q", root], check=True)
     with open(os.path.join(root, ".gitignore"), "w") as out:
-        out.write("".join(f"/dir{d:02d}/\n" for d in range(0, 64, 8)) + "*.tmp\n")
+        out.write(gitignore)
+    return True
+
+
+def make_synthetic(root):
+    """1 GiB of text in SYNTHETIC_FILES files over 64 folders, in a git repository whose
+    .gitignore hides one folder in eight (ripgrep honours .gitignore only in a repository)."""
+    if not start_tree(root, "".join(f"/dir{d:02d}/\n" for d in range(0, 64, 8)) + "*.tmp\n"):
+        return
     rng = random.Random(7)
     per_file = SYNTHETIC_BYTES // SYNTHETIC_FILES
     for f in range(SYNTHETIC_FILES):
@@ -54,7 +61,7 @@ def make_synthetic(root):
             size += len(line)
         with open(os.path.join(folder, f"file{f:05d}.txt"), "w") as out:
             out.write("".join(lines))
-    open(marker, "w").close()
+    open(os.path.join(root, ".complete"), "w").close()
 
 
 def make_many(root):
@@ -62,13 +69,8 @@ def make_many(root):
     repository whose ignore rules (a root .gitignore and one in each top folder) hide about a fifth
     of them: build output, vendored modules, logs. A tree where walking and ignoring cost more
     than reading, as in a large monorepo."""
-    marker = os.path.join(root, ".complete")
-    if os.path.exists(marker):
+    if not start_tree(root, "build/\nnode_modules/\n*.log\n/generated/\n"):
         return
-    os.makedirs(root, exist_ok=True)
-    subprocess.run(["git", "init", "-q", root], check=True)
-    with open(os.path.join(root, ".gitignore"), "w") as out:
-        out.write("build/\nnode_modules/\n*.log\n/generated/\n")
     rng = random.Random(11)
     extensions = [".c"] * 10 + [".h"] * 10 + [".py"] * 20 + [".js"] * 20 + [".md"] * 10 + [".txt"] * 10 + [".log"] * 5 + [".json"] * 15
     tops = [f"pkg{t:02d}" for t in range(20)] + ["generated"]
@@ -91,7 +93,7 @@ def make_many(root):
                                      f"widget_{rng.randrange(100000)} = render_{a}({b})", f"const {a} = require('{b}');")))
         with open(os.path.join(folder, f"f{f:06d}{extensions[f % len(extensions)]}"), "w") as out:
             out.write("\n".join(lines) + "\n")
-    open(marker, "w").close()
+    open(os.path.join(root, ".complete"), "w").close()
 
 
 def rg_count(root, pattern, extra=()):

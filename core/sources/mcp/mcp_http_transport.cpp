@@ -73,6 +73,18 @@ void McpHttpTransport::deliver(std::string_view text) {
     post(std::move(parsed.value));
 }
 
+void McpHttpTransport::reportOversized(std::optional<nlohmann::json> id, std::size_t bytes) {
+  asio::post(strand_, [self = shared_from_this(), id = std::move(id), bytes] {
+    if (!self->closed_) self->events_.oversized(id, bytes);
+  });
+}
+
+McpSseReader McpHttpTransport::eventReader() {
+  return McpSseReader([this](std::string_view data) { deliver(data); },
+                      [this](std::optional<nlohmann::json> id, std::size_t bytes) { reportOversized(std::move(id), bytes); },
+                      kMcpFrameCap);
+}
+
 void McpHttpTransport::lost(std::string reason, bool unauthorized) {
   asio::post(strand_, [self = shared_from_this(), reason = std::move(reason), unauthorized] {
     if (self->closed_) return;
@@ -108,12 +120,7 @@ void McpHttpTransport::exchange(std::string body) {
   bool eventStream = false;
   std::string answer;
   bool tooLarge = false;
-  auto oversized = [this](std::optional<nlohmann::json> id, std::size_t bytes) {
-    asio::post(strand_, [self = shared_from_this(), id = std::move(id), bytes] {
-      if (!self->closed_) self->events_.oversized(id, bytes);
-    });
-  };
-  McpSseReader events([this](std::string_view data) { deliver(data); }, oversized, kMcpFrameCap);
+  McpSseReader events = eventReader();
   const HttpOutcome outcome = httpExchange(
       request, options, stopping_.token(),
       [&](const HttpResponseHead& head) {
@@ -137,7 +144,7 @@ void McpHttpTransport::exchange(std::string body) {
         answer.append(chunk);
         if (answer.size() > kMcpFrameCap) {
           tooLarge = true;
-          oversized(recoverJsonRpcId(std::string_view(answer).substr(0, 4096)), answer.size());
+          reportOversized(recoverJsonRpcId(std::string_view(answer).substr(0, 4096)), answer.size());
           answer = std::string();
           return false;
         }
@@ -243,12 +250,7 @@ McpHttpTransport::StreamEnd McpHttpTransport::listenOnce(std::string& lastEventI
   options.max_body_bytes = 0; // each message in the stream is bounded by the reader
   int status = 0;
   bool eventStream = false;
-  auto oversized = [this](std::optional<nlohmann::json> id, std::size_t bytes) {
-    asio::post(strand_, [self = shared_from_this(), id = std::move(id), bytes] {
-      if (!self->closed_) self->events_.oversized(id, bytes);
-    });
-  };
-  McpSseReader reader([this](std::string_view data) { deliver(data); }, oversized, kMcpFrameCap);
+  McpSseReader reader = eventReader();
   const HttpOutcome outcome = httpExchange(
       request, options, stopping_.token(),
       [&](const HttpResponseHead& head) {

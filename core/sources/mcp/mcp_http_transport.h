@@ -12,6 +12,7 @@
 
 #include "core/base/cancellation.h"
 #include "core/sources/mcp/mcp_connection.h"
+#include "core/sources/mcp/mcp_sse_reader.h"
 #include "core/sources/mcp/mcp_transport.h"
 
 #include <chrono>
@@ -44,6 +45,10 @@ private:
   /// Sleeps unless the transport stops first; false when it stopped.
   bool pause(std::chrono::milliseconds delay);
   void deliver(std::string_view text);
+  /// A message over the frame cap was dropped: said on the strand.
+  void reportOversized(std::optional<nlohmann::json> id, std::size_t bytes);
+  /// Server-sent events whose messages are delivered as they complete.
+  McpSseReader eventReader();
   void lost(std::string reason, bool unauthorized);
 
   McpStrand strand_;
