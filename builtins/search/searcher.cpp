@@ -354,6 +354,12 @@ struct FileSearcher::State {
   std::string_view currentRegion;
   std::optional<bool> regionAscii;
 
+  /// Every search of new text (a region, a window of a long line) starts here.
+  void enterRegion(const char* region, std::size_t size) {
+    currentRegion = std::string_view(region, size);
+    regionAscii.reset();
+  }
+
   /// The compiled pattern for the current region: the one without Unicode classes when the
   /// region is all ASCII.
   const Code& regex() {
@@ -418,8 +424,7 @@ struct FileSearcher::State {
   /// False once the sink says to stop.
   bool searchRegion(const char* region, std::size_t size, bool last = false) {
     cachedSubject = nullptr; // the buffer is reused: a new region at the same address is new text
-    currentRegion = std::string_view(region, size);
-    regionAscii.reset();
+    enterRegion(region, size);
     std::size_t pos = 0;
     std::size_t counted = 0; // newlines before it are in `newlines`
     std::size_t lineStart = 0;
@@ -451,6 +456,7 @@ struct FileSearcher::State {
       if (sink != nullptr) longLinePrefix.assign(window, std::min(size, FileSearcher::kMaxLineBytes + 1));
     }
     if (longLineMatched) return;
+    enterRegion(window, size);
     const std::uint32_t options = (first ? 0 : PCRE2_NOTBOL) | (last ? 0 : PCRE2_NOTEOL);
     // A limit reached counts as no match in this window.
     longLineMatched = find(window, size, 0, options) == Outcome::Match;

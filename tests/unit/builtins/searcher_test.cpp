@@ -202,6 +202,12 @@ TEST_CASE("searcher: a line longer than the largest buffer is searched in window
   CHECK(searchBoth("needle", line + "\nx\n").lines.empty());
   CHECK(searchBoth("^a", line).matchedLines == 1);
   CHECK(searchBoth("b|^aa$", line + "\n").lines.empty()); // "^" and "$" only at the line's ends
+  // A window with non-ASCII text keeps Unicode classes, after an all-ASCII line or none.
+  std::string wide(kWindow + 4'000'000, ' ');
+  wide.replace(kWindow + 1'000'000, 8, " na\xC3\xAFve ");
+  const std::string wideCut = wide.substr(0, FileSearcher::kMaxLineBytes);
+  CHECK(searchBoth(R"(\b\w{5}\b)", "ascii\n" + wide + "\n").lines == Lines{"1:ascii", "2:" + wideCut});
+  CHECK(searchBoth(R"(\b\w{5}\b)", wide).matchedLines == 1);
 }
 
 TEST_CASE("searcher: lines across block boundaries keep their numbers", "[searcher]") {
