@@ -215,7 +215,8 @@ void McpHttpTransport::listen() {
                    name_, failures, problem);
       return;
     }
-    const std::chrono::milliseconds delay = retry.value_or(backoff);
+    // The server's `retry:` is followed, but no further than the longest delay of toold's own.
+    const std::chrono::milliseconds delay = std::min(retry.value_or(backoff), kLongestReconnect);
     if (!healthy) backoff = std::min(backoff * 3 / 2, kLongestReconnect);
     spdlog::debug("MCP server {}: the listening stream {} ({}); opening it again in {} ms", name_,
                   end == StreamEnd::Ended ? "ended" : "failed", problem, delay.count());
@@ -262,7 +263,8 @@ McpHttpTransport::StreamEnd McpHttpTransport::listenOnce(std::string& lastEventI
         reader.feed(chunk);
         return true;
       });
-  reader.finish();
+  // No finish(): an event the stream's end cut off was not received (the SSE standard drops it),
+  // and the server sends it again after the last whole event's id.
   events = reader.events();
   if (!reader.lastEventId().empty()) lastEventId = reader.lastEventId();
   if (reader.retry()) retry = reader.retry();

@@ -30,7 +30,8 @@ void McpSseReader::feed(std::string_view bytes) {
 void McpSseReader::line(std::string_view text) {
   if (text.empty()) {
     if (skipping_) {
-      skipping_ = false;
+      skipping_ = false; // reported as oversized: received all the same
+      lastEventId_ = idBuffer_;
       return;
     }
     return dispatch();
@@ -45,7 +46,7 @@ void McpSseReader::line(std::string_view text) {
     data_.append(value);
   } else if (field == "id") {
     // As the SSE standard says: an id with a NUL in it is ignored.
-    if (value.find('\0') == std::string_view::npos) lastEventId_.assign(value);
+    if (value.find('\0') == std::string_view::npos) idBuffer_.assign(value);
   } else if (field == "retry") {
     // Only ASCII digits count; a value too long to be a sensible delay is ignored too.
     if (!value.empty() && value.size() <= 9 && value.find_first_not_of("0123456789") == std::string_view::npos)
@@ -54,6 +55,8 @@ void McpSseReader::line(std::string_view text) {
 }
 
 void McpSseReader::dispatch() {
+  // The id counts as received once its event is (the SSE standard's "last event ID string").
+  lastEventId_ = idBuffer_;
   if (data_.empty()) return;
   std::string data = std::move(data_);
   data_.clear();

@@ -27,7 +27,7 @@ public:
   /// The stream ended: an event not yet closed by a blank line is dispatched.
   void finish();
 
-  /// The last `id:` the stream gave (the SSE "last event ID buffer"); empty when none.
+  /// The id of the last event received whole (the last `id:` before it); empty when none.
   const std::string& lastEventId() const { return lastEventId_; }
   /// The last valid `retry:` the stream gave.
   std::optional<std::chrono::milliseconds> retry() const { return retry_; }
@@ -44,7 +44,8 @@ private:
   std::string partial_; ///< the current line so far
   std::string data_;    ///< the current event's data so far
   bool skipping_ = false;
-  std::string lastEventId_;
+  std::string idBuffer_;    ///< the last `id:` read, the next event's
+  std::string lastEventId_; ///< committed when an event is dispatched
   std::optional<std::chrono::milliseconds> retry_;
   std::size_t events_ = 0;
 };

@@ -107,4 +107,9 @@ TEST_CASE("mcp sse: the last event id and the server's retry delay are kept for 
   CHECK(reader.lastEventId() == "s1/3");
   CHECK(events == std::vector<std::string>{"a", "b", "c"});
   CHECK(reader.events() == 3);
+  // An event cut off by the end of the stream was not received: its id is not the last one, and
+  // a listening stream (which does not call finish()) never dispatches it.
+  reader.feed("id: s1/4\ndata: {\"jsonrpc\": ");
+  CHECK(reader.lastEventId() == "s1/3");
+  CHECK(events.size() == 3);
 }
