@@ -441,7 +441,7 @@ struct Call : std::enable_shared_from_this<Call> {
     ToolOutcome changed = outcome;
     try {
       protocol::applyOutcomeJson(*it, changed);
-      if (changed.completed()) changed.content = normalizeContent(changed.content, changed.output);
+      if (changed.completed()) changed.content = normalizeContent(std::move(changed.content), changed.output);
     } catch (const std::exception& e) {
       spdlog::warn("an after-hook returned an invalid outcome for call {}: {}; ignored", params.callID, e.what());
       return finish();
