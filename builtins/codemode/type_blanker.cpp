@@ -1,5 +1,7 @@
 #include "builtins/codemode/type_blanker.h"
 
+#include "builtins/codemode/js_tokens.h"
+
 #include <algorithm>
 #include <array>
 #include <string_view>
@@ -8,137 +10,14 @@ namespace toold::codemode {
 
 namespace {
 
+using Kind = JsTokenKind;
+using Token = JsToken;
+
 constexpr std::size_t kNone = std::string::npos;
-
-enum class Kind { Ident, Number, String, Template, Regex, Punct };
-
-struct Token {
-  Kind kind;
-  std::size_t begin;
-  std::size_t end;
-  std::string_view text;
-  bool newlineBefore;
-};
-
-bool identStart(char c) {
-  const auto u = static_cast<unsigned char>(c);
-  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || c == '_' || c == '$' || u >= 0x80;
-}
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool identChar(char c) { return identStart(c) || isDigit(c); }
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-// Whether a token can end an expression: then a following `/` divides (else it starts a regular
-// expression), `as` is a type assertion and `!` a non-null assertion.
-bool endsExpression(const Token& t) {
-  static constexpr std::array<std::string_view, 14> kOperators = {
-      "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw",
-      "case",   "do",     "else",       "await", "yield"};
-  if (t.kind == Kind::Ident) return std::find(kOperators.begin(), kOperators.end(), t.text) == kOperators.end();
-  if (t.kind != Kind::Punct) return true;
-  return t.text == ")" || t.text == "]" || t.text == "}";
-}
-
-std::vector<Token> tokenize(std::string_view s) {
-  static constexpr std::array<std::string_view, 31> kPunctuators = {
-      ">>>=", "...", "===", "!==", "**=", "<<=", ">>=", "&&=", "||=", "?\?=", "=>", "==", "!=", "<=", ">=", "&&",
-      "||",   "??",  "?.",  "++",  "--",  "+=",  "-=",  "*=",  "/=",  "%=",   "&=", "|=", "^=", "**", "<<"};
-  std::vector<Token> out;
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  bool newline = true;
-  while (i < n) {
-    const char c = s[i];
-    if (c == '\n') {
-      newline = true;
-      ++i;
-      continue;
-    }
-    if (isSpace(c)) {
-      ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < n && s[i + 1] == '/') {
-      while (i < n && s[i] != '\n') ++i;
-      continue;
-    }
-    if (c == '/' && i + 1 < n && s[i + 1] == '*') {
-      const std::size_t close = s.find("*/", i + 2);
-      const std::size_t stop = close == kNone ? n : close;
-      if (s.substr(i, stop - i).find('\n') != kNone) newline = true;
-      i = close == kNone ? n : close + 2;
-      continue;
-    }
-    const std::size_t begin = i;
-    Kind kind = Kind::Punct;
-    if (identStart(c)) {
-      while (i < n && identChar(s[i])) ++i;
-      kind = Kind::Ident;
-    } else if (isDigit(c) || (c == '.' && i + 1 < n && isDigit(s[i + 1]))) {
-      while (i < n && (identChar(s[i]) || s[i] == '.')) ++i;
-      kind = Kind::Number;
-    } else if (c == '"' || c == '\'') {
-      ++i;
-      while (i < n && s[i] != c && s[i] != '\n') i += s[i] == '\\' ? 2 : 1;
-      ++i;
-      kind = Kind::String;
-    } else if (c == '`') {
-      // A template literal; the bodies of ${…} are skipped, never rewritten.
-      ++i;
-      int depth = 0;
-      while (i < n) {
-        if (s[i] == '\\') {
-          i += 2;
-          continue;
-        }
-        if (depth == 0 && s[i] == '`') {
-          ++i;
-          break;
-        }
-        if (s[i] == '$' && i + 1 < n && s[i + 1] == '{') {
-          ++depth;
-          i += 2;
-          continue;
-        }
-        if (depth > 0 && s[i] == '}') --depth;
-        ++i;
-      }
-      kind = Kind::Template;
-    } else if (c == '/' && (out.empty() || !endsExpression(out.back()))) {
-      ++i;
-      bool inClass = false;
-      while (i < n && s[i] != '\n') {
-        if (s[i] == '\\') {
-          i += 2;
-          continue;
-        }
-        if (s[i] == '[') inClass = true;
-        else if (s[i] == ']') inClass = false;
-        else if (s[i] == '/' && !inClass) break;
-        ++i;
-      }
-      ++i;
-      while (i < n && identChar(s[i])) ++i;
-      kind = Kind::Regex;
-    } else {
-      std::size_t length = 1;
-      for (auto p : kPunctuators)
-        if (s.substr(i, p.size()) == p) {
-          length = p.size();
-          break;
-        }
-      i += length;
-    }
-    const std::size_t end = std::min(i, n);
-    out.push_back({kind, begin, end, s.substr(begin, end - begin), newline});
-    newline = false;
-  }
-  return out;
-}
 
 class Blanker {
 public:
-  explicit Blanker(const std::string& source) : text_(source), tokens_(tokenize(source)) {
+  explicit Blanker(const std::string& source) : text_(source), tokens_(tokenizeJs(source)) {
     // The partner of every (, [ and { up front, so that matching stays linear.
     partner_.assign(tokens_.size(), kNone);
     std::vector<std::size_t> open;
