@@ -342,8 +342,8 @@ struct JsEngine::Impl {
                         {"Write plain JavaScript: use an object of constants instead of an enum, and plain objects "
                          "or functions instead of a namespace."});
     // Line 1 of the program is line 1 of the wrapper's body.
-    if (evaluate("(async () => {\n" + withImplicitReturn(blanked.text) + "\n})", "program.js", 0, function))
-      return std::nullopt;
+    const std::string text = endsWithReturnStatement(blanked.text) ? blanked.text : withImplicitReturn(blanked.text);
+    if (evaluate("(async () => {\n" + text + "\n})", "program.js", 0, function)) return std::nullopt;
     if (timedOut || cancelled || !JS_IsExceptionPending(cx)) return failure(nullptr);
     if (blanked.text == source) return syntaxError(diagnostic_kind::kParseError);
     JS_ClearPendingException(cx);

@@ -106,6 +106,11 @@ TEST_CASE("engine: without a return, the last top-level expression is the value"
   CHECK(value("const unused = 1;") == nullptr);
   CHECK(value("if (false) return 1;\nreturn 7;") == 7);
   CHECK(value("console.log('x')") == nullptr);
+  // A `return` that is not the last statement, or not the program's: the last expression still is.
+  CHECK(value("if (false) return 0\n5") == 5);
+  CHECK(value("if (false) return 0\r6") == 6);
+  CHECK(value("const o = {return: 4};\no.return") == 4);
+  CHECK(value("const f = () => { return 8 };\nf()") == 8);
   // A syntax error keeps its place in the program.
   auto broken = runProgram("const a = 1;\na +");
   REQUIRE_FALSE(broken.ok);
