@@ -36,12 +36,19 @@ private:
 
   std::mutex mutex_;
   std::condition_variable changed_;
+  void waitLocked(std::unique_lock<std::mutex>& lock, std::chrono::steady_clock::time_point until,
+                  std::uint64_t generation);
+
   bool armed_ = false;
   bool firing_ = false;
   bool stopping_ = false;
   std::uint64_t generation_ = 0; ///< counts arm(): a wait ends when it changes
   std::chrono::steady_clock::time_point deadline_{};
   std::size_t maxResidentBytes_ = 0;
+  /// When the watch thread's current wait ends (max: until notified): arm() wakes it only when it
+  /// must look sooner, so a program that follows another costs no wake-up of this thread.
+  std::chrono::steady_clock::time_point wakeAt_ = std::chrono::steady_clock::time_point::max();
+  std::chrono::steady_clock::time_point disarmedAt_{};
   Fire fire_;
   std::thread thread_; // last: it starts once the rest exists
 };

@@ -79,3 +79,36 @@ TEST_CASE("program watchdog: a program armed right after a long wait is watched 
     REQUIRE(fired);
   }
 }
+
+TEST_CASE("program watchdog: a deadline sooner than the thread's wait is kept", "[codemode]") {
+  // The previous program had two minutes and no resident limit, so the thread waits until then;
+  // the next program, with 10 ms, must end at its own deadline.
+  ProgramWatchdog watchdog;
+  watchdog.arm(Clock::now() + 120s, 0, [](ProgramWatchdog::Reason) {});
+  std::this_thread::sleep_for(5ms);
+  watchdog.disarm();
+  std::atomic<bool> timeout{false};
+  watchdog.arm(Clock::now() + 10ms, 0, [&](ProgramWatchdog::Reason reason) {
+    timeout = reason == ProgramWatchdog::Reason::kTimeout;
+  });
+  const auto start = Clock::now();
+  while (!timeout && Clock::now() - start < 5s) std::this_thread::sleep_for(1ms);
+  watchdog.disarm();
+  CHECK(timeout);
+}
+
+TEST_CASE("program watchdog: programs in quick succession are each watched", "[codemode]") {
+  // After a program the thread keeps polling for a while; a program armed then is not woken for
+  // but found by the next poll.
+  ProgramWatchdog watchdog;
+  for (int round = 0; round < 5; ++round) {
+    std::atomic<bool> resident{false};
+    watchdog.arm(Clock::now() + 60s, 1, [&](ProgramWatchdog::Reason reason) {
+      resident = reason == ProgramWatchdog::Reason::kResidentSize;
+    });
+    const auto start = Clock::now();
+    while (!resident && Clock::now() - start < 5s) std::this_thread::sleep_for(1ms);
+    watchdog.disarm();
+    REQUIRE(resident);
+  }
+}
