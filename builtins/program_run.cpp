@@ -1,10 +1,8 @@
 #include "builtins/program_run.h"
 
-#include "builtins/codemode_catalog.h"
 #include "builtins/codemode/program_result.h"
 #include "builtins/codemode/worker_call_lines.h"
 #include "core/tool_service.h"
-#include "core/tools/tool_name.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -12,8 +10,6 @@
 
 #include <atomic>
 #include <map>
-#include <set>
-#include <string_view>
 #include <mutex>
 
 namespace toold::builtins {
@@ -51,30 +47,20 @@ json programValue(protocol::ToolOutcome& outcome) {
 
 class ProgramRun : public std::enable_shared_from_this<ProgramRun> {
 public:
-  ProgramRun(core::ToolService& service, std::shared_ptr<codemode::WorkerPool> pool, const ProgramRunLimits& limits,
-             core::ToolContext context, core::ToolDone done)
-      : service_(service), pool_(std::move(pool)), limits_(limits), context_(std::move(context)), done_(std::move(done)),
-        backstop_(service.io()), publishTimer_(service.io()) {}
+  ProgramRun(core::ToolService& service, std::shared_ptr<ProgramRunSetup> setup, core::ToolContext context,
+             core::ToolDone done)
+      : service_(service), setup_(std::move(setup)), pool_(setup_->pool), limits_(setup_->limits),
+        context_(std::move(context)), done_(std::move(done)), backstop_(service.io()), publishTimer_(service.io()) {}
 
-  void start(std::string code) {
+  void start(std::shared_ptr<codemode::WorkerProcess> worker, std::string code) {
     inventory_ = context_.snapshot ? context_.snapshot->inventory : nullptr;
-    if (!inventory_) return done_(core::ToolFailure{"Code Mode is not on for this snapshot.", std::nullopt});
-    catalog_ = catalogEntries(*inventory_);
-    json paths = json::array(), catalog = json::array();
-    for (const auto& entry : catalog_) {
-      paths.push_back(entry.path);
-      catalog.push_back(codemode::catalogEntryToJson(entry));
+    if (!inventory_) {
+      if (worker) pool_->release(std::move(worker));
+      return done_(core::ToolFailure{"Code Mode is not on for this snapshot.", std::nullopt});
     }
-    // Each tool's path computed once, not once per catalog entry (a hundred MCP tools made ten
-    // thousand of them per program).
-    std::set<std::string_view> keys;
-    for (const auto& entry : catalog_) keys.insert(entry.key);
-    for (const auto& tool : inventory_->tools) {
-      std::string key = codemode::dottedPath(codemode::toolPath(tool->ns, core::normalizeToolName(tool->authoredName)));
-      if (keys.contains(key)) byPath_[std::move(key)] = tool.get();
-    }
+    catalog_ = setup_->catalogs.forInventory(inventory_);
     try {
-      worker_ = pool_->acquire();
+      worker_ = worker ? std::move(worker) : pool_->acquire();
     } catch (const std::exception& e) {
       spdlog::error("codemode: cannot start a worker: {}", e.what());
       return done_(core::ToolFailure{std::string("Code Mode's engine could not start: ") + e.what(), std::nullopt});
@@ -82,13 +68,18 @@ public:
     auto self = shared_from_this();
     worker_->listen({[self](json message) { self->onMessage(std::move(message)); },
                      [self](std::string how) { self->onEnded(std::move(how)); }});
-    const json program{{"type", "run"},
-                   {"code", std::move(code)},
-                   {"tools", std::move(paths)},
-                   {"catalog", std::move(catalog)},
-                   {"limits", {{"timeoutMs", limits_.timeout.count()},
-                               {"maxToolCalls", limits_.maxToolCalls},
-                               {"maxInFlight", kMaxInFlight}}}};
+    json program{{"type", "run"},
+                 {"code", std::move(code)},
+                 {"catalogKey", catalog_->key},
+                 {"limits", {{"timeoutMs", limits_.timeout.count()},
+                             {"maxToolCalls", limits_.maxToolCalls},
+                             {"maxInFlight", kMaxInFlight}}}};
+    // A worker that ran a program of the same catalog still has it.
+    const bool sendCatalog = worker_->catalogKey() != catalog_->key;
+    if (sendCatalog) {
+      program["tools"] = catalog_->paths;
+      program["catalog"] = catalog_->catalog;
+    }
     // Everything finish() undoes is in place before the program is sent: a quick program's result
     // arrives on the worker's reader thread while this one would otherwise still be arming them.
     // Under mutex_ as well: that order runs through the worker process, where ThreadSanitizer
@@ -112,6 +103,7 @@ public:
       std::lock_guard lock(mutex_);
       cancellation_ = std::move(registration);
     }
+    if (sendCatalog) worker_->setCatalogKey(catalog_->key);
     if (!worker_->send(program)) return finish(failedWith(kind::kExecutionFailure, "Code Mode's engine stopped before the program could start."));
   }
 
@@ -173,8 +165,8 @@ private:
   }
 
   void startInner(std::uint64_t id, const std::string& path, json input) {
-    auto found = byPath_.find(path);
-    if (found == byPath_.end())
+    auto found = catalog_->byPath.find(path);
+    if (found == catalog_->byPath.end())
       return reply(codemode::resultLine(id, false, {{"kind", kind::kUnknownTool}, {"message", "Unknown tool '" + path + "'."}}));
     const core::RegisteredTool& tool = *found->second;
     core::CancellationToken token;
@@ -287,13 +279,13 @@ private:
   }
 
   core::ToolService& service_;
+  std::shared_ptr<ProgramRunSetup> setup_;
   std::shared_ptr<codemode::WorkerPool> pool_;
   ProgramRunLimits limits_;
   core::ToolContext context_;
   core::ToolDone done_;
   std::shared_ptr<const core::Snapshot> inventory_;
-  std::vector<codemode::CatalogEntry> catalog_;
-  std::map<std::string, const core::RegisteredTool*> byPath_;
+  std::shared_ptr<const ProgramCatalog> catalog_;
   std::shared_ptr<codemode::WorkerProcess> worker_;
   core::CancellationRegistration cancellation_; // under mutex_
   boost::asio::steady_timer backstop_;            // under mutex_
@@ -312,10 +304,11 @@ private:
 
 } // namespace
 
-void startProgramRun(core::ToolService& service, std::shared_ptr<codemode::WorkerPool> pool, const ProgramRunLimits& limits,
-                     std::string code, core::ToolContext context, core::ToolDone done) {
-  auto run = std::make_shared<ProgramRun>(service, std::move(pool), limits, std::move(context), std::move(done));
-  run->start(std::move(code));
+void startProgramRun(core::ToolService& service, std::shared_ptr<ProgramRunSetup> setup,
+                     std::shared_ptr<codemode::WorkerProcess> worker, std::string code, core::ToolContext context,
+                     core::ToolDone done) {
+  auto run = std::make_shared<ProgramRun>(service, std::move(setup), std::move(context), std::move(done));
+  run->start(std::move(worker), std::move(code));
 }
 
 } // namespace toold::builtins

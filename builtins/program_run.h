@@ -5,8 +5,8 @@
 // Cancelling the call kills the worker and cancels the inner calls still running.
 #pragma once
 
-#include "builtins/codemode/catalog_entry.h"
 #include "builtins/codemode/worker_pool.h"
+#include "builtins/program_catalog.h"
 #include "core/tools/tool.h"
 
 #include <chrono>
@@ -23,8 +23,17 @@ struct ProgramRunLimits {
   std::size_t maxToolCalls = 1'000;
 };
 
-/// Starts the program; `done` is called once, from any thread.
-void startProgramRun(core::ToolService& service, std::shared_ptr<codemode::WorkerPool> pool, const ProgramRunLimits& limits,
-                     std::string code, core::ToolContext context, core::ToolDone done);
+/// What every `execute` call shares.
+struct ProgramRunSetup {
+  std::shared_ptr<codemode::WorkerPool> pool;
+  ProgramCatalogs catalogs;
+  ProgramRunLimits limits;
+};
+
+/// Starts the program on `worker`, or on one acquired from the pool when it is null; `done` is
+/// called once, from any thread.
+void startProgramRun(core::ToolService& service, std::shared_ptr<ProgramRunSetup> setup,
+                     std::shared_ptr<codemode::WorkerProcess> worker, std::string code, core::ToolContext context,
+                     core::ToolDone done);
 
 } // namespace toold::builtins

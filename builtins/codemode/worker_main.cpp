@@ -53,7 +53,7 @@ void writeLine(const json& message) { writeText(message.dump(-1, ' ', false, jso
 
 class WorkerHost final : public ProgramHost {
 public:
-  explicit WorkerHost(std::vector<CatalogEntry> catalog) : catalog_(std::move(catalog)) {}
+  explicit WorkerHost(const std::vector<CatalogEntry>& catalog) : catalog_(catalog) {}
 
   // The input is the program's JSON.stringify output, one JSON value: it goes out as it is.
   void startCall(std::uint64_t id, const std::string& path, const std::string& inputJson) override {
@@ -71,7 +71,33 @@ public:
   }
 
 private:
-  std::vector<CatalogEntry> catalog_;
+  const std::vector<CatalogEntry>& catalog_;
+};
+
+// The tools and catalog of the last run that carried them: toold leaves them out of the next
+// program of the same snapshot.
+struct KeptCatalog {
+  std::string key;
+  std::vector<ToolPath> tools;
+  std::vector<CatalogEntry> entries;
+
+  void update(json& run) {
+    const std::string sent = run.value("catalogKey", "");
+    if (!run.contains("tools")) {
+      if (sent != key) std::fprintf(stderr, "codemode worker: a run without its catalog, which this worker does not have\n");
+      return;
+    }
+    key = sent;
+    tools.clear();
+    entries.clear();
+    try {
+      tools = run["tools"].get<std::vector<ToolPath>>();
+      for (const auto& entry : run.value("catalog", json::array())) entries.push_back(catalogEntryFromJson(entry));
+    } catch (const std::exception& e) {
+      key.clear();
+      std::fprintf(stderr, "codemode worker: malformed run: %s\n", e.what());
+    }
+  }
 };
 
 // Answers every inner call at once with its input, inside the worker.
@@ -149,19 +175,13 @@ int runWorker(const WorkerSettings& settings) {
       // followed by the model's execute): it would wait for the warm-up.
       if (input.quietFor(std::chrono::microseconds(0))) warmUp(engine);
       engine.prepare();
+      KeptCatalog catalog;
       while (auto run = input.nextRun()) {
-        std::vector<ToolPath> tools;
-        std::vector<CatalogEntry> catalog;
-        try {
-          tools = run->value("tools", json::array()).get<std::vector<ToolPath>>();
-          for (const auto& entry : run->value("catalog", json::array())) catalog.push_back(catalogEntryFromJson(entry));
-        } catch (const std::exception& e) {
-          std::fprintf(stderr, "codemode worker: malformed run: %s\n", e.what());
-        }
-        WorkerHost host(std::move(catalog));
+        catalog.update(*run);
+        WorkerHost host(catalog.entries);
         ProgramLimits limits = limitsFrom(run->value("limits", json::object()));
         limits.maxResidentBytes = (settings.residentMegabytes * kResidentFactor) << 20;
-        const ProgramResult result = engine.run(run->value("code", ""), tools, limits, host, input);
+        const ProgramResult result = engine.run(run->value("code", ""), catalog.tools, limits, host, input);
         writeLine({{"type", "done"}, {"result", resultToJson(result)}});
         // After an interruption the engine's queues may hold the old program's jobs: start afresh.
         if (result.interrupted) break;

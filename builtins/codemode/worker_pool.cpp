@@ -14,15 +14,18 @@ std::shared_ptr<WorkerProcess> WorkerPool::start() {
 }
 
 std::shared_ptr<WorkerProcess> WorkerPool::acquire() {
-  {
-    std::lock_guard lock(mutex_);
-    while (!idle_.empty()) {
-      auto worker = std::move(idle_.back());
-      idle_.pop_back();
-      if (worker->alive()) return worker;
-    }
-  }
+  if (auto worker = acquireIdle()) return worker;
   return start();
+}
+
+std::shared_ptr<WorkerProcess> WorkerPool::acquireIdle() {
+  std::lock_guard lock(mutex_);
+  while (!idle_.empty()) {
+    auto worker = std::move(idle_.back());
+    idle_.pop_back();
+    if (worker->alive()) return worker;
+  }
+  return nullptr;
 }
 
 void WorkerPool::release(std::shared_ptr<WorkerProcess> worker) {

@@ -21,6 +21,8 @@ public:
 
   /// An idle worker, or a new one. Throws std::runtime_error when none can start.
   std::shared_ptr<WorkerProcess> acquire();
+  /// An idle worker, or null: never starts one.
+  std::shared_ptr<WorkerProcess> acquireIdle();
   /// Gives a worker back after its program ended normally; a dead one is dropped.
   void release(std::shared_ptr<WorkerProcess> worker);
   /// Starts one idle worker ahead of the first program.

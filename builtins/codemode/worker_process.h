@@ -40,6 +40,10 @@ public:
   /// SIGKILL; the listener then hears `ended`.
   void kill();
   bool alive() const { return alive_; }
+  /// The key of the catalog this worker was last sent (program_catalog.h); only the run that
+  /// holds the worker touches it.
+  const std::string& catalogKey() const { return catalogKey_; }
+  void setCatalogKey(std::string key) { catalogKey_ = std::move(key); }
   int pid() const { return pid_; }
 
 private:
@@ -54,6 +58,7 @@ private:
   std::mutex writeMutex_;
   std::mutex listenerMutex_;
   Listener listener_;
+  std::string catalogKey_;
   std::thread reader_;
 };
 

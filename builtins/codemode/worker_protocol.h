@@ -1,13 +1,16 @@
 // The channel between toold and a Code Mode worker process: one JSON object per line, on the
 // worker's stdin and stdout (its stderr is toold's log).
 //
-//   toold → worker   {"type": "run", "code", "tools": [path…], "catalog": [entry…], "limits": {…}}
+//   toold → worker   {"type": "run", "code", "catalogKey", "tools"?: [path…], "catalog"?: [entry…], "limits": {…}}
 //                    {"type": "result", "id", "ok": true, "value"} | {"type": "result", "id", "ok": false, "error": {kind, message}}
 //   worker → toold   {"type": "call", "id", "path": "a.b", "input": {…}}
 //                    {"type": "done", "result": {ok, value | error, warnings, logs, interrupted}}
 //
 // The per-call lines ("call", "result") are written with their keys in exactly this order and
 // read without a parser where possible (worker_call_lines.h).
+//
+// "tools" and "catalog" come with the first program of a catalog key; the worker keeps the last
+// ones it was sent, and toold leaves them out while the key is the same.
 //
 // A worker runs one program at a time; its inner-call ids are unique for its lifetime, so an
 // answer that arrives after its program ended is recognised and dropped. Cancellation is not a
