@@ -236,6 +236,7 @@ const std::string& SearchPattern::pattern() const { return engine_->pattern; }
 
 struct FileSearcher::State {
   std::shared_ptr<const SearchPattern::Engine> engine;
+  core::FileSystemMemo fileSystems; // one fstatfs per file system a walk crosses, not per file
   // Reused by every search of this searcher (the match data keeps the interpreter's frames).
   std::unique_ptr<pcre2_match_data, decltype(&pcre2_match_data_free)> data{pcre2_match_data_create(1, nullptr),
                                                                            &pcre2_match_data_free};
@@ -567,7 +568,8 @@ FileSearchResult FileSearcher::search(int directory, const std::string& name, bo
                                       const core::CancellationToken& cancellation) {
   // Through the one opener of readable files: a FIFO, a device or a file of /proc or /sys is
   // refused before it is opened, since reading it can block or never end.
-  auto opened = core::openReadableFileAt(directory, name, followLink);
+  struct stat status {};
+  auto opened = core::openReadableFileAt(directory, name, followLink, &status, &state_->fileSystems);
   if (auto* refusal = std::get_if<core::ReadableFileRefusal>(&opened)) {
     FileSearchResult result;
     result.status = FileSearchResult::Status::Unreadable;
@@ -575,9 +577,7 @@ FileSearchResult FileSearcher::search(int directory, const std::string& name, bo
     return result;
   }
   const core::UniqueFd file = std::move(std::get<core::UniqueFd>(opened));
-  FileReader reader{file.get(), std::nullopt};
-  struct stat status {};
-  if (::fstat(file.get(), &status) == 0 && S_ISREG(status.st_mode)) reader.size = static_cast<std::uint64_t>(status.st_size);
+  FileReader reader{file.get(), static_cast<std::uint64_t>(status.st_size)}; // a regular file: it was opened
   return state_->searchAll(reader, sink, &cancellation);
 }
 

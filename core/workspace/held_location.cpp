@@ -143,19 +143,32 @@ std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, 
   return held;
 }
 
+namespace {
+
+// blockingFileReason for a file whose fstat is known.
+std::optional<std::string> blockingReason(int fd, const struct stat& status, FileSystemMemo* memo) {
+  if (!S_ISREG(status.st_mode)) return "is " + typeName(status.st_mode);
+  if (memo != nullptr && memo->known && memo->device == status.st_dev) return memo->pseudo;
+  struct statfs fileSystem {};
+  if (::fstatfs(fd, &fileSystem) != 0) return "cannot be looked at: " + systemError(errno);
+  std::optional<std::string> pseudoReason;
+  for (const auto& pseudo : kPseudoFileSystems)
+    if (static_cast<unsigned long>(fileSystem.f_type) == pseudo.magic)
+      pseudoReason = std::string("is on the ") + pseudo.name + " pseudo file system";
+  if (memo != nullptr) *memo = FileSystemMemo{true, status.st_dev, pseudoReason};
+  return pseudoReason;
+}
+
+} // namespace
+
 std::optional<std::string> blockingFileReason(int fd) {
   struct stat status {};
   if (::fstat(fd, &status) != 0) return "cannot be looked at: " + systemError(errno);
-  if (!S_ISREG(status.st_mode)) return "is " + typeName(status.st_mode);
-  struct statfs fileSystem {};
-  if (::fstatfs(fd, &fileSystem) != 0) return "cannot be looked at: " + systemError(errno);
-  for (const auto& pseudo : kPseudoFileSystems)
-    if (static_cast<unsigned long>(fileSystem.f_type) == pseudo.magic)
-      return std::string("is on the ") + pseudo.name + " pseudo file system";
-  return std::nullopt;
+  return blockingReason(fd, status, nullptr);
 }
 
-std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, const std::string& name, bool followLink) {
+std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, const std::string& name, bool followLink,
+                                                               struct stat* status, FileSystemMemo* memo) {
   const int noFollow = followLink ? 0 : O_NOFOLLOW;
   // Looked at before it is opened: opening a device or a FIFO can itself block or have effects.
   UniqueFd probe(::openat(directory, name.c_str(), O_PATH | noFollow | O_CLOEXEC));
@@ -165,7 +178,7 @@ std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, co
     return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};
   if (S_ISLNK(before.st_mode)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Symlink, "is a symbolic link", ELOOP};
   if (S_ISDIR(before.st_mode)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Directory, systemError(EISDIR), EISDIR};
-  if (auto reason = blockingFileReason(probe.get()))
+  if (auto reason = blockingReason(probe.get(), before, memo))
     return ReadableFileRefusal{ReadableFileRefusal::Kind::Blocking, *reason, 0};
   UniqueFd file(::openat(directory, name.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | noFollow | O_CLOEXEC));
   if (!file) return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};
@@ -174,6 +187,7 @@ std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, co
     return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};
   if (after.st_dev != before.st_dev || after.st_ino != before.st_ino)
     return ReadableFileRefusal{ReadableFileRefusal::Kind::Replaced, "was replaced while it was being opened", 0};
+  if (status != nullptr) *status = after;
   return file;
 }
 

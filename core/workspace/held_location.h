@@ -78,10 +78,22 @@ struct ReadableFileRefusal {
   int error = 0; ///< the errno of Unopenable
 };
 
+/// What a run of openReadableFileAt calls learnt of the last file system it met (by st_dev), so
+/// that a walk asks `fstatfs` once per file system it crosses rather than once per file. Keep one
+/// for the length of one request: a device number freed by an unmount can be given to a new mount.
+struct FileSystemMemo {
+  bool known = false;
+  dev_t device = 0;
+  std::optional<std::string> pseudo; ///< "is on the proc pseudo file system", or nothing
+};
+
 /// The one way toold opens a file to read its bytes: an O_PATH look first (so not even opening a
 /// device or FIFO has an effect), blockingFileReason, then O_RDONLY | O_NONBLOCK | O_NOCTTY, and
-/// the same inode checked. A symlink as `name` is refused unless `followLink`.
-std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, const std::string& name, bool followLink);
+/// the same inode checked. A symlink as `name` is refused unless `followLink`. `status`, when
+/// given, receives the opened file's fstat.
+std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, const std::string& name, bool followLink,
+                                                               struct stat* status = nullptr,
+                                                               FileSystemMemo* memo = nullptr);
 
 /// Opens the held leaf as a folder to list (O_RDONLY | O_DIRECTORY | O_NOFOLLOW).
 std::variant<UniqueFd, std::string> openHeldDirectory(const HeldLocation& held);

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 namespace fs = std::filesystem;
@@ -134,4 +135,37 @@ TEST_CASE("held location: reads refuse FIFOs, devices and pseudo files at once, 
   REQUIRE(std::holds_alternative<UniqueFd>(plain));
   char buffer[8] = {};
   CHECK(::read(std::get<UniqueFd>(plain).get(), buffer, sizeof buffer) == 4);
+}
+
+TEST_CASE("held location: a memo of file systems asks fstatfs once per device and never mixes devices", "[held]") {
+  using toold::core::FileSystemMemo;
+  using toold::core::openReadableFileAt;
+  using toold::core::ReadableFileRefusal;
+  TempDir dir("held");
+  std::ofstream(dir.path() / "a") << "first";
+  std::ofstream(dir.path() / "b") << "second!";
+  FileSystemMemo memo;
+  struct stat status {};
+  auto a = openReadableFileAt(AT_FDCWD, (dir.path() / "a").string(), false, &status, &memo);
+  REQUIRE(std::holds_alternative<UniqueFd>(a));
+  CHECK(status.st_size == 5); // the opened file's status, handed back
+  REQUIRE(memo.known);
+  CHECK(memo.device == status.st_dev);
+  CHECK_FALSE(memo.pseudo);
+
+  // A file of /proc after it: another device, looked at again, and refused.
+  const std::string proc = (fs::canonical("/proc/self") / "status").string();
+  auto refused = openReadableFileAt(AT_FDCWD, proc, false, nullptr, &memo);
+  REQUIRE(std::holds_alternative<ReadableFileRefusal>(refused));
+  CHECK(std::get<ReadableFileRefusal>(refused).kind == ReadableFileRefusal::Kind::Blocking);
+  CHECK_THAT(std::get<ReadableFileRefusal>(refused).reason, Catch::Contains("proc pseudo file system"));
+  CHECK(memo.pseudo);
+
+  // And back: the memo of /proc does not refuse a file elsewhere.
+  auto b = openReadableFileAt(AT_FDCWD, (dir.path() / "b").string(), false, &status, &memo);
+  REQUIRE(std::holds_alternative<UniqueFd>(b));
+  CHECK(status.st_size == 7);
+  CHECK_FALSE(memo.pseudo);
+  // The same /proc file again, with the memo of the temporary folder's device: still refused.
+  CHECK(std::holds_alternative<ReadableFileRefusal>(openReadableFileAt(AT_FDCWD, proc, false, nullptr, &memo)));
 }
