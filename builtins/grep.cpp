@@ -112,9 +112,9 @@ std::string overBudgetNote(std::vector<std::string> paths) {
 /// Searches `name` in the open folder `directory` (never following a link there), listed as `path`.
 void searchOne(FileSearcher& searcher, int directory, const std::string& name, const std::filesystem::path& path,
                NewestFirst<std::vector<MatchedLine>>& newest, GrepTotals& totals,
-               const core::CancellationToken& cancellation) {
+               const core::CancellationToken& cancellation, bool listedAsRegular) {
   FileLines sink(newest, path);
-  auto result = searcher.search(directory, name, false, &sink, cancellation);
+  auto result = searcher.search(directory, name, false, &sink, cancellation, listedAsRegular);
   if (result.status == FileSearchResult::Status::Unreadable) totals.inaccessible = true;
   if (result.status == FileSearchResult::Status::TimeLimit) {
     std::lock_guard lock(totals.mutex);
@@ -158,7 +158,7 @@ void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
     auto opened = core::openHeldFile(location);
     if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
     FileSearcher searcher(pattern);
-    searchOne(searcher, location.directory.get(), location.leaf, root.canonical, newest, totals, cancellation);
+    searchOne(searcher, location.directory.get(), location.leaf, root.canonical, newest, totals, cancellation, false);
   } else {
     auto folder = core::openHeldDirectory(location);
     if (auto* error = std::get_if<std::string>(&folder)) return done(failure(*error));
@@ -170,7 +170,8 @@ void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
           auto searcher = std::make_shared<FileSearcher>(pattern);
           return [&, searcher](const WalkEntry& entry) {
             if (entry.isFile && (!include || include->matches(entry)))
-              searchOne(*searcher, entry.folderFd, std::string(entry.name()), entry.path, newest, totals, cancellation);
+              searchOne(*searcher, entry.folderFd, std::string(entry.name()), entry.path, newest, totals, cancellation,
+                        !entry.isSymlink);
             return WalkDecision::Continue;
           };
         },

@@ -565,11 +565,11 @@ FileSearchResult FileSearcher::search(const std::filesystem::path& path, SearchS
 }
 
 FileSearchResult FileSearcher::search(int directory, const std::string& name, bool followLink, SearchSink* sink,
-                                      const core::CancellationToken& cancellation) {
+                                      const core::CancellationToken& cancellation, bool listedAsRegular) {
   // Through the one opener of readable files: a FIFO, a device or a file of /proc or /sys is
   // refused before it is opened, since reading it can block or never end.
   struct stat status {};
-  auto opened = core::openReadableFileAt(directory, name, followLink, &status, &state_->fileSystems);
+  auto opened = core::openReadableFileAt(directory, name, followLink, &status, &state_->fileSystems, listedAsRegular);
   if (auto* refusal = std::get_if<core::ReadableFileRefusal>(&opened)) {
     FileSearchResult result;
     result.status = FileSearchResult::Status::Unreadable;

@@ -101,9 +101,10 @@ public:
   FileSearchResult search(const std::filesystem::path& path, SearchSink* sink, const core::CancellationToken& cancellation);
 
   /// The same for the file `name` in the open folder `directory` (a walk's folderFd, a held
-  /// location's folder); a symlink there is Unreadable unless `followLink`.
+  /// location's folder); a symlink there is Unreadable unless `followLink`. `listedAsRegular`: a
+  /// walk's listing has just said it is a regular file (core::openReadableFileAt).
   FileSearchResult search(int directory, const std::string& name, bool followLink, SearchSink* sink,
-                          const core::CancellationToken& cancellation);
+                          const core::CancellationToken& cancellation, bool listedAsRegular = false);
 
   /// The same over bytes in memory (for tests, and for files already read), taken in the same
   /// blocks as a file would be, so that both give the same result.

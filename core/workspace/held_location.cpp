@@ -168,8 +168,25 @@ std::optional<std::string> blockingFileReason(int fd) {
 }
 
 std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, const std::string& name, bool followLink,
-                                                               struct stat* status, FileSystemMemo* memo) {
+                                                               struct stat* status, FileSystemMemo* memo,
+                                                               bool listedAsRegular) {
   const int noFollow = followLink ? 0 : O_NOFOLLOW;
+  if (listedAsRegular) {
+    UniqueFd file(::openat(directory, name.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | noFollow | O_CLOEXEC));
+    if (!file) {
+      // A link where the listing saw a file is refused as a link, as below.
+      if (errno == ELOOP) return ReadableFileRefusal{ReadableFileRefusal::Kind::Symlink, "is a symbolic link", ELOOP};
+      return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};
+    }
+    struct stat opened {};
+    if (::fstat(file.get(), &opened) != 0)
+      return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};
+    if (S_ISDIR(opened.st_mode)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Directory, systemError(EISDIR), EISDIR};
+    if (auto reason = blockingReason(file.get(), opened, memo))
+      return ReadableFileRefusal{ReadableFileRefusal::Kind::Blocking, *reason, 0};
+    if (status != nullptr) *status = opened;
+    return file;
+  }
   // Looked at before it is opened: opening a device or a FIFO can itself block or have effects.
   UniqueFd probe(::openat(directory, name.c_str(), O_PATH | noFollow | O_CLOEXEC));
   if (!probe) return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};

@@ -91,9 +91,18 @@ struct FileSystemMemo {
 /// device or FIFO has an effect), blockingFileReason, then O_RDONLY | O_NONBLOCK | O_NOCTTY, and
 /// the same inode checked. A symlink as `name` is refused unless `followLink`. `status`, when
 /// given, receives the opened file's fstat.
+///
+/// `listedAsRegular`: the folder's listing (a walk's getdents) has just said `name` is a regular
+/// file. It is then opened at once and the same checks are made on what was opened — two system
+/// calls fewer per file of a search. What is read is still only ever a regular file on an
+/// ordinary file system; what is given up is that an entry swapped for a FIFO or a device between
+/// the listing and the open would be opened (not read) before it is refused: a FIFO's open
+/// without a reader waiting has no effect on anyone but its writer, and a device node on the
+/// workspace's file system needs root to make (docs/security.md).
 std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, const std::string& name, bool followLink,
                                                                struct stat* status = nullptr,
-                                                               FileSystemMemo* memo = nullptr);
+                                                               FileSystemMemo* memo = nullptr,
+                                                               bool listedAsRegular = false);
 
 /// Opens the held leaf as a folder to list (O_RDONLY | O_DIRECTORY | O_NOFOLLOW).
 std::variant<UniqueFd, std::string> openHeldDirectory(const HeldLocation& held);

@@ -169,3 +169,32 @@ TEST_CASE("held location: a memo of file systems asks fstatfs once per device an
   // The same /proc file again, with the memo of the temporary folder's device: still refused.
   CHECK(std::holds_alternative<ReadableFileRefusal>(openReadableFileAt(AT_FDCWD, proc, false, nullptr, &memo)));
 }
+
+TEST_CASE("held location: a file a listing called regular is opened at once and checked the same", "[held]") {
+  using toold::core::openReadableFileAt;
+  using toold::core::ReadableFileRefusal;
+  using Kind = ReadableFileRefusal::Kind;
+  TempDir dir("held");
+  std::ofstream(dir.path() / "plain") << "text";
+  REQUIRE(::mkfifo((dir.path() / "pipe").c_str(), 0600) == 0);
+  fs::create_directory(dir.path() / "folder");
+  fs::create_symlink(dir.path() / "plain", dir.path() / "link");
+  auto open = [&](const std::string& name) {
+    struct stat status {};
+    return openReadableFileAt(AT_FDCWD, (dir.path() / name).string(), false, &status, nullptr, true);
+  };
+  auto kindOf = [](const auto& opened) {
+    REQUIRE(std::holds_alternative<ReadableFileRefusal>(opened));
+    return std::get<ReadableFileRefusal>(opened).kind;
+  };
+  CHECK(std::holds_alternative<UniqueFd>(open("plain")));
+  // Entries the listing was wrong about (swapped since): refused as without the listing, and a
+  // FIFO with no writer neither blocks the open nor is read.
+  auto fifo = open("pipe");
+  CHECK(kindOf(fifo) == Kind::Blocking);
+  CHECK_THAT(std::get<ReadableFileRefusal>(fifo).reason, Catch::Contains("FIFO"));
+  CHECK(kindOf(open("folder")) == Kind::Directory);
+  CHECK(kindOf(open("link")) == Kind::Symlink);
+  auto proc = openReadableFileAt(AT_FDCWD, (fs::canonical("/proc/self") / "status").string(), false, nullptr, nullptr, true);
+  CHECK(kindOf(proc) == Kind::Blocking);
+}
