@@ -81,7 +81,7 @@ struct KeptCatalog {
   std::vector<ToolPath> tools;
   std::vector<CatalogEntry> entries;
 
-  void update(json& run) {
+  void update(const json& run) {
     const std::string sent = run.value("catalogKey", "");
     if (!run.contains("tools")) {
       if (sent != key) std::fprintf(stderr, "codemode worker: a run without its catalog, which this worker does not have\n");
@@ -91,7 +91,7 @@ struct KeptCatalog {
     tools.clear();
     entries.clear();
     try {
-      tools = run["tools"].get<std::vector<ToolPath>>();
+      tools = run.at("tools").get<std::vector<ToolPath>>();
       for (const auto& entry : run.value("catalog", json::array())) entries.push_back(catalogEntryFromJson(entry));
     } catch (const std::exception& e) {
       key.clear();

@@ -159,6 +159,14 @@ std::optional<std::string> blockingReason(int fd, const struct stat& status, Fil
   return pseudoReason;
 }
 
+// Why the file at `fd`, whose fstat is `status`, is not to be read; nothing for a readable one.
+std::optional<ReadableFileRefusal> refusalFor(int fd, const struct stat& status, FileSystemMemo* memo) {
+  if (S_ISLNK(status.st_mode)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Symlink, "is a symbolic link", ELOOP};
+  if (S_ISDIR(status.st_mode)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Directory, systemError(EISDIR), EISDIR};
+  if (auto reason = blockingReason(fd, status, memo)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Blocking, *reason, 0};
+  return std::nullopt;
+}
+
 } // namespace
 
 std::optional<std::string> blockingFileReason(int fd) {
@@ -181,9 +189,7 @@ std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, co
     struct stat opened {};
     if (::fstat(file.get(), &opened) != 0)
       return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};
-    if (S_ISDIR(opened.st_mode)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Directory, systemError(EISDIR), EISDIR};
-    if (auto reason = blockingReason(file.get(), opened, memo))
-      return ReadableFileRefusal{ReadableFileRefusal::Kind::Blocking, *reason, 0};
+    if (auto refusal = refusalFor(file.get(), opened, memo)) return *refusal;
     if (status != nullptr) *status = opened;
     return file;
   }
@@ -193,10 +199,7 @@ std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, co
   struct stat before {};
   if (::fstat(probe.get(), &before) != 0)
     return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};
-  if (S_ISLNK(before.st_mode)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Symlink, "is a symbolic link", ELOOP};
-  if (S_ISDIR(before.st_mode)) return ReadableFileRefusal{ReadableFileRefusal::Kind::Directory, systemError(EISDIR), EISDIR};
-  if (auto reason = blockingReason(probe.get(), before, memo))
-    return ReadableFileRefusal{ReadableFileRefusal::Kind::Blocking, *reason, 0};
+  if (auto refusal = refusalFor(probe.get(), before, memo)) return *refusal;
   UniqueFd file(::openat(directory, name.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | noFollow | O_CLOEXEC));
   if (!file) return ReadableFileRefusal{ReadableFileRefusal::Kind::Unopenable, systemError(errno), errno};
   struct stat after {};
