@@ -135,13 +135,20 @@ struct Request {
   std::string what; ///< for messages: "ping", "call"
   std::vector<std::string> pieces;
   ReplyCheck check = ReplyCheck::Result;
+  /// When set, the last gap (a call's arguments) takes 1 + id % cycle instead of the id.
+  std::int64_t cycle = 0;
 
   void appendBody(std::string& out, std::int64_t id) const {
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, id).ptr;
     out += pieces.front();
     for (std::size_t i = 1; i < pieces.size(); ++i) {
-      out.append(digits, end);
+      if (cycle > 0 && i + 1 == pieces.size()) {
+        char cycled[24];
+        out.append(cycled, std::to_chars(cycled, cycled + sizeof cycled, 1 + id % cycle).ptr);
+      } else {
+        out.append(digits, end);
+      }
       out += pieces[i];
     }
   }
@@ -254,29 +261,49 @@ Request echoRequest(Request call) {
   return call;
 }
 
-// Every call's input carries its request id as "seq", as a model's calls differ from each other:
-// toold holds the third identical call in a row for the person (its doom-loop check).
-std::pair<std::string, std::string> sequencedArguments(const std::string& arguments) {
+// Every call's input carries its request id, as a model's calls differ from each other: toold
+// holds the third identical call in a row for the person (its doom-loop check). In place of a
+// value written "$seq" or "$seq%N" (1 + id % N: read's offset within a file), else as an extra
+// "seq" (tools with a strict schema refuse that).
+struct SequencedArguments {
+  std::string head;
+  std::string tail;
+  std::int64_t cycle = 0;
+};
+
+SequencedArguments sequencedArguments(const std::string& arguments) {
+  const std::string placeholder = R"("$seq)";
+  if (const auto at = arguments.find(placeholder); at != std::string::npos) {
+    const auto close = arguments.find('"', at + 1);
+    std::int64_t cycle = 0;
+    if (close > at + placeholder.size()) {
+      const std::string_view rest(arguments.data() + at + placeholder.size(), close - at - placeholder.size());
+      const auto [end, ec] = std::from_chars(rest.data() + 1, rest.data() + rest.size(), cycle);
+      if (rest.front() != '%' || ec != std::errc() || end != rest.data() + rest.size() || cycle <= 0)
+        throw std::invalid_argument("--call: a placeholder is \"$seq\" or \"$seq%N\" with N > 0");
+    }
+    return {arguments.substr(0, at), arguments.substr(close + 1), cycle};
+  }
   if (arguments == "{}") return {R"({"seq":)", "}"};
   return {R"({"seq":)", "," + arguments.substr(1)};
 }
 
 Request callRequest(Session& session, std::int64_t& nextId, const CallSpec& call) {
   const std::string tool = nlohmann::json(call.tool).dump();
-  const auto [argumentsHead, argumentsTail] = sequencedArguments(call.arguments);
+  const auto [argumentsHead, argumentsTail, cycle] = sequencedArguments(call.arguments);
   if (call.kind == CallSpec::Kind::Mcp)
     return {"tools/call",
             {R"({"jsonrpc":"2.0","id":)",
              R"(,"method":"tools/call","params":{"name":)" + tool + R"(,"arguments":)" + argumentsHead,
              argumentsTail + "}}"},
-            ReplyCheck::McpSuccess};
+            ReplyCheck::McpSuccess, cycle};
   const std::string snapshot = takeSnapshot(session, nextId++);
   return {"call",
           {R"({"jsonrpc":"2.0","id":)",
            R"(,"method":"call","params":{"snapshot":)" + snapshot +
                R"(,"sessionID":"bench","agent":"bench","messageID":"m","callID":"c)",
            R"(","name":)" + tool + R"(,"input":)" + argumentsHead, argumentsTail + "}}"},
-          ReplyCheck::CompletedOutcome};
+          ReplyCheck::CompletedOutcome, cycle};
 }
 
 } // namespace
@@ -300,6 +327,7 @@ CallSpec parseCallSpec(std::string_view spec) {
   if (arguments.is_discarded() || !arguments.is_object())
     throw std::invalid_argument("--call: the arguments after the tool name must be a JSON object: " + std::string(spec));
   call.arguments = arguments.dump();
+  sequencedArguments(call.arguments); // a malformed placeholder is refused here, with the options
   return call;
 }
 

@@ -37,7 +37,10 @@ Options:
                           native:TOOL[:JSON]  toold's `call` through one snapshot (sessionID and
                                               agent "bench"), input JSON (default {"text":"hello"})
                           mcp:TOOL[:JSON]     MCP's `tools/call`, arguments JSON (default {})
-                        a call must succeed: status "completed", or isError not true
+                        a call must succeed: status "completed", or isError not true; each
+                        call's JSON carries its request id: in place of a value "$seq", or 1 + id
+                        % N for "$seq%N" (native:read:{"filePath":"/f","offset":"$seq%900",
+                        "limit":100} pages through a 1,000-line file), else as an extra "seq"
   --pings N             pings per timed run (default 100000)
   --calls N             calls per timed run (default 20000)
   --pipeline K          requests in flight in the pipelined run (default 64)
