@@ -372,9 +372,12 @@ void LineIndexCache::store(const std::filesystem::path& path, std::shared_ptr<co
 
 std::variant<LineWindow, LineWindowError> readLineWindow(int fd, const std::filesystem::path& key,
                                                          const LineWindowRequest& request, LineIndexCache& cache,
-                                                         const core::CancellationToken& cancellation) {
+                                                         const core::CancellationToken& cancellation,
+                                                         const struct stat* status) {
   struct stat st {};
-  if (::fstat(fd, &st) != 0)
+  if (status != nullptr)
+    st = *status;
+  else if (::fstat(fd, &st) != 0)
     return LineWindowError{systemError(errno), false};
   const FileIdentity identity = identityOf(st);
 

@@ -17,6 +17,8 @@
 #include <variant>
 #include <vector>
 
+#include <sys/stat.h>
+
 namespace toold::builtins {
 
 /// What identifies one version of a file cheaply: if any of these changed, the file did.
@@ -94,9 +96,11 @@ std::variant<LineWindow, LineWindowError> readLineWindow(const std::filesystem::
 
 /// The same over the file open at `fd` (the read tool holds it, see core/workspace/held_location.h), cached
 /// under `key`, its canonical path. Reads with pread only, so the descriptor's offset is left alone.
+/// `status`, when given, is the descriptor's fstat, taken just now by whoever opened it.
 std::variant<LineWindow, LineWindowError> readLineWindow(int fd, const std::filesystem::path& key,
                                                          const LineWindowRequest& request, LineIndexCache& cache,
-                                                         const core::CancellationToken& cancellation);
+                                                         const core::CancellationToken& cancellation,
+                                                         const struct stat* status = nullptr);
 
 /// The identity of `path` now (stat, following symlinks); nullopt when it cannot be stat'ed.
 std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path);

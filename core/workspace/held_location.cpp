@@ -4,7 +4,10 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include <sys/vfs.h>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -67,6 +70,36 @@ int openFolderAt(int directory, const std::string& name, bool last) {
   return ::openat(directory, name.c_str(), kFlags | O_PATH);
 }
 
+/// The folder `canonical` names (absolute, symlink-free), opened in one call by openat2 with no
+/// symlink followed anywhere on the way — what the walk below does a folder at a time. Readable
+/// like the walk's last folder. -1 for anything but success (a missing folder, a symlink met, a
+/// folder only searchable, a kernel without openat2): the walk then runs and says what it finds.
+int openFolderDirectly(const fs::path& folder) {
+#ifdef SYS_openat2
+  struct open_how how {};
+  how.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  return static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, folder.c_str(), &how, sizeof how));
+#else
+  (void)folder;
+  return -1;
+#endif
+}
+
+/// Completes a hold: `folder` is the leaf's folder, reached without following a symlink.
+std::variant<HeldLocation, std::string> holdLeaf(HeldLocation held, UniqueFd folder, std::string leaf) {
+  held.directory = std::move(folder);
+  held.leaf = std::move(leaf);
+  struct stat status {};
+  if (::fstatat(held.directory.get(), held.leaf.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (S_ISLNK(status.st_mode)) return changedAfterCheck(held.display, held.canonical);
+    held.status = status;
+  } else if (errno != ENOENT) {
+    return "Cannot look at " + held.display + ": " + systemError(errno);
+  }
+  return held;
+}
+
 } // namespace
 
 std::string changedAfterCheck(const std::string& display, const fs::path& where) {
@@ -94,6 +127,12 @@ std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, 
   if (!canonical.is_absolute()) return "Cannot open " + held.display + ": the resolved path is not absolute";
 
   const std::vector<std::string> parts = componentsOf(canonical);
+  // Where every folder exists and none is a symlink, one call reaches the last; only the walk
+  // creates folders and tells a symlink met from a missing folder.
+  if (parts.size() >= 2) {
+    if (UniqueFd folder(openFolderDirectly(canonical.parent_path())); folder)
+      return holdLeaf(std::move(held), std::move(folder), parts.back());
+  }
   UniqueFd current(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!current) return "Cannot open /: " + systemError(errno);
   fs::path reached = "/";
@@ -130,18 +169,9 @@ std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, 
     current.reset();
     current = UniqueFd(fd);
   }
-  held.directory = std::move(current);
-  held.leaf = parts.empty() ? "." : parts.back();
-
-  struct stat status {};
-  if (::fstatat(held.directory.get(), held.leaf.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0) {
-    if (S_ISLNK(status.st_mode)) return changedAfterCheck(held.display, canonical);
-    held.status = status;
-  } else if (errno != ENOENT) {
-    return "Cannot look at " + held.display + ": " + systemError(errno);
-  }
-  return held;
+  return holdLeaf(std::move(held), std::move(current), parts.empty() ? "." : parts.back());
 }
+
 
 namespace {
 
@@ -211,9 +241,11 @@ std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, co
   return file;
 }
 
-std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held) {
+std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held, struct stat* status) {
   if (!held.directory || !held.status) return "File not found: " + held.display;
-  auto opened = openReadableFileAt(held.directory.get(), held.leaf, false);
+  // The hold's own look at the leaf (an lstat through the folder, just now) serves as the look
+  // before the open, as a folder listing does for a search.
+  auto opened = openReadableFileAt(held.directory.get(), held.leaf, false, status, nullptr, S_ISREG(held.status->st_mode));
   if (auto* file = std::get_if<UniqueFd>(&opened)) return std::move(*file);
   const auto& refusal = std::get<ReadableFileRefusal>(opened);
   using Kind = ReadableFileRefusal::Kind;

@@ -9,15 +9,16 @@
 // `canonical` contains no symlink by construction, so meeting one on the way means the path
 // changed after the check: that is refused with a message that says so, before anything is read
 // or written. What is reached is therefore exactly the folder the check approved, whatever the
-// file system did meanwhile. (openat2 with RESOLVE_NO_SYMLINKS would do the walk in one call, but
-// the walk must also create missing folders one at a time, each held as it is made, so it is done
-// by hand everywhere rather than two ways.)
+// file system did meanwhile. Where every folder exists, openat2 with RESOLVE_NO_SYMLINKS makes
+// the same walk in one call (one system call instead of two per folder); anything it refuses (a
+// missing folder, a symlink met, a folder that may only be searched) is walked by hand, which
+// creates missing folders one at a time, each held as it is made, and says what it met.
 //
 // Reading also refuses what could block or never end: anything but a regular file (devices,
 // FIFOs, sockets), and any file on a pseudo file system (/proc, /sys, debugfs, ...), whose
 // "regular" files may block forever or produce endless data. Files are opened with O_NONBLOCK and
-// O_NOCTTY, and only after an O_PATH look has shown them to be regular, so not even opening a
-// device has an effect.
+// O_NOCTTY, and only after a look (the hold's lstat of the leaf, or an O_PATH descriptor's fstat)
+// has shown them to be regular, so opening a device has no effect unless it is swapped in between.
 #pragma once
 
 #include "core/base/unique_fd.h"
@@ -69,7 +70,9 @@ std::string toolOutputIsReadOnly(const std::string& display);
 
 /// Opens the held leaf for reading: O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW, and only when it
 /// is a regular file on an ordinary file system (see blockingFileReason). The message says why not.
-std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held);
+/// A leaf the hold saw as a regular file is opened as openReadableFileAt opens a file a listing
+/// called regular. `status`, when given, receives the opened file's fstat.
+std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held, struct stat* status = nullptr);
 
 /// Why openReadableFileAt refused: `reason` follows the file's name in a message ("is a FIFO").
 struct ReadableFileRefusal {

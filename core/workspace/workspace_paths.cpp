@@ -11,8 +11,11 @@
 #include <utility>
 #include <vector>
 
+#include <fcntl.h>
+#include <linux/openat2.h>
 #include <pwd.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -129,6 +132,40 @@ std::string resolveComponents(const fs::path& absolute) {
   return resolved;
 }
 
+/// Whether `path` is written as resolveComponents writes what it returns: absolute, no empty,
+/// `.` or `..` component, no trailing slash.
+bool isCleanAbsolute(std::string_view path) {
+  if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;
+  for (std::size_t start = 1; start <= path.size();) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    const std::string_view component = path.substr(start, end - start);
+    if (component.empty() || component == "." || component == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
+
+/// The status of `path` when it exists and no component of it is a symlink, found in one call
+/// (openat2 refusing every symlink, then fstat) instead of an lstat per component: the path is
+/// then its own resolution. nullopt for anything else, which resolveComponents works out.
+std::optional<struct stat> statWithoutSymlinks(const std::string& path) {
+#ifdef SYS_openat2
+  struct open_how how {};
+  how.flags = O_PATH | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  const int fd = static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how));
+  if (fd < 0) return std::nullopt;
+  struct stat status {};
+  const bool known = ::fstat(fd, &status) == 0;
+  ::close(fd);
+  if (known) return status;
+#else
+  (void)path;
+#endif
+  return std::nullopt;
+}
+
 /// `<data-dir>/tool-output`, resolved like any path, once per data dir: it is asked about on every
 /// call that names a path, and resolving it costs an lstat per component. toold made the folder
 /// itself, so what it resolved to at the first call is what it is.
@@ -163,12 +200,18 @@ ResolvedPath resolveToolPath(std::string_view path, const Location& location) {
   fs::path expanded = expandHome(path);
   result.given = expanded.is_absolute() ? expanded : location.directory / expanded;
   if (!result.given.is_absolute()) result.given = fs::absolute(result.given);
-  result.canonical = resolveComponents(result.given);
-
-  struct stat info {};
-  if (::stat(result.canonical.c_str(), &info) == 0) {
+  std::optional<struct stat> info;
+  if (isCleanAbsolute(result.given.native())) info = statWithoutSymlinks(result.given.native());
+  if (info) {
+    result.canonical = result.given;
+  } else {
+    result.canonical = resolveComponents(result.given);
+    struct stat status {};
+    if (::stat(result.canonical.c_str(), &status) == 0) info = status;
+  }
+  if (info) {
     result.exists = true;
-    result.isDirectory = S_ISDIR(info.st_mode);
+    result.isDirectory = S_ISDIR(info->st_mode);
   }
   // A worktree of `/` would make the whole machine the workspace.
   result.inside = pathContains(location.directory, result.canonical) ||
