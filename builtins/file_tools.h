@@ -1,9 +1,11 @@
 // What the file tools share across calls: the per-path locks that serialize mutations, the
-// sessions' read stamps, and the line-index cache that makes paging through huge files cheap.
+// sessions' read stamps, the line-index cache that makes paging through huge files cheap, and
+// which folders are on a local disk (where a small read runs without a thread hand-off).
 // One instance serves every file tool of a daemon.
 #pragma once
 
 #include "builtins/files/line_window.h"
+#include "builtins/files/local_disk.h"
 #include "builtins/files/read_stamps.h"
 #include "core/files/path_locks.h"
 
@@ -13,6 +15,7 @@ struct FileTools {
   core::PathLocks locks;
   ReadStamps stamps;
   LineIndexCache lineIndex;
+  LocalDiskCheck localDisk;
 };
 
 } // namespace toold::builtins

@@ -24,6 +24,8 @@ constexpr std::size_t kMaxLineChars = 2000;
 constexpr std::size_t kMaxBytes = 50 * 1024;
 constexpr std::uintmax_t kMaxMediaBytes = 5u << 20;
 constexpr std::size_t kPreviewLines = 20;
+// The largest file read on the session's queue: one block of the line window's reads.
+constexpr std::uintmax_t kQueueReadBytes = 1u << 20;
 
 const char* kDescription = R"(Reads a file or directory from the workspace.
 
@@ -136,9 +138,9 @@ void readMedia(const core::ResolvedPath& path, const core::HeldLocation& held, c
 }
 
 void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const core::ResolvedPath& path,
-              int fd, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
+              int fd, const struct stat& status, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
   LineWindowRequest request{offset, limit, kMaxLineChars, kMaxBytes};
-  auto read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation);
+  auto read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation, &status);
   if (auto* error = std::get_if<LineWindowError>(&read)) {
     if (error->cancelled) return done(failure("The read was cancelled."));
     return done(failure("Cannot read " + path.given.string() + ": " + error->message));
@@ -166,13 +168,32 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
   done(core::ToolResult{std::nullopt, json(text), json{{"preview", joinPreview(window.lines)}, {"truncated", window.more}}});
 }
 
+// Runs `work` on the worker pool, where a read that may take long belongs.
+void onWorkers(const core::ToolContext& context, const core::ToolDone& done, std::function<void()> work) {
+  if (!context.offload) return work();
+  context.offload([work = std::move(work), done] {
+    try {
+      work();
+    } catch (const std::exception& e) {
+      done(core::ToolDefect{e.what()});
+    }
+  });
+}
+
+/// `onQueue`: the call is on the session's queue, where only a small text file is read; anything
+/// larger (or a folder, or media) starts over on a worker.
 void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolContext& context,
-                  const core::ResolvedPath& path, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
+                  const core::ResolvedPath& path, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done,
+                  bool onQueue) {
+  auto handOver = [&] {
+    onWorkers(context, done, [=] { readResolved(files, context, path, offset, limit, done, false); });
+  };
   // Everything below acts on what was checked, held: never on the path's text again.
   auto held = core::holdLocation(path, core::HoldPurpose::Read);
   if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
   const auto& location = std::get<core::HeldLocation>(held);
   if (!location.exists()) {
+    if (onQueue) return handOver(); // the suggestions list the folder
     std::string message = "File not found: " + path.given.string();
     auto similar = similarNames(path.canonical.parent_path(), path.canonical.filename().string());
     if (!similar.empty()) {
@@ -181,20 +202,55 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
     }
     return done(failure(message));
   }
-  if (location.isDirectory()) return readDirectory(path, location, offset, limit, done);
-  auto opened = core::openHeldFile(location);
-  if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
-  const int fd = std::get<core::UniqueFd>(opened).get();
+  if (location.isDirectory()) return onQueue ? handOver() : readDirectory(path, location, offset, limit, done);
   struct stat status {};
-  if (::fstat(fd, &status) != 0) return done(failure("Cannot read " + path.given.string() + ": " + std::strerror(errno)));
+  auto opened = core::openHeldFile(location, &status);
+  if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
+  if (onQueue && static_cast<std::uintmax_t>(status.st_size) > kQueueReadBytes) return handOver();
+  const int fd = std::get<core::UniqueFd>(opened).get();
   std::string error;
   const std::string head = readHead(fd, error);
   if (!error.empty()) return done(failure("Cannot read " + path.given.string() + ": " + error));
   const auto size = static_cast<std::uintmax_t>(status.st_size);
   auto sniff = sniffFile(path.canonical, head, size);
-  if (sniff.kind == FileClass::Media) return readMedia(path, location, sniff, size, done);
+  if (sniff.kind == FileClass::Media) return onQueue ? handOver() : readMedia(path, location, sniff, size, done);
   if (sniff.kind == FileClass::Binary) return done(failure("Cannot read binary file: " + path.given.string()));
-  readText(files, context, path, fd, offset, limit, done);
+  readText(files, context, path, fd, status, offset, limit, done);
+}
+
+/// Resolves the path, asks for permission, reads. `onQueue`: see readResolved.
+void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const std::string& path,
+               std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done, bool onQueue) {
+  core::ResolvedPath resolved;
+  try {
+    resolved = core::resolveToolPath(path, *context.location);
+  } catch (const core::PathError& e) {
+    return done(failure(e.what()));
+  }
+  std::vector<core::PermissionAsk> asks;
+  const auto kind = resolved.isDirectory ? core::PathKind::Directory : core::PathKind::File;
+  if (auto external = core::externalDirectoryAsk(resolved, kind)) asks.push_back(std::move(*external));
+  const std::string resource = core::workspaceRelative(resolved, *context.location);
+  // "Always" saves this file alone: reading a secret once should not open every file.
+  asks.push_back(core::PermissionAsk{"read", {resource}, {resource}, json{{"filepath", resolved.given.string()}}});
+  // A path that leads out of the workspace (through a link) may lead to another file system.
+  onQueue = onQueue && resolved.inside;
+  // The verdict may come on any thread (the client's answer to an ask arrives on the reader's).
+  assertEach(context, std::move(asks), [=](std::optional<core::ToolCompletion> refusal) {
+    if (refusal) return done(std::move(*refusal));
+    if (onQueue) return readResolved(files, context, resolved, offset, limit, done, true);
+    onWorkers(context, done, [=] { readResolved(files, context, resolved, offset, limit, done, false); });
+  });
+}
+
+/// Whether the read may start on the session's queue: a path written inside the workspace, which
+/// is on a local disk. Anything else is resolved and read on a worker from the start.
+bool mayReadOnQueue(FileTools& files, const core::ToolContext& context, const std::string& path) {
+  if (!context.offload || path.empty() || path.front() == '~') return false;
+  const core::Location& location = *context.location;
+  const std::filesystem::path given = path.front() == '/' ? std::filesystem::path(path) : location.directory / path;
+  return core::pathContains(location.directory, given.lexically_normal()) &&
+         files.localDisk.onLocalDisk(location.directory);
 }
 
 } // namespace
@@ -204,24 +260,12 @@ core::Tool makeReadTool(std::shared_ptr<FileTools> files) {
     const auto path = input["filePath"].get<std::string>();
     const std::uint64_t offset = input.value("offset", std::uint64_t{1});
     const std::uint64_t limit = input.value("limit", kDefaultLimit);
-    core::ResolvedPath resolved;
-    try {
-      resolved = core::resolveToolPath(path, *context.location);
-    } catch (const core::PathError& e) {
-      return done(failure(e.what()));
-    }
-    std::vector<core::PermissionAsk> asks;
-    const auto kind = resolved.isDirectory ? core::PathKind::Directory : core::PathKind::File;
-    if (auto external = core::externalDirectoryAsk(resolved, kind)) asks.push_back(std::move(*external));
-    const std::string resource = core::workspaceRelative(resolved, *context.location);
-    // "Always" saves this file alone: reading a secret once should not open every file.
-    asks.push_back(core::PermissionAsk{"read", {resource}, {resource}, json{{"filepath", resolved.given.string()}}});
-    assertEach(context, std::move(asks), [=](std::optional<core::ToolCompletion> refusal) {
-      if (refusal) return done(std::move(*refusal));
-      readResolved(files, context, resolved, offset, limit, done);
-    });
+    if (mayReadOnQueue(*files, context, path)) return startRead(files, context, path, offset, limit, done, true);
+    onWorkers(context, done, [=] { startRead(files, context, path, offset, limit, done, false); });
   };
-  return workerTool(kDescription, inputSchema(), "read", false, std::move(execute));
+  auto tool = workerTool(kDescription, inputSchema(), "read", false, std::move(execute));
+  tool.threading = core::ToolThreading::Inline; // it hands itself to the workers when it must
+  return tool;
 }
 
 } // namespace toold::builtins

@@ -263,7 +263,10 @@ struct Call : std::enable_shared_from_this<Call> {
   void execute() {
     ToolContext context{params.sessionID, params.agent,    params.messageID,      params.callID,
                         progressSink(),   io.cancellation, services.location,     permissionAssertion(),
-                        snapshot->catalog, snapshot};
+                        snapshot->catalog, snapshot,
+                        [&workers = services.workers](std::function<void()> work) {
+                          boost::asio::post(workers, std::move(work));
+                        }};
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;

@@ -51,6 +51,9 @@ struct ToolContext {
   std::shared_ptr<const CatalogView> catalog;
   /// The snapshot the call runs through (Code Mode's `execute` runs its inner calls in it).
   std::shared_ptr<const Snapshot> snapshot;
+  /// Runs `work` on the worker pool: an Inline tool hands over there what turns out to take long
+  /// (a large file, a folder to list). Empty outside the pipeline: the tool then runs it itself.
+  std::function<void(std::function<void()> work)> offload;
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;

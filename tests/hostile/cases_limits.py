@@ -68,10 +68,12 @@ places are collected, naming the limit of 100,000; the file is unchanged and too
 
 def blocked_workers_read():
     # Two bodies that hold their worker threads (test_sleep, as a read of a file that never answers
-    # would), in one session; a read in another session must still complete.
+    # would), in one session; reads in another session must still complete: a small file's on the
+    # session's queue, a folder's on a worker the pool adds.
     return header("""
-Both workers blocked by tool bodies of one session: the pool grows, and a read in another session
-completes; the blocked calls are then cancelled and toold still answers.""", "%modes pipe", "%args --test-methods",
+Both workers blocked by tool bodies of one session: a small read in another session completes
+without a worker, a folder's read once the pool grows; the blocked calls are then cancelled and
+toold still answers.""", "%modes pipe", "%args --test-methods",
                   "%timeout 5", "%stderr worker pool: work waited over 100 ms with all 2 threads busy; added one",
                   "%file notes.txt <<EOF\nhello\nEOF") + \
         INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + \
@@ -80,6 +82,32 @@ completes; the blocked calls are then cancelled and toold still answers.""", "%m
         "wait 100\n" + \
         call(5, "snapB", "b", "read", {"filePath": "notes.txt"}) + \
         '< {"jsonrpc": "2.0", "id": 5, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:1: hello"}]}}\n' + \
+        call(6, "snapB", "b", "read", {"filePath": "."}) + \
+        '< {"jsonrpc": "2.0", "id": 6, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:notes.txt"}]}}\n' + \
+        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}) + \
+        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 4}}) + \
+        '<* {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800}}\n' + \
+        '<* {"jsonrpc": "2.0", "id": 4, "error": {"code": -32800}}\n' + \
+        ping_after()
+
+
+def blocked_workers_large_read():
+    # A file over the session queue's 1 MiB is read on a worker: with both workers held, its read
+    # waits for the pool to grow (the stderr line proves it went there) and then pages correctly.
+    lines = "".join(f"line {i:05d} of a file too large to read on the session's queue, padded out\n"
+                    for i in range(1, 20001))
+    return header("""
+With both workers blocked, a read of a file over 1 MiB goes to a worker the pool adds (a small
+file's read would not wait for one) and shows the right window.""", "%modes pipe", "%args --test-methods",
+                  "%timeout 5", "%stderr worker pool: work waited over 100 ms with all 2 threads busy; added one",
+                  f"%file big.txt <<EOF\n{lines}EOF") + \
+        INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + \
+        call(3, "snapA", "a", "test_sleep", {"ms": 600000}) + \
+        call(4, "snapA", "a", "test_sleep", {"ms": 600000}) + \
+        "wait 100\n" + \
+        call(5, "snapB", "b", "read", {"filePath": "big.txt", "offset": 19999, "limit": 5}) + \
+        '< {"jsonrpc": "2.0", "id": 5, "result": {"status": "completed", "content": [{"type": "text", "text": ' \
+        r'"$re:\\n19999: line 19999 of a file.*\\n20000: line 20000 .*\\n\\n\\(End of file - total 20000 lines\\)"}]}}' + '\n' + \
         send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}) + \
         send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 4}}) + \
         '<* {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800}}\n' + \
@@ -89,6 +117,7 @@ completes; the blocked calls are then cancelled and toold still answers.""", "%m
 
 def cases():
     return [
+        ("blocked_workers_large_read", blocked_workers_large_read()),
         ("grep_bounded_repetition", grep_bounded_repetition()),
         ("edit_replace_all_amplifies", edit_replace_all_amplifies()),
         ("edit_replace_all_too_many_places", edit_replace_all_too_many_places()),
