@@ -18,6 +18,7 @@
 #include <atomic>
 #include <chrono>
 #include <mutex>
+#include <thread>
 
 namespace toold::core {
 
@@ -245,18 +246,26 @@ struct Call : std::enable_shared_from_this<Call> {
     notices.push_back(verdict.notice);
   }
 
-  // The tool's permission assertion: the verdict comes back where the tool runs.
+  // The tool's permission assertion: the verdict comes back where the tool runs. A verdict the
+  // rules give at once comes back inside check(), on the tool's own thread: it goes on there.
+  // Posting it would wake another worker for nothing, and on a busy machine a woken thread can
+  // wait a whole scheduler tick for a CPU.
   std::function<void(PermissionAsk, PermissionContinuation)> permissionAssertion() {
     return [self = shared_from_this()](PermissionAsk ask, PermissionContinuation next) {
+      const auto checking = std::make_shared<std::atomic<bool>>(true);
+      const auto caller = std::this_thread::get_id();
       self->services.permissions.check(
-          std::move(ask), self->permissionCaller(), [self, next = std::move(next)](PermissionVerdict verdict) {
+          std::move(ask), self->permissionCaller(),
+          [self, checking, caller, next = std::move(next)](PermissionVerdict verdict) {
             self->keepNotice(verdict);
             auto resume = [next, verdict = std::move(verdict)] {
               next(verdict.granted() ? std::nullopt : std::optional<ToolCompletion>(refusalOf(verdict)));
             };
-            if (self->tool->tool.threading == ToolThreading::Inline) return resume();
+            const bool atOnce = checking->load() && std::this_thread::get_id() == caller;
+            if (atOnce || self->tool->tool.threading == ToolThreading::Inline) return resume();
             boost::asio::post(self->services.workers, std::move(resume));
           });
+      checking->store(false);
     };
   }
 

@@ -44,7 +44,7 @@ struct ToolContext {
   std::shared_ptr<const Location> location;
   /// Asserts a permission for this call (the ask's source is the call itself). The continuation
   /// runs exactly once, where the tool's `execute` runs (a worker for Workers tools), possibly
-  /// after the person answered.
+  /// after the person answered; a verdict the rules give at once runs it inside this call.
   std::function<void(PermissionAsk, PermissionContinuation)> assertPermission;
   /// The snapshot the call came through, as its tools saw it when it was taken (agents, rules,
   /// the client's capabilities); null for a call made outside a snapshot.
