@@ -47,7 +47,9 @@ std::int64_t modificationTimeNs(const WalkEntry& entry) {
 WalkOptions searchWalkOptions(const std::filesystem::path& workspace) {
   WalkOptions options;
   options.ignore.ceiling = workspace;
-  options.threads = std::max(1u, std::min(std::thread::hardware_concurrency(), 8u));
+  // Asked once: glibc reads /sys/devices/system/cpu/online at every call, three system calls.
+  static const unsigned cpus = std::thread::hardware_concurrency();
+  options.threads = std::max(1u, std::min(cpus, 8u));
   return options;
 }
 

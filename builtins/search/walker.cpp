@@ -100,20 +100,13 @@ public:
                                             : ::open(root.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     stack_.push_back(std::move(root));
     pending_ = 1;
-    const std::size_t threadCount = std::max<std::size_t>(options_.threads, 1);
-    errors_.resize(threadCount);
-
-    std::vector<std::thread> threads;
-    threads.reserve(threadCount - 1);
-    for (std::size_t index = 1; index < threadCount; ++index) {
-      try {
-        threads.emplace_back([this, index] { worker(index); });
-      } catch (const std::system_error&) {
-        break; // no more threads to be had: walk with those there are
-      }
-    }
-    worker(0); // the calling thread walks too
-    for (auto& thread : threads) thread.join();
+    threadCount_ = std::max<std::size_t>(options_.threads, 1);
+    errors_.resize(threadCount_);
+    threads_.reserve(threadCount_ - 1);
+    worker(0); // the calling thread walks; helpers join in once folders wait (push)
+    // No helper is started once the last folder is done (push runs only while one is being
+    // read), so the list is complete here.
+    for (auto& thread : threads_) thread.join();
 
     if (failure_) std::rethrow_exception(failure_);
     WalkResult result;
@@ -142,11 +135,21 @@ private:
     return true;
   }
 
+  // A helper thread starts only when a second folder waits: a walk of one folder, or of a few
+  // small ones (most globs and lists), costs no thread start and join, the larger part of it.
   void push(Work work) {
     {
       std::lock_guard lock(mutex_);
       stack_.push_back(std::move(work));
       ++pending_;
+      if (stack_.size() >= 2 && threads_.size() + 1 < threadCount_ && !noMoreThreads_) {
+        const std::size_t index = threads_.size() + 1;
+        try {
+          threads_.emplace_back([this, index] { worker(index); });
+        } catch (const std::system_error&) {
+          noMoreThreads_ = true; // no more threads to be had: walk with those there are
+        }
+      }
     }
     wakeUp_.notify_one();
   }
@@ -350,6 +353,9 @@ private:
   std::mutex mutex_;
   std::condition_variable wakeUp_;
   std::vector<Work> stack_;    ///< guarded by mutex_
+  std::size_t threadCount_ = 1;          ///< the calling thread and the helpers it may have
+  std::vector<std::thread> threads_;     ///< the helpers started; guarded by mutex_
+  bool noMoreThreads_ = false;           ///< a helper could not be started; guarded by mutex_
   std::size_t pending_ = 0;    ///< folders pushed and not yet finished; guarded by mutex_
   std::exception_ptr failure_; ///< the first exception a thread met; guarded by mutex_
   std::atomic<bool> quit_{false};
