@@ -31,6 +31,10 @@ constexpr std::array<std::string_view, 4> kProtocolVersions = {"2025-11-25", "20
 // Ids and other client values in log lines and error texts: short, and safe at any depth.
 std::string shown(const json& value) { return protocol::dumpBounded(value, protocol::kLogRender); }
 
+// spdlog formats only what it logs, but the arguments are made before it is asked: a debug line
+// that shows an id renders it for every request unless this is checked first.
+bool debugLogged() { return spdlog::should_log(spdlog::level::debug); }
+
 // A frame that was not parsed: not JSON (or a number beyond double range) is a parse error; JSON
 // nested deeper than the limit is an invalid request, as a frame over the size limit is.
 RpcError frameRefusalError(const protocol::JsonRefusal& refusal) {
@@ -142,7 +146,7 @@ json Server::callClient(std::string method, json params, std::function<void(prot
     id = "toold-" + std::to_string(impl_->nextOutgoingId++);
     impl_->outgoing.emplace(protocol::idKey(id), std::move(onResponse));
   }
-  spdlog::debug("--> {}({})", method, shown(id));
+  if (debugLogged()) spdlog::debug("--> {}({})", method, shown(id));
   impl_->send(protocol::makeRequest(id, method, std::move(params)));
   return id;
 }
@@ -264,7 +268,7 @@ void Server::Impl::handleMessage(protocol::Message&& message, const Send& reply)
 }
 
 void Server::Impl::handleRequest(protocol::Request&& request, const Send& replySend) {
-  spdlog::debug("<-- {}({})", request.method, shown(request.id));
+  if (debugLogged()) spdlog::debug("<-- {}({})", request.method, shown(request.id));
   auto fail = [&](ErrorCode code, std::string message) {
     Reply(request.id, request.method, replySend).error(code, std::move(message));
   };
@@ -350,7 +354,7 @@ void Server::Impl::handleResponse(protocol::Response&& response) {
     spdlog::warn("a response with id {} answers no request toold sent; ignored", shown(response.id));
     return;
   }
-  spdlog::debug("<-- reply({})", shown(response.id));
+  if (debugLogged()) spdlog::debug("<-- reply({})", shown(response.id));
   callback(std::move(response));
 }
 
@@ -361,13 +365,13 @@ void Server::Impl::cancelRequest(const json& id, const std::string& reason, bool
     std::lock_guard lock(tablesMutex);
     auto it = inFlight.find(protocol::idKey(id));
     if (it == inFlight.end()) {
-      spdlog::debug("cancel of {}: no such request in flight (already answered?)", shown(id));
+      if (debugLogged()) spdlog::debug("cancel of {}: no such request in flight (already answered?)", shown(id));
       return;
     }
     source = it->second.cancellation;
     reply = it->second.reply.lock();
   }
-  spdlog::debug("cancelling {}: {}", shown(id), reason);
+  if (debugLogged()) spdlog::debug("cancelling {}: {}", shown(id), reason);
   source->cancel(reason);
   if (!reply) return;
   if (answer) reply->error(ErrorCode::RequestCancelled, "Request cancelled: " + reason);
