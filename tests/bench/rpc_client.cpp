@@ -48,6 +48,9 @@ Options:
   --warmup N            untimed pings or calls before each timed run (default 1000)
   --framing MODE        ndjson (default) or lsp
   --timeout-ms N        how long a server may stay silent (default 10000)
+  --call-ratio R        the first server's calls/s must be at least R times each peer's (a target,
+                        in the summary)
+  --no-ping-summary     write only the calls to $TOOLD_BENCH_SUMMARY (a second run of one script)
   --targets MS,SEQ,PIPE,MIB[,PINGS]
                         also check the first server against these targets: initialize at most MS
                         ms, at least SEQ and PIPE pings/s, at most MIB MiB resident; and every
@@ -80,6 +83,8 @@ struct Arguments {
   bench::BenchConfig config;
   std::optional<Targets> targets;
   std::optional<std::size_t> cpu;
+  std::optional<double> callRatio; ///< --call-ratio: the first server's calls/s over each peer's, at least
+  bool pingSummary = true;         ///< --no-ping-summary: only the calls go to TOOLD_BENCH_SUMMARY
 };
 
 [[noreturn]] void usageError(const std::string& message) {
@@ -138,6 +143,10 @@ Arguments parseArguments(int argc, char** argv) {
       pendingBaseline = true;
       continue;
     }
+    if (arg == "--no-ping-summary") {
+      args.pingSummary = false;
+      continue;
+    }
     if (i + 1 >= argc) usageError(std::string(arg) + " needs a value");
     const std::string_view value = argv[++i];
     if (arg == "--server") {
@@ -177,6 +186,11 @@ Arguments parseArguments(int argc, char** argv) {
       args.cpu = parseCount(arg, value, true);
     } else if (arg == "--targets") {
       args.targets = parseTargets(value);
+    } else if (arg == "--call-ratio") {
+      char* end = nullptr;
+      const std::string text(value);
+      args.callRatio = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(*args.callRatio > 0)) usageError("--call-ratio needs a positive number");
     } else {
       usageError("unknown option " + std::string(arg));
     }
@@ -269,6 +283,7 @@ void printPingTable(const Arguments& args, const Results& results) {
                 fixed(first->pipelinedPerSecond / floor->pipelinedPerSecond, 2).c_str());
     const double sequential = first->sequentialPerSecond / floor->sequentialPerSecond;
     const double pipelined = first->pipelinedPerSecond / floor->pipelinedPerSecond;
+    if (!args.pingSummary) continue;
     summarize("sequential pings", grouped(first->sequentialPerSecond) + "/s",
               "floor responder " + grouped(floor->sequentialPerSecond) + "/s", sequential, "toold ÷ floor, pings/s",
               "≥ 0.8", sequential >= 0.8);
@@ -279,9 +294,10 @@ void printPingTable(const Arguments& args, const Results& results) {
   for (std::size_t i = 1; i < args.servers.size(); ++i) {
     const auto& peer = results[i];
     if (!first || !peer || !isPeer(args, i)) continue;
-    summarize("sequential pings", grouped(first->sequentialPerSecond) + "/s",
-              args.servers[i].name + " " + grouped(peer->sequentialPerSecond) + "/s",
-              first->sequentialPerSecond / peer->sequentialPerSecond, "toold ÷ peer, pings/s", "", std::nullopt);
+    if (args.pingSummary)
+      summarize("sequential pings", grouped(first->sequentialPerSecond) + "/s",
+                args.servers[i].name + " " + grouped(peer->sequentialPerSecond) + "/s",
+                first->sequentialPerSecond / peer->sequentialPerSecond, "toold ÷ peer, pings/s", "", std::nullopt);
     std::printf("| %s ÷ %s | %s better | %s | %s | %s better |\n", args.servers.front().name.c_str(),
                 args.servers[i].name.c_str(), ratio(peer->initializeMedianMs, first->initializeMedianMs).c_str(),
                 ratio(first->sequentialPerSecond, peer->sequentialPerSecond).c_str(),
@@ -347,6 +363,18 @@ void printCallTable(const Arguments& args, const Results& results) {
       std::printf("| %s ÷ %s | | %s | %s | | |\n", args.servers[own].name.c_str(), args.servers[peer].name.c_str(),
                   ratio(a.sequentialPerSecond, b.sequentialPerSecond).c_str(),
                   ratio(a.pipelinedPerSecond, b.pipelinedPerSecond).c_str());
+      const std::string what = bench::describeCall(*args.servers[own].call);
+      const std::string theirs = args.servers[peer].name + " " + bench::describeCall(*args.servers[peer].call);
+      const std::string target = args.callRatio ? "≥ " + fixed(*args.callRatio, 1) : "";
+      auto met = [&](double r) { return args.callRatio ? std::optional<bool>(r >= *args.callRatio) : std::nullopt; };
+      const double sequential = a.sequentialPerSecond / b.sequentialPerSecond;
+      const double pipelined = a.pipelinedPerSecond / b.pipelinedPerSecond;
+      summarize("sequential " + what, grouped(a.sequentialPerSecond) + "/s",
+                theirs + " " + grouped(b.sequentialPerSecond) + "/s", sequential, "toold ÷ peer, calls/s", target,
+                met(sequential));
+      summarize("pipelined " + what + " (" + std::to_string(args.config.pipeline) + " in flight)",
+                grouped(a.pipelinedPerSecond) + "/s", theirs + " " + grouped(b.pipelinedPerSecond) + "/s", pipelined,
+                "toold ÷ peer, calls/s", target, met(pipelined));
     }
   }
 }
@@ -356,14 +384,29 @@ void line(bool met, const std::string& what) { std::printf("- %s %s\n", met ? "m
 /// The first server against the ping targets; every server with a native call against the cost
 /// of a call in pings.
 void printTargets(const Arguments& args, const Results& results, const Targets& t) {
+  if (args.callRatio && results.front() && results.front()->calls) {
+    const auto& own = *results.front()->calls;
+    for (std::size_t peer = 1; peer < args.servers.size(); ++peer) {
+      if (!isPeer(args, peer) || !results[peer] || !results[peer]->calls) continue;
+      const auto& theirs = *results[peer]->calls;
+      std::printf("\nTargets for %s against %s:\n", args.servers.front().name.c_str(), args.servers[peer].name.c_str());
+      line(own.sequentialPerSecond >= *args.callRatio * theirs.sequentialPerSecond,
+           "sequential calls/s at least " + fixed(*args.callRatio, 1) + "× (got " +
+               ratio(own.sequentialPerSecond, theirs.sequentialPerSecond) + ")");
+      line(own.pipelinedPerSecond >= *args.callRatio * theirs.pipelinedPerSecond,
+           "pipelined calls/s at least " + fixed(*args.callRatio, 1) + "× (got " +
+               ratio(own.pipelinedPerSecond, theirs.pipelinedPerSecond) + ")");
+    }
+  }
   for (std::size_t i = 0; i < args.servers.size(); ++i) {
     const auto& r = results[i];
     const bool native = args.servers[i].call && args.servers[i].call->kind == bench::CallSpec::Kind::Native;
     if (!r || (i > 0 && !native)) continue;
     std::printf("\nTargets for %s:\n", args.servers[i].name.c_str());
     if (i == 0) {
-      line(r->initializeMedianMs <= t.initializeMs,
-           "initialize ≤ " + fixed(t.initializeMs, 1) + " ms (got " + fixed(r->initializeMedianMs, 2) + ")");
+      if (args.config.spawns > 0)
+        line(r->initializeMedianMs <= t.initializeMs,
+             "initialize ≤ " + fixed(t.initializeMs, 1) + " ms (got " + fixed(r->initializeMedianMs, 2) + ")");
       line(r->sequentialPerSecond >= t.sequential,
            "sequential ≥ " + grouped(t.sequential) + " pings/s (got " + grouped(r->sequentialPerSecond) + ")");
       line(r->pipelinedPerSecond >= t.pipelined,
@@ -382,6 +425,9 @@ void printTargets(const Arguments& args, const Results& results, const Targets& 
          "a call costs at most " + fixed(t.pingsPerCall, 1) + " pings (sequential: got " + fixed(sequential, 2) + ")");
     line(pipelined <= t.pingsPerCall,
          "a call costs at most " + fixed(t.pingsPerCall, 1) + " pings (pipelined: got " + fixed(pipelined, 2) + ")");
+    summarize(bench::describeCall(*args.servers[i].call) + ", one in flight",
+              grouped(r->calls->sequentialPerSecond) + " calls/s", "pings " + grouped(r->sequentialPerSecond) + "/s",
+              sequential, "pings per call", "≤ " + fixed(t.pingsPerCall, 1), sequential <= t.pingsPerCall);
     if (!r->echoes) continue;
     const double ownSequential = pipelinePings(r->sequentialPerSecond, r->calls->sequentialPerSecond, r->echoes->sequentialPerSecond);
     const double ownPipelined = pipelinePings(r->pipelinedPerSecond, r->calls->pipelinedPerSecond, r->echoes->pipelinedPerSecond);
