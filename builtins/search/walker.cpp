@@ -104,8 +104,12 @@ public:
     errors_.resize(threadCount_);
     threads_.reserve(threadCount_ - 1);
     worker(0); // the calling thread walks; helpers join in once folders wait (push)
-    // No helper is started once the last folder is done (push runs only while one is being
-    // read), so the list is complete here.
+    // The walk may have ended by a stop while a helper still reads a folder and pushes what it
+    // finds: no helper is started from here on.
+    {
+      std::lock_guard lock(mutex_);
+      noMoreThreads_ = true;
+    }
     for (auto& thread : threads_) thread.join();
 
     if (failure_) std::rethrow_exception(failure_);
@@ -355,7 +359,7 @@ private:
   std::vector<Work> stack_;    ///< guarded by mutex_
   std::size_t threadCount_ = 1;          ///< the calling thread and the helpers it may have
   std::vector<std::thread> threads_;     ///< the helpers started; guarded by mutex_
-  bool noMoreThreads_ = false;           ///< a helper could not be started; guarded by mutex_
+  bool noMoreThreads_ = false;           ///< no helper may start (none could, or the walk ended); guarded by mutex_
   std::size_t pending_ = 0;    ///< folders pushed and not yet finished; guarded by mutex_
   std::exception_ptr failure_; ///< the first exception a thread met; guarded by mutex_
   std::atomic<bool> quit_{false};
