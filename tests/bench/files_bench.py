@@ -15,6 +15,9 @@ Queries (median of --runs after one warm-up call):
              vs the peer's whitespace-insensitive line step (the find indented differently)
   patch      50 hunks over 10 files: toold `apply_patch` vs the peer's `edit_file` on each file
              with its 5 edits (10 calls)
+  busy       a one-line edit of a 200-line file, quiet and then with one CPU hog per core
+             running, and the patch again under the hogs: toold `edit` vs the peer's `edit_file`,
+             call by call in turn, so both meet the same load
 Edits alternate between a change and its reverse, so every run starts from the same files.
 """
 import argparse
@@ -122,6 +125,32 @@ def timed(action):
 
 def median_ms(action, runs):
     return statistics.median(timed(action)[0] for _ in range(runs))
+
+
+def medians_in_turn(actions, runs):
+    """The median time of each action, the actions called one after the other in every round."""
+    times = [[] for _ in actions]
+    for _ in range(runs):
+        for i, action in enumerate(actions):
+            times[i].append(timed(action)[0])
+    return [statistics.median(t) for t in times]
+
+
+class CpuHogs:
+    """One busy process per core for the length of a `with` block: a machine running a build."""
+
+    def __enter__(self):
+        spin = "import time\nwhile True: pass"
+        self.hogs = [subprocess.Popen([sys.executable, "-c", spin]) for _ in range(os.cpu_count() or 1)]
+        time.sleep(0.3)  # let the scheduler see them
+        return self
+
+    def __exit__(self, *exc):
+        for hog in self.hogs:
+            hog.kill()
+        for hog in self.hogs:
+            hog.wait()
+        return False
 
 
 # ---- data ----
@@ -355,6 +384,45 @@ def main():
         peer_patch(), peer_patch()
         peer_ms = median_ms(peer_patch, args.runs * 2)
     rows.append(("apply_patch: 50 hunks over 10 files", toold_ms, peer_ms, "server-filesystem `edit_file` × 10", "≤ 10 ms"))
+
+    # busy: a small edit, quiet and with every core taken by a hog, then the patch under hogs.
+    # A file each: toold refuses to edit a file changed since its last read.
+    small_path, peer_small_path = os.path.join(data, "small_module.py"), os.path.join(data, "small_module_peer.py")
+    for path in (small_path, peer_small_path):
+        with open(path, "w") as small:
+            small.write("".join(f"def step_{i}(value):\n    return value + {i}\n" for i in range(100)))
+    toold.call("read", {"filePath": small_path})
+    before, after = "def step_50(value):\n    return value + 50\n", "def step_50(value):\n    return value + 5000\n"
+    swaps = [(before, after), (after, before)]
+    state.update(t=0, p=0)
+
+    def toold_small():
+        old, new = swaps[state["t"] % 2]
+        state["t"] += 1
+        text = toold.call("edit", {"filePath": small_path, "oldString": old, "newString": new})
+        if "Edit applied successfully" not in text:
+            raise RuntimeError(text)
+
+    def peer_small():
+        old, new = swaps[state["p"] % 2]
+        state["p"] += 1
+        peer.call("edit_file", {"path": peer_small_path, "edits": [{"oldText": old, "newText": new}]})
+
+    # Each side leaves the file as it found it (an even number of calls per round).
+    small_actions = [lambda: (toold_small(), toold_small())] + ([lambda: (peer_small(), peer_small())] if peer else [])
+    quiet = [ms / 2 for ms in medians_in_turn(small_actions, args.runs * 2)]
+    with CpuHogs():
+        busy = [ms / 2 for ms in medians_in_turn(small_actions, args.runs * 2)]
+        state["k"] = 0
+        patch_actions = [lambda: (toold_patch(), toold_patch())] + ([lambda: (peer_patch(), peer_patch())] if peer else [])
+        busy_patch = [ms / 2 for ms in medians_in_turn(patch_actions, args.runs)]
+    hogs = f"{os.cpu_count()} CPU hogs"
+    rows.append(("edit: one line of a 200-line file", quiet[0], quiet[1] if peer else None,
+                 "server-filesystem `edit_file`", ""))
+    rows.append((f"edit: the same, with {hogs} running", busy[0], busy[1] if peer else None,
+                 "server-filesystem `edit_file`, same load", ""))
+    rows.append((f"apply_patch: 50 hunks over 10 files, with {hogs} running", busy_patch[0],
+                 busy_patch[1] if peer else None, "server-filesystem `edit_file` × 10, same load", ""))
 
     for name, ours, theirs, who, goal, *comparable in rows:
         if theirs and (not comparable or comparable[0]):
