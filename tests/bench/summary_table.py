@@ -14,7 +14,9 @@ def main():
     print("|---|---|---:|---|---:|---|---|:-:|")
     for row in rows:
         met = {True: "yes", False: "**no**", None: ""}[row.get("met")]
-        print(f"| {row['bench']} | {row['measure']} | {row['toold']} | {row['yardstick']} | {row['ratio']:.2f} | "
+        # A number, or the text a script wrote itself ("1.16x", or "" where there is no ratio).
+        ratio = f"{row['ratio']:.2f}" if isinstance(row["ratio"], (int, float)) else row["ratio"]
+        print(f"| {row['bench']} | {row['measure']} | {row['toold']} | {row['yardstick']} | {ratio} | "
               f"{row['means']} | {row.get('target', '')} | {met} |")
     missed = sum(1 for row in rows if row.get("met") is False)
     print()
