@@ -168,16 +168,20 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
   done(core::ToolResult{std::nullopt, json(text), json{{"preview", joinPreview(window.lines)}, {"truncated", window.more}}});
 }
 
+// Runs `work`, an exception ending the call as a defect: outside `execute` (on a worker, or after
+// a permission the person answered) nothing else catches it.
+void guarded(const core::ToolDone& done, const std::function<void()>& work) {
+  try {
+    work();
+  } catch (const std::exception& e) {
+    done(core::ToolDefect{e.what()});
+  }
+}
+
 // Runs `work` on the worker pool, where a read that may take long belongs.
 void onWorkers(const core::ToolContext& context, const core::ToolDone& done, std::function<void()> work) {
-  if (!context.offload) return work();
-  context.offload([work = std::move(work), done] {
-    try {
-      work();
-    } catch (const std::exception& e) {
-      done(core::ToolDefect{e.what()});
-    }
-  });
+  if (!context.offload) return guarded(done, work);
+  context.offload([work = std::move(work), done] { guarded(done, work); });
 }
 
 /// `onQueue`: the call is on the session's queue, where only a small text file is read; anything
@@ -238,7 +242,7 @@ void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext&
   // The verdict may come on any thread (the client's answer to an ask arrives on the reader's).
   assertEach(context, std::move(asks), [=](std::optional<core::ToolCompletion> refusal) {
     if (refusal) return done(std::move(*refusal));
-    if (onQueue) return readResolved(files, context, resolved, offset, limit, done, true);
+    if (onQueue) return guarded(done, [&] { readResolved(files, context, resolved, offset, limit, done, true); });
     onWorkers(context, done, [=] { readResolved(files, context, resolved, offset, limit, done, false); });
   });
 }

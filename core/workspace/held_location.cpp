@@ -1,5 +1,6 @@
 #include "core/workspace/held_location.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -128,8 +129,11 @@ std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, 
 
   const std::vector<std::string> parts = componentsOf(canonical);
   // Where every folder exists and none is a symlink, one call reaches the last; only the walk
-  // creates folders and tells a symlink met from a missing folder.
-  if (parts.size() >= 2) {
+  // creates folders, tells a symlink met from a missing folder, and refuses `.` and `..`.
+  const bool canonicalParts = std::none_of(parts.begin(), parts.end(), [](const std::string& part) {
+    return part == "." || part == "..";
+  });
+  if (parts.size() >= 2 && canonicalParts) {
     if (UniqueFd folder(openFolderDirectly(canonical.parent_path())); folder)
       return holdLeaf(std::move(held), std::move(folder), parts.back());
   }
@@ -171,7 +175,6 @@ std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, 
   }
   return holdLeaf(std::move(held), std::move(current), parts.empty() ? "." : parts.back());
 }
-
 
 namespace {
 
