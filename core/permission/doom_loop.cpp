@@ -1,9 +1,9 @@
 #include "core/permission/doom_loop.h"
 
-#include "protocol/json_writer.h"
-
 #include <algorithm>
+#include <bit>
 #include <functional>
+#include <string_view>
 
 namespace toold::core {
 
@@ -42,15 +42,46 @@ void DoomLoopDetector::forget(Ticket ticket) {
   if (auto* entry = find(ticket)) calls_.erase(calls_.begin() + (entry - calls_.data()));
 }
 
+namespace {
+
+std::uint64_t mix(std::uint64_t seed, std::uint64_t value) {
+  return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
+}
+
+std::uint64_t hashText(std::string_view text) { return std::hash<std::string_view>{}(text); }
+
+// The value's structure and bytes, hashed as they are: serialising the content first (as the
+// answer is, later) escaped every string of it once more per call. Each value adds its type and
+// each container its size, so that moving a value between levels changes the hash.
+std::uint64_t hashValue(std::uint64_t seed, const nlohmann::json& value) {
+  using Type = nlohmann::json::value_t;
+  seed = mix(seed, static_cast<std::uint64_t>(value.type()));
+  switch (value.type()) {
+  case Type::object:
+    for (const auto& [key, member] : value.get_ref<const nlohmann::json::object_t&>())
+      seed = hashValue(mix(seed, hashText(key)), member);
+    return mix(seed, value.size());
+  case Type::array:
+    for (const auto& element : value) seed = hashValue(seed, element);
+    return mix(seed, value.size());
+  case Type::string: return mix(seed, hashText(value.get_ref<const std::string&>()));
+  case Type::boolean: return mix(seed, value.get<bool>() ? 1 : 0);
+  case Type::number_integer: return mix(seed, static_cast<std::uint64_t>(value.get<std::int64_t>()));
+  case Type::number_unsigned: return mix(seed, value.get<std::uint64_t>());
+  case Type::number_float: return mix(seed, std::bit_cast<std::uint64_t>(value.get<double>()));
+  case Type::binary:
+    return mix(seed, hashText(std::string_view(reinterpret_cast<const char*>(value.get_binary().data()),
+                                               value.get_binary().size())));
+  case Type::null:
+  case Type::discarded: return seed;
+  }
+  return seed;
+}
+
+} // namespace
+
 std::uint64_t DoomLoopDetector::fingerprint(bool completed, const nlohmann::json& content, std::string_view error) {
-  // Serialised in place rather than gathered into one json first: that copied the whole content
-  // (an MCP server's file, say) on every call. toold's writer does not throw on text that is not
-  // UTF-8 (a tool's bytes are replaced only when the answer is encoded).
-  std::string shown(completed ? "completed\n" : "failed\n");
-  shown.append(error);
-  shown += '\n';
-  protocol::appendJson(shown, content);
-  return std::hash<std::string>{}(shown);
+  return hashValue(mix(completed ? 1 : 2, hashText(error)), content);
 }
 
 } // namespace toold::core

@@ -70,3 +70,27 @@ TEST_CASE("doom loop: calls still running are no evidence, a refused call is for
   fresh.forget(held.ticket); // refused: it never ran
   CHECK(fresh.start("t", input).suspect);
 }
+
+TEST_CASE("doom loop: the fingerprint of an answer is what the model was shown", "[doom_loop]") {
+  const auto print = [](bool completed, const json& content, std::string_view error = "") {
+    return DoomLoopDetector::fingerprint(completed, content, error);
+  };
+  const json content = json::array({json{{"type", "text"}, {"text", "1: alpha\n2: beta \"quoted\"\t\u00e9"}}});
+  CHECK(print(true, content) == print(true, json::parse(content.dump())));
+  CHECK(print(true, "a text") == print(true, json("a text")));
+
+  // Anything the model would see differently is another answer.
+  CHECK(print(true, content) != print(false, content));
+  CHECK(print(false, content, "file not found") != print(false, content, "file not founds"));
+  json changed = content;
+  changed[0]["text"] = "1: alpha\n2: beta \"quoted\"\t\u00e8";
+  CHECK(print(true, content) != print(true, changed));
+  CHECK(print(true, json{{"n", 1}}) != print(true, json{{"n", 1.0}}));
+  CHECK(print(true, json{{"n", 1}}) != print(true, json{{"n", "1"}}));
+  CHECK(print(true, json::array({1, 2})) != print(true, json::array({2, 1})));
+  // The same values at other levels, or split otherwise between keys and values.
+  CHECK(print(true, json::array({json::array({1}), 2})) != print(true, json::array({1, json::array({2})})));
+  CHECK(print(true, json{{"ab", "c"}}) != print(true, json{{"a", "bc"}}));
+  CHECK(print(true, json::object()) != print(true, json::array()));
+  CHECK(print(true, nullptr) != print(true, json::array()));
+}
