@@ -1,5 +1,6 @@
 #include "builtins/files/line_window.h"
 
+#include "builtins/text/ascii_run.h"
 #include "builtins/text/newline_count.h"
 
 #include <xxhash.h>
@@ -142,9 +143,7 @@ public:
         // Most text is ASCII: a run of it (a '\r' aside) is one character per byte and appended
         // whole, as far as the character budget reaches.
         const std::size_t limit = std::min(size, i + (maxChars_ - chars_));
-        std::size_t run = i;
-        while (run < limit && static_cast<unsigned char>(data[run]) < 0x80 && data[run] != '\r')
-          ++run;
+        const std::size_t run = plainAsciiRunEnd(data, i, limit);
         if (run > i) {
           text_.append(data + i, run - i);
           chars_ += run - i;

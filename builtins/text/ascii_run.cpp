@@ -1,0 +1,24 @@
+#include "builtins/text/ascii_run.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace toold::builtins {
+
+std::size_t plainAsciiRunEnd(const char* data, std::size_t from, std::size_t limit) {
+  std::size_t at = from;
+#if defined(__SSE2__)
+  const __m128i carriageReturn = _mm_set1_epi8('\r');
+  for (; at + 16 <= limit; at += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + at));
+    // A byte of 0x80 and up has its top bit set already; a '\r' compares to 0xFF.
+    const int stops = _mm_movemask_epi8(_mm_or_si128(bytes, _mm_cmpeq_epi8(bytes, carriageReturn)));
+    if (stops != 0) return at + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(stops)));
+  }
+#endif
+  while (at < limit && static_cast<unsigned char>(data[at]) < 0x80 && data[at] != '\r') ++at;
+  return at;
+}
+
+} // namespace toold::builtins
