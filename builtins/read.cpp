@@ -5,6 +5,7 @@
 #include "builtins/tool_support.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -55,9 +56,13 @@ std::string lower(std::string text) {
   return text;
 }
 
+// Appended piece by piece: `a + b` chains made a new string per piece, several per line.
 std::string joinPreview(const std::vector<std::string>& lines) {
   std::string preview;
-  for (std::size_t i = 0; i < lines.size() && i < kPreviewLines; ++i) preview += (i ? "\n" : "") + lines[i];
+  for (std::size_t i = 0; i < lines.size() && i < kPreviewLines; ++i) {
+    if (i > 0) preview += '\n';
+    preview += lines[i];
+  }
   return preview;
 }
 
@@ -152,9 +157,20 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
   files->stamps.record(context.sessionID, path.canonical,
                        ReadStamp{window.identity, window.contentHash, std::chrono::system_clock::now()});
 
-  std::string text = "<path>" + path.given.string() + "</path>\n<type>file</type>\n<content>\n";
-  for (std::size_t i = 0; i < window.lines.size(); ++i)
-    text += (i ? "\n" : "") + std::to_string(offset + i) + ": " + window.lines[i];
+  std::size_t size = 128 + path.given.native().size();
+  for (const auto& line : window.lines) size += line.size() + 24;
+  std::string text;
+  text.reserve(size);
+  text += "<path>";
+  text += path.given.native();
+  text += "</path>\n<type>file</type>\n<content>\n";
+  char number[24];
+  for (std::size_t i = 0; i < window.lines.size(); ++i) {
+    if (i > 0) text += '\n';
+    text.append(number, std::to_chars(number, number + sizeof number, offset + i).ptr);
+    text += ": ";
+    text += window.lines[i];
+  }
   const std::uint64_t lastLine = offset + window.lines.size() - 1;
   if (window.cutByBytes)
     text += "\n\n(Output capped at 50 KB. Showing lines " + std::to_string(offset) + "-" + std::to_string(lastLine) +
