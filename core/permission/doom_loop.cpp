@@ -1,5 +1,7 @@
 #include "core/permission/doom_loop.h"
 
+#include <xxhash.h>
+
 #include <algorithm>
 #include <bit>
 #include <functional>
@@ -48,7 +50,8 @@ std::uint64_t mix(std::uint64_t seed, std::uint64_t value) {
   return seed ^ (value + 0x9e3779b97f4a7c15ULL + (seed << 6) + (seed >> 2));
 }
 
-std::uint64_t hashText(std::string_view text) { return std::hash<std::string_view>{}(text); }
+// XXH3: the content of a read is kilobytes, and std::hash takes it a byte at a time.
+std::uint64_t hashText(std::string_view text) { return XXH3_64bits(text.data(), text.size()); }
 
 // The value's structure and bytes, hashed as they are: serialising the content first (as the
 // answer is, later) escaped every string of it once more per call. Each value adds its type and
