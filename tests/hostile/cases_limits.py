@@ -66,6 +66,23 @@ places are collected, naming the limit of 100,000; the file is unchanged and too
         f'check a.txt "{text}\\n"\n' + ping_after()
 
 
+def block_both_workers():
+    """Calls 3 and 4 of session a hold both worker threads (test_sleep, as a read of a file that
+    never answers would), session b's snapshot being snapB."""
+    return call(3, "snapA", "a", "test_sleep", {"ms": 600000}) + \
+        call(4, "snapA", "a", "test_sleep", {"ms": 600000}) + \
+        "wait 100\n"
+
+
+def release_both_workers():
+    """Cancels calls 3 and 4, and toold still answers."""
+    return send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}) + \
+        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 4}}) + \
+        '<* {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800}}\n' + \
+        '<* {"jsonrpc": "2.0", "id": 4, "error": {"code": -32800}}\n' + \
+        ping_after()
+
+
 def blocked_workers_read():
     # Two bodies that hold their worker threads (test_sleep, as a read of a file that never answers
     # would), in one session; reads in another session must still complete: a small file's on the
@@ -76,19 +93,12 @@ without a worker, a folder's read once the pool grows; the blocked calls are the
 toold still answers.""", "%modes pipe", "%args --test-methods",
                   "%timeout 5", "%stderr worker pool: work waited over 100 ms with all 2 threads busy; added one",
                   "%file notes.txt <<EOF\nhello\nEOF") + \
-        INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + \
-        call(3, "snapA", "a", "test_sleep", {"ms": 600000}) + \
-        call(4, "snapA", "a", "test_sleep", {"ms": 600000}) + \
-        "wait 100\n" + \
+        INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + block_both_workers() + \
         call(5, "snapB", "b", "read", {"filePath": "notes.txt"}) + \
         '< {"jsonrpc": "2.0", "id": 5, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:1: hello"}]}}\n' + \
         call(6, "snapB", "b", "read", {"filePath": "."}) + \
         '< {"jsonrpc": "2.0", "id": 6, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:notes.txt"}]}}\n' + \
-        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}) + \
-        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 4}}) + \
-        '<* {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800}}\n' + \
-        '<* {"jsonrpc": "2.0", "id": 4, "error": {"code": -32800}}\n' + \
-        ping_after()
+        release_both_workers()
 
 
 def blocked_workers_large_read():
@@ -101,18 +111,11 @@ With both workers blocked, a read of a file over 1 MiB goes to a worker the pool
 file's read would not wait for one) and shows the right window.""", "%modes pipe", "%args --test-methods",
                   "%timeout 5", "%stderr worker pool: work waited over 100 ms with all 2 threads busy; added one",
                   f"%file big.txt <<EOF\n{lines}EOF") + \
-        INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + \
-        call(3, "snapA", "a", "test_sleep", {"ms": 600000}) + \
-        call(4, "snapA", "a", "test_sleep", {"ms": 600000}) + \
-        "wait 100\n" + \
+        INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + block_both_workers() + \
         call(5, "snapB", "b", "read", {"filePath": "big.txt", "offset": 19999, "limit": 5}) + \
         '< {"jsonrpc": "2.0", "id": 5, "result": {"status": "completed", "content": [{"type": "text", "text": ' \
         r'"$re:\\n19999: line 19999 of a file.*\\n20000: line 20000 .*\\n\\n\\(End of file - total 20000 lines\\)"}]}}' + '\n' + \
-        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 3}}) + \
-        send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 4}}) + \
-        '<* {"jsonrpc": "2.0", "id": 3, "error": {"code": -32800}}\n' + \
-        '<* {"jsonrpc": "2.0", "id": 4, "error": {"code": -32800}}\n' + \
-        ping_after()
+        release_both_workers()
 
 
 def cases():
