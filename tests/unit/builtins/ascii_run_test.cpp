@@ -17,7 +17,7 @@ std::size_t byByte(const std::string& text, std::size_t from, std::size_t limit)
 
 } // namespace
 
-TEST_CASE("ascii run: ends at the first byte over 0x7F or '\\r', or at the limit", "[ascii_run]") {
+TEST_CASE("ascii run: ends at the first byte over 0x7F or a carriage return, else at the limit", "[ascii_run]") {
   const std::string plain(48, 'a');
   for (const char stop : {'\r', '\x80', '\xC3', '\xFF'}) {
     for (std::size_t at = 0; at < plain.size(); ++at) {
