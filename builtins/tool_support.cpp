@@ -2,23 +2,52 @@
 
 #include "builtins/files/read_stamps.h"
 
+#include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <memory>
 #include <sys/stat.h>
 #include <unistd.h>
 
 namespace toold::builtins {
 
+namespace {
+
+// The asks of one assertEach, asserted in turn. A verdict the rules give at once comes back inside
+// assertPermission; the loop then goes on itself rather than from the verdict, so a command with
+// thousands of paths to ask about does not nest a stack frame per ask.
+struct AskRun {
+  core::ToolContext context;
+  std::vector<core::PermissionAsk> asks;
+  core::PermissionContinuation done;
+  std::size_t next = 0;
+};
+
+// Where one ask stands between the loop and its verdict, whichever comes first.
+enum AskState : int { kInLoop, kGrantedInLoop, kLoopLeft };
+
+void askInTurn(const std::shared_ptr<AskRun>& run) {
+  while (run->next < run->asks.size()) {
+    auto state = std::make_shared<std::atomic<int>>(kInLoop);
+    run->context.assertPermission(std::move(run->asks[run->next++]),
+                                  [run, state](std::optional<core::ToolCompletion> refusal) {
+                                    if (refusal) return run->done(std::move(refusal));
+                                    int expected = kInLoop;
+                                    if (state->compare_exchange_strong(expected, kGrantedInLoop)) return;
+                                    askInTurn(run); // granted after the loop left: go on from here
+                                  });
+    int expected = kInLoop;
+    // Refused, or waiting for the person: the verdict ends the run or goes on with it.
+    if (state->compare_exchange_strong(expected, kLoopLeft)) return;
+  }
+  run->done(std::nullopt);
+}
+
+} // namespace
+
 void assertEach(const core::ToolContext& context, std::vector<core::PermissionAsk> asks,
                 core::PermissionContinuation done) {
-  if (asks.empty()) return done(std::nullopt);
-  auto first = std::move(asks.front());
-  asks.erase(asks.begin());
-  context.assertPermission(std::move(first), [context, rest = std::move(asks), done = std::move(done)](
-                                                 std::optional<core::ToolCompletion> refusal) mutable {
-    if (refusal) return done(std::move(refusal));
-    assertEach(context, std::move(rest), std::move(done));
-  });
+  askInTurn(std::make_shared<AskRun>(AskRun{context, std::move(asks), std::move(done)}));
 }
 
 void resolveWithBoundary(const core::ToolContext& context, std::string_view path, core::PathKind kind,
