@@ -50,7 +50,7 @@ TEST_CASE("assertEach: verdicts given at once do not nest, however many asks", "
   CHECK_FALSE(outcome.refused);
 }
 
-TEST_CASE("assertEach: verdicts given later go on in turn; the first refusal ends the run", "[assert_each]") {
+TEST_CASE("assertEach: verdicts given later go on in turn, and the first refusal ends the run", "[assert_each]") {
   core::ToolContext context;
   std::deque<std::pair<std::string, core::PermissionContinuation>> waiting;
   context.assertPermission = [&waiting](core::PermissionAsk a, core::PermissionContinuation next) {
