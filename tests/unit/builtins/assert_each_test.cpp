@@ -27,6 +27,17 @@ struct Outcome {
   bool refused = false;
 };
 
+// A context whose rules answer every ask at once: granted, but refused at ask number `refuseAt`
+// (counting from 1; 0 for never).
+core::ToolContext answeringAtOnce(std::size_t& asked, std::size_t refuseAt = 0) {
+  core::ToolContext context;
+  context.assertPermission = [&asked, refuseAt](core::PermissionAsk, core::PermissionContinuation next) {
+    if (++asked == refuseAt) return next(core::ToolFailure{"denied", std::nullopt});
+    next(std::nullopt);
+  };
+  return context;
+}
+
 core::PermissionContinuation recordInto(Outcome& outcome) {
   return [&outcome](std::optional<core::ToolCompletion> refusal) {
     ++outcome.calls;
@@ -37,14 +48,9 @@ core::PermissionContinuation recordInto(Outcome& outcome) {
 } // namespace
 
 TEST_CASE("assertEach: verdicts given at once do not nest, however many asks", "[assert_each]") {
-  core::ToolContext context;
   std::size_t asked = 0;
-  context.assertPermission = [&asked](core::PermissionAsk, core::PermissionContinuation next) {
-    ++asked;
-    next(std::nullopt);
-  };
   Outcome outcome;
-  builtins::assertEach(context, asks(300000), recordInto(outcome));
+  builtins::assertEach(answeringAtOnce(asked), asks(300000), recordInto(outcome));
   CHECK(asked == 300000);
   CHECK(outcome.calls == 1);
   CHECK_FALSE(outcome.refused);
@@ -80,14 +86,9 @@ TEST_CASE("assertEach: verdicts given later go on in turn, and the first refusal
 }
 
 TEST_CASE("assertEach: a refusal given at once ends the run at once", "[assert_each]") {
-  core::ToolContext context;
   std::size_t asked = 0;
-  context.assertPermission = [&asked](core::PermissionAsk, core::PermissionContinuation next) {
-    if (++asked == 2) return next(core::ToolFailure{"denied", std::nullopt});
-    next(std::nullopt);
-  };
   Outcome outcome;
-  builtins::assertEach(context, asks(5), recordInto(outcome));
+  builtins::assertEach(answeringAtOnce(asked, 2), asks(5), recordInto(outcome));
   CHECK(asked == 2);
   CHECK(outcome.calls == 1);
   CHECK(outcome.refused);
