@@ -5,10 +5,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/magic.h>
-#include <linux/openat2.h>
-#include <sys/syscall.h>
 #include <sys/vfs.h>
-#include <unistd.h>
 
 namespace fs = std::filesystem;
 
@@ -71,22 +68,6 @@ int openFolderAt(int directory, const std::string& name, bool last) {
   return ::openat(directory, name.c_str(), kFlags | O_PATH);
 }
 
-/// The folder `canonical` names (absolute, symlink-free), opened in one call by openat2 with no
-/// symlink followed anywhere on the way — what the walk below does a folder at a time. Readable
-/// like the walk's last folder. -1 for anything but success (a missing folder, a symlink met, a
-/// folder only searchable, a kernel without openat2): the walk then runs and says what it finds.
-int openFolderDirectly(const fs::path& folder) {
-#ifdef SYS_openat2
-  struct open_how how {};
-  how.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-  return static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, folder.c_str(), &how, sizeof how));
-#else
-  (void)folder;
-  return -1;
-#endif
-}
-
 /// Completes a hold: `folder` is the leaf's folder, reached without following a symlink.
 std::variant<HeldLocation, std::string> holdLeaf(HeldLocation held, UniqueFd folder, std::string leaf) {
   held.directory = std::move(folder);
@@ -133,8 +114,11 @@ std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, 
   const bool canonicalParts = std::none_of(parts.begin(), parts.end(), [](const std::string& part) {
     return part == "." || part == "..";
   });
+  // The folder is opened readable, like the walk's last one; a folder that may only be searched
+  // fails here and is walked.
   if (parts.size() >= 2 && canonicalParts) {
-    if (UniqueFd folder(openFolderDirectly(canonical.parent_path())); folder)
+    constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    if (UniqueFd folder(openWithoutSymlinks(canonical.parent_path().native(), kFolderFlags)); folder)
       return holdLeaf(std::move(held), std::move(folder), parts.back());
   }
   UniqueFd current(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));

@@ -4,6 +4,7 @@
 #include "core/workspace/workspace_paths.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -150,19 +151,12 @@ bool isCleanAbsolute(std::string_view path) {
 /// (openat2 refusing every symlink, then fstat) instead of an lstat per component: the path is
 /// then its own resolution. nullopt for anything else, which resolveComponents works out.
 std::optional<struct stat> statWithoutSymlinks(const std::string& path) {
-#ifdef SYS_openat2
-  struct open_how how {};
-  how.flags = O_PATH | O_CLOEXEC;
-  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
-  const int fd = static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how));
+  const int fd = openWithoutSymlinks(path, O_PATH | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   struct stat status {};
   const bool known = ::fstat(fd, &status) == 0;
   ::close(fd);
   if (known) return status;
-#else
-  (void)path;
-#endif
   return std::nullopt;
 }
 
@@ -189,6 +183,19 @@ std::vector<fs::path> componentsOf(const fs::path& path) {
 }
 
 } // namespace
+
+int openWithoutSymlinks(const std::string& path, int flags) {
+#ifdef SYS_openat2
+  struct open_how how {};
+  how.flags = static_cast<std::uint64_t>(flags);
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  return static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how));
+#else
+  (void)path;
+  (void)flags;
+  return -1;
+#endif
+}
 
 ResolvedPath resolveToolPath(std::string_view path, const Location& location) {
   if (path.empty()) throw PathError("Path is empty");

@@ -53,6 +53,11 @@ struct PathError : std::runtime_error {
 /// home directory known, or more than 40 symlink expansions (a loop).
 ResolvedPath resolveToolPath(std::string_view path, const Location& location);
 
+/// Opens the absolute `path` with `flags` by one openat2 that follows no symlink anywhere on the
+/// way (RESOLVE_NO_SYMLINKS). -1 for any failure, a symlink met included, and on a kernel or
+/// library without openat2: callers then work the path out component by component.
+int openWithoutSymlinks(const std::string& path, int flags);
+
 /// True when `candidate` is `root` or below it, compared component by component (never as a string
 /// prefix: `/w/a` does not contain `/w/ab`). Both must be canonical; an empty root contains nothing.
 bool pathContains(const std::filesystem::path& root, const std::filesystem::path& candidate);
