@@ -35,6 +35,7 @@
 #include <spdlog/spdlog.h>
 
 #include <csignal>
+#include <fcntl.h>
 #include <malloc.h>
 #include <cstdio>
 #include <future>
@@ -98,10 +99,15 @@ int main(int argc, char** argv) {
   }
   // A client that closes stdout must not kill toold with SIGPIPE; the writer sees EPIPE instead.
   std::signal(SIGPIPE, SIG_IGN);
+  // Room in stdout's pipe (when it is one) for a pipelining client's answers, a hundred 10 KB
+  // reads, while it reads the earlier ones: toold's own thread goes on writing them instead of
+  // handing them to the writer thread. Pages are taken only as they fill; 1 MiB is the most an
+  // unprivileged process may ask (pipe-max-size), and where the system refuses, the pipe stays.
+  ::fcntl(STDOUT_FILENO, F_SETPIPE_SZ, 1 << 20);
   // Blocks the size of a large file (an edit holds two or three at its peak) are mapped and
   // unmapped on their own, so a call's memory is returned when it ends. Left alone, glibc raises
   // this threshold each time such a block is freed, up to 32 MiB, and later ones stay in the heap,
-  // kept by the allocator. 4 MiB keeps the read window's 1 MiB buffer in the heap, reused rather
+  // kept by the allocator. 4 MiB keeps the read window's buffer (up to 1 MiB) in the heap, reused rather
   // than mapped and faulted in on every read; smaller files' blocks are handed back by the trim
   // after a large change (builtins/files/single_file_change).
   ::mallopt(M_MMAP_THRESHOLD, 4 * 1024 * 1024);

@@ -6,7 +6,12 @@
 #include <poll.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+#include <utility>
 
 namespace toold::daemon {
 namespace {
@@ -17,13 +22,17 @@ constexpr std::size_t kInlineWriteMax = 4096;
 // A pipe holds its bytes in slots of a page each.
 constexpr std::size_t kPipeSlot = 4096;
 
+std::size_t slotsFor(std::size_t bytes) { return (bytes + kPipeSlot - 1) / kPipeSlot; }
+
 } // namespace
 
-StdoutWriter::StdoutWriter(int fd, std::function<void()> onBroken) : fd_(fd), onBroken_(std::move(onBroken)) {
+StdoutWriter::StdoutWriter(int fd, std::function<void()> onBroken, InlineWrites inlineWrites)
+    : fd_(fd), onBroken_(std::move(onBroken)), tryNoWait_(inlineWrites == InlineWrites::NoWaitFirst) {
   struct stat status {};
   if (::fstat(fd_, &status) == 0 && S_ISFIFO(status.st_mode)) {
     const int capacity = ::fcntl(fd_, F_GETPIPE_SZ);
     if (capacity > 0) pipeCapacity_ = static_cast<std::size_t>(capacity);
+    slotsTakenAtMost_ = pipeCapacity_ / kPipeSlot; // unknown: the first frame looks
   }
   thread_ = std::thread([this] { run(); });
 }
@@ -74,45 +83,79 @@ StdoutWriter::Cork::~Cork() {
 
 void StdoutWriter::writeQueuedOrWake(std::unique_lock<std::mutex>& lock) {
   if (writing_) return; // the writer thread, or another sender, will find the queue
-  std::size_t bytes = 0;
-  for (const auto& frame : queue_) bytes += frame.size();
-  if (hasRoomFor(bytes)) writeQueue(lock);
-  // Frames queued meanwhile, a broken pipe, or a block too big to write here are the writer
+  if (tryNoWait_) {
+    writeQueue(lock, Wait::No);
+  } else {
+    std::size_t bytes = 0;
+    for (const auto& frame : queue_) bytes += frame.size();
+    bytes -= frontWritten_;
+    if (hasRoomFor(bytes)) writeQueue(lock, Wait::Yes);
+  }
+  // Frames queued meanwhile, what the pipe had no room for, or a broken pipe are the writer
   // thread's. Waking it for nothing would cost a context switch per request.
   if (!queue_.empty() || broken_) wake_.notify_one();
 }
 
-void StdoutWriter::writeQueue(std::unique_lock<std::mutex>& lock) {
-  std::string block;
-  for (auto& frame : queue_) block += frame;
-  queue_.clear();
+void StdoutWriter::writeQueue(std::unique_lock<std::mutex>& lock, Wait wait) {
+  std::vector<std::string> frames;
+  frames.swap(queue_);
+  const std::size_t skip = std::exchange(frontWritten_, 0);
+  std::size_t bytes = 0;
+  for (const auto& frame : frames) bytes += frame.size();
+  bytes -= skip;
+  // Counted before the write, so no inline sender can take the same room meanwhile.
+  slotsTakenAtMost_ += slotsFor(bytes);
   writing_ = true;
   lock.unlock();
-  const bool ok = writeAll(block);
-  if (!ok && onBroken_) onBroken_();
+  const WriteEnd end = writeFrames(frames, skip, wait);
   lock.lock();
   writing_ = false;
-  backlog_ -= block.size();
-  if (!ok) {
+  if (end.status == WriteEnd::Status::Unsupported) tryNoWait_ = false; // not on this kernel or file: look first
+  if (end.status == WriteEnd::Status::Broken) {
     broken_ = true;
     queue_.clear();
+    frontWritten_ = 0;
     backlog_ = 0; // nothing will be written any more: whoever waits for room must not wait forever
+    if (onBroken_) {
+      lock.unlock();
+      onBroken_();
+      lock.lock();
+    }
+  } else {
+    backlog_ -= end.written;
+    // What the pipe had no room for goes back in front of anything queued meanwhile.
+    std::size_t written = end.written + skip;
+    std::size_t whole = 0;
+    while (whole < frames.size() && written >= frames[whole].size()) written -= frames[whole++].size();
+    if (whole < frames.size()) {
+      frontWritten_ = written;
+      queue_.insert(queue_.begin(), std::make_move_iterator(frames.begin() + static_cast<std::ptrdiff_t>(whole)),
+                    std::make_move_iterator(frames.end()));
+    }
   }
   checkBacklog();
-  if (queue_.empty()) drained_.notify_all();
+  if (queue_.empty()) {
+    frames.clear();
+    queue_.swap(frames); // its room, for the next frames
+    drained_.notify_all();
+  }
 }
 
-bool StdoutWriter::hasRoomFor(std::size_t bytes) const {
+bool StdoutWriter::hasRoomFor(std::size_t bytes) {
   if (pipeCapacity_ > 0) {
-    // The unread bytes fill at most one slot more than their size needs (the first and last may
-    // be partly read or written); the frame needs its own slots past those. Only toold writes
-    // this pipe, so the room can only grow until the write.
+    const std::size_t slots = pipeCapacity_ / kPipeSlot;
+    const std::size_t needed = slotsFor(bytes);
+    // Only toold writes this pipe, so the room can only grow between looks: what the last look
+    // found taken, plus what was written since, is an upper bound. The pipe is asked again only
+    // when that bound leaves no room (in a request/response exchange, every few answers).
+    if (slotsTakenAtMost_ + needed <= slots) return true;
+    // A write starts a new slot unless its tail fits the last one, so of any two slots in a row
+    // (after the first, which may be partly read) together hold more than one slot's bytes: the
+    // unread bytes take at most twice their slots, plus two.
     int unread = 0;
     if (::ioctl(fd_, FIONREAD, &unread) != 0 || unread < 0) return false;
-    const std::size_t slots = pipeCapacity_ / kPipeSlot;
-    const std::size_t taken = (static_cast<std::size_t>(unread) + kPipeSlot - 1) / kPipeSlot + 1;
-    const std::size_t needed = (bytes + kPipeSlot - 1) / kPipeSlot;
-    return taken + needed <= slots;
+    slotsTakenAtMost_ = 2 * slotsFor(static_cast<std::size_t>(unread)) + 2;
+    return slotsTakenAtMost_ + needed <= slots;
   }
   if (bytes > kInlineWriteMax) return false;
   pollfd pfd{fd_, POLLOUT, 0};
@@ -135,17 +178,38 @@ void StdoutWriter::stop(std::chrono::milliseconds timeout) {
   thread_.join();
 }
 
-bool StdoutWriter::writeAll(const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+StdoutWriter::WriteEnd StdoutWriter::writeFrames(const std::vector<std::string>& frames, std::size_t skip,
+                                                Wait wait) {
+  // One system call for the frames as they are: gathering them into one block copied every answer.
+  std::vector<iovec> pieces;
+  pieces.reserve(frames.size());
+  for (const auto& frame : frames) {
+    if (frame.size() > skip) pieces.push_back(iovec{const_cast<char*>(frame.data()) + skip, frame.size() - skip});
+    skip = skip > frame.size() ? skip - frame.size() : 0;
+  }
+  WriteEnd end;
+  std::size_t next = 0;
+  while (next < pieces.size()) {
+    const int count = static_cast<int>(std::min<std::size_t>(pieces.size() - next, IOV_MAX));
+    // RWF_NOWAIT writes what the pipe has room for and stops, where a plain write would sleep.
+    const ssize_t n = ::pwritev2(fd_, pieces.data() + next, count, -1, wait == Wait::No ? RWF_NOWAIT : 0);
     if (n < 0) {
       if (errno == EINTR) continue;
-      return false;
+      if (wait == Wait::No && errno == EAGAIN) end.status = WriteEnd::Status::Full;
+      else if (wait == Wait::No && (errno == EOPNOTSUPP || errno == EINVAL)) end.status = WriteEnd::Status::Unsupported;
+      else end.status = WriteEnd::Status::Broken;
+      return end;
     }
-    done += static_cast<std::size_t>(n);
+    end.written += static_cast<std::size_t>(n);
+    // Past the pieces written whole, into the one written in part.
+    auto written = static_cast<std::size_t>(n);
+    while (next < pieces.size() && written >= pieces[next].iov_len) written -= pieces[next++].iov_len;
+    if (written > 0) {
+      pieces[next].iov_base = static_cast<char*>(pieces[next].iov_base) + written;
+      pieces[next].iov_len -= written;
+    }
   }
-  return true;
+  return end;
 }
 
 void StdoutWriter::run() {
@@ -159,7 +223,7 @@ void StdoutWriter::run() {
       return;
     }
     if (queue_.empty()) return; // stopping, and nothing left
-    writeQueue(lock);
+    writeQueue(lock, Wait::Yes);
   }
 }
 

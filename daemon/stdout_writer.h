@@ -1,7 +1,8 @@
 // The one owner of stdout: frames from any thread are written whole and in order, one writer at
-// a time. A frame finding the writer idle and the pipe with room for all of it is written at once
-// by the sending thread (a thread wake-up costs about as much as a whole request on a small VM);
-// every other frame is queued for the writer thread, so no loop thread ever blocks on a full pipe.
+// a time. A frame finding the writer idle is written at once by the sending thread, as far as the
+// pipe has room (a thread wake-up costs about as much as a whole request on a small VM); the rest,
+// and every frame that finds the writer busy, is queued for the writer thread, so no loop thread
+// ever blocks on a full pipe.
 #pragma once
 
 #include <chrono>
@@ -17,8 +18,14 @@ namespace toold::daemon {
 
 class StdoutWriter {
 public:
-  /// `onBroken` runs once, on the writer thread, when the output can no longer be written (EPIPE).
-  StdoutWriter(int fd, std::function<void()> onBroken);
+  /// How a sending thread writes without ever blocking: by a write that stops where the pipe is
+  /// full (RWF_NOWAIT, the default; kernels and files without it fall back to the other), or by
+  /// looking at the pipe's free room first and writing only a frame that fits.
+  enum class InlineWrites { NoWaitFirst, LookFirst };
+
+  /// `onBroken` runs once, on the thread whose write failed, when the output can no longer be
+  /// written (EPIPE).
+  StdoutWriter(int fd, std::function<void()> onBroken, InlineWrites inlineWrites = InlineWrites::NoWaitFirst);
   ~StdoutWriter();
   StdoutWriter(const StdoutWriter&) = delete;
   StdoutWriter& operator=(const StdoutWriter&) = delete;
@@ -55,23 +62,34 @@ public:
 
 private:
   void run();
-  bool writeAll(const std::string& bytes);
-  /// Whether a blocking write of `bytes` cannot block now.
-  bool hasRoomFor(std::size_t bytes) const;
+  enum class Wait { Yes, No };
+  struct WriteEnd {
+    enum class Status { Done, Full, Unsupported, Broken } status = Status::Done;
+    std::size_t written = 0;
+  };
+  /// Writes `frames`, the first from byte `skip`; with Wait::No only what the pipe takes now.
+  WriteEnd writeFrames(const std::vector<std::string>& frames, std::size_t skip, Wait wait);
+  /// Whether a blocking write of `bytes` cannot block now (InlineWrites::LookFirst). With the lock held.
+  bool hasRoomFor(std::size_t bytes);
   void writeQueuedOrWake(std::unique_lock<std::mutex>& lock);
-  /// Writes every queued frame as one block, with the lock released meanwhile.
-  void writeQueue(std::unique_lock<std::mutex>& lock);
+  /// Writes the queued frames, with the lock released meanwhile; what is left unwritten (Wait::No)
+  /// goes back to the queue's front.
+  void writeQueue(std::unique_lock<std::mutex>& lock, Wait wait);
   /// Tells the backlog watcher when the backlog crosses a mark; with the lock held.
   void checkBacklog();
 
   int fd_;
   /// stdout is a pipe of this many bytes (0: not a pipe): its free room can be known exactly.
   std::size_t pipeCapacity_ = 0;
+  /// Of that pipe, at most this many slots hold unread bytes (see hasRoomFor); a bound, not a look.
+  std::size_t slotsTakenAtMost_ = 0;
   std::function<void()> onBroken_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable drained_;
   std::vector<std::string> queue_;
+  std::size_t frontWritten_ = 0; ///< bytes of queue_.front() already written
+  bool tryNoWait_ = true;
   std::size_t backlog_ = 0; // bytes in queue_ plus the block being written
   std::size_t highWater_ = 0;
   std::size_t lowWater_ = 0;

@@ -170,9 +170,10 @@ TEST_CASE("the backlog watcher hears when answers pile up past the high mark and
 }
 
 TEST_CASE("a frame the pipe has room for is written by the sender, one it has not never blocks it", "[writer]") {
+  const auto mode = GENERATE(StdoutWriter::InlineWrites::NoWaitFirst, StdoutWriter::InlineWrites::LookFirst);
   Pipe pipe;
   REQUIRE(::fcntl(pipe.write, F_SETPIPE_SZ, 65536) >= 65536);
-  StdoutWriter writer(pipe.write, [] {});
+  StdoutWriter writer(pipe.write, [] {}, mode);
   // An empty pipe: a 30 KB frame is in the pipe by the time send returns.
   const std::string first(30'000, 'a');
   writer.send(first + "\n");
@@ -195,4 +196,38 @@ TEST_CASE("a frame the pipe has room for is written by the sender, one it has no
   }
   CHECK(all == first + "\n" + second + "\nlast\n");
   CHECK(writer.flush(std::chrono::seconds(5)));
+}
+
+TEST_CASE("frames sent while nothing is read fill the pipe to its bound and never block the sender", "[writer]") {
+  const auto mode = GENERATE(StdoutWriter::InlineWrites::NoWaitFirst, StdoutWriter::InlineWrites::LookFirst);
+  Pipe pipe;
+  REQUIRE(::fcntl(pipe.write, F_SETPIPE_SZ, 65536) >= 65536);
+  StdoutWriter writer(pipe.write, [] {}, mode);
+  // 30 frames of 3 KB (90 KB into a 64 KB pipe, where each takes a page of its own): the last
+  // ones are the writer thread's, and no send blocks here. Looking first, the writer asks the
+  // pipe only now and then, counting what it wrote since.
+  std::string expected;
+  for (int i = 0; i < 30; ++i) {
+    std::string frame(3'000, static_cast<char>('a' + i % 26));
+    frame += '\n';
+    expected += frame;
+    writer.send(std::move(frame));
+  }
+  CHECK(writer.backlogBytes() > 0);
+  int unread = 0;
+  REQUIRE(::ioctl(pipe.read, FIONREAD, &unread) == 0);
+  CHECK(unread > 0);
+  CHECK(static_cast<std::size_t>(unread) <= 65536);
+  std::string all;
+  char buffer[65536];
+  while (all.size() < expected.size()) {
+    const ssize_t n = ::read(pipe.read, buffer, sizeof buffer);
+    REQUIRE(n > 0);
+    all.append(buffer, static_cast<std::size_t>(n));
+  }
+  CHECK(all == expected);
+  CHECK(writer.flush(std::chrono::seconds(5)));
+  // Read out, the pipe has room again: the next frame is written by the sender.
+  writer.send("again\n");
+  CHECK(writer.backlogBytes() == 0);
 }
