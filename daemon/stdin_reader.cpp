@@ -5,6 +5,7 @@
 #include <chrono>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 namespace toold::daemon {
@@ -99,9 +100,28 @@ void StdinReader::run() {
   };
 
   int error = 0;
+  // Whether reads may say "nothing yet" instead of sleeping (RWF_NOWAIT; pipes on newer kernels).
+  bool tryNoWait = true;
   while (!stopping_.load()) {
     waitForRoom();
     if (stopping_.load()) return;
+    // A pipelining client has usually sent more while the last frames were handled: read it at
+    // once, without first asking poll whether there is anything.
+    if (tryNoWait) {
+      iovec into{chunk.data(), chunk.size()};
+      const ssize_t n = ::preadv2(fd_, &into, 1, -1, RWF_NOWAIT);
+      if (n > 0) {
+        decoder_.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), collect);
+        handOn();
+        continue;
+      }
+      if (n == 0) break;
+      if (errno == EOPNOTSUPP || errno == EINVAL) tryNoWait = false;
+      else if (errno != EAGAIN && errno != EINTR) {
+        error = errno;
+        break;
+      }
+    }
     pollfd fds[2] = {{fd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}};
     const nfds_t count = wakeFds_[0] >= 0 ? 2 : 1;
     // Busy-poll briefly before sleeping: a client in a request/response exchange usually sends
