@@ -57,7 +57,8 @@ std::string lower(std::string text) {
 }
 
 // Appended piece by piece: `a + b` chains made a new string per piece, several per line.
-std::string joinPreview(const std::vector<std::string>& lines) {
+template <class Lines>
+std::string joinPreview(const Lines& lines) {
   std::string preview;
   for (std::size_t i = 0; i < lines.size() && i < kPreviewLines; ++i) {
     if (i > 0) preview += '\n';
@@ -143,9 +144,10 @@ void readMedia(const core::ResolvedPath& path, const core::HeldLocation& held, c
 }
 
 void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const core::ResolvedPath& path,
-              int fd, const struct stat& status, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done) {
+              int fd, const struct stat& status, std::shared_ptr<const LineIndex> index, std::uint64_t offset,
+              std::uint64_t limit, const core::ToolDone& done) {
   LineWindowRequest request{offset, limit, kMaxLineChars, kMaxBytes};
-  auto read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation, &status);
+  auto read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation, &status, std::move(index));
   if (auto* error = std::get_if<LineWindowError>(&read)) {
     if (error->cancelled) return done(failure("The read was cancelled."));
     return done(failure("Cannot read " + path.given.string() + ": " + error->message));
@@ -157,8 +159,7 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
   files->stamps.record(context.sessionID, path.canonical,
                        ReadStamp{window.identity, window.contentHash, std::chrono::system_clock::now()});
 
-  std::size_t size = 128 + path.given.native().size();
-  for (const auto& line : window.lines) size += line.size() + 24;
+  const std::size_t size = 128 + path.given.native().size() + window.lines.bytes() + 24 * window.lines.size();
   std::string text;
   text.reserve(size);
   text += "<path>";
@@ -181,7 +182,10 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
   else
     text += "\n\n(End of file - total " + std::to_string(window.totalLines) + " lines)";
   text += "\n</content>";
-  done(core::ToolResult{std::nullopt, json(text), json{{"preview", joinPreview(window.lines)}, {"truncated", window.more}}});
+  json metadata(json::value_t::object);
+  metadata["preview"] = joinPreview(window.lines);
+  metadata["truncated"] = window.more;
+  done(core::ToolResult{std::nullopt, json(std::move(text)), std::move(metadata)});
 }
 
 // Runs `work`, an exception ending the call as a defect: outside `execute` (on a worker, or after
@@ -224,18 +228,26 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
   }
   if (location.isDirectory()) return onQueue ? handOver() : readDirectory(path, location, offset, limit, done);
   struct stat status {};
-  auto opened = core::openHeldFile(location, &status);
+  // A file on the workspace's own (local disk) file system needs no look at its file system.
+  core::FileSystemMemo workspaceDisk;
+  if (auto device = files->localDisk.localDevice(context.location->directory))
+    workspaceDisk = core::FileSystemMemo{true, *device, std::nullopt};
+  auto opened = core::openHeldFile(location, &status, &workspaceDisk);
   if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
   if (onQueue && static_cast<std::uintmax_t>(status.st_size) > kQueueReadBytes) return handOver();
   const int fd = std::get<core::UniqueFd>(opened).get();
-  std::string error;
-  const std::string head = readHead(fd, error);
-  if (!error.empty()) return done(failure("Cannot read " + path.given.string() + ": " + error));
-  const auto size = static_cast<std::uintmax_t>(status.st_size);
-  auto sniff = sniffFile(path.canonical, head, size);
-  if (sniff.kind == FileClass::Media) return onQueue ? handOver() : readMedia(path, location, sniff, size, done);
-  if (sniff.kind == FileClass::Binary) return done(failure("Cannot read binary file: " + path.given.string()));
-  readText(files, context, path, fd, status, offset, limit, done);
+  // This version of the file was read before, as text (only text is indexed): no second look.
+  auto index = files->lineIndex.find(path.canonical, fileIdentity(status));
+  if (!index) {
+    std::string error;
+    const std::string head = readHead(fd, error);
+    if (!error.empty()) return done(failure("Cannot read " + path.given.string() + ": " + error));
+    const auto size = static_cast<std::uintmax_t>(status.st_size);
+    auto sniff = sniffFile(path.canonical, head, size);
+    if (sniff.kind == FileClass::Media) return onQueue ? handOver() : readMedia(path, location, sniff, size, done);
+    if (sniff.kind == FileClass::Binary) return done(failure("Cannot read binary file: " + path.given.string()));
+  }
+  readText(files, context, path, fd, status, std::move(index), offset, limit, done);
 }
 
 /// Resolves the path, asks for permission, reads. `onQueue`: see readResolved.

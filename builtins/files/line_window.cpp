@@ -17,18 +17,10 @@ namespace toold::builtins {
 
 namespace {
 
-constexpr std::size_t kBlockSize = std::size_t{1} << 20; // 1 MiB, both passes
+constexpr std::size_t kBlockSize = std::size_t{1} << 20; // 1 MiB at most, both passes
+constexpr std::size_t kMinBlockSize = 4096;
 
 std::string systemError(int error) { return std::strerror(error); }
-
-FileIdentity identityOf(const struct stat& st) {
-  FileIdentity id;
-  id.device = static_cast<std::uint64_t>(st.st_dev);
-  id.inode = static_cast<std::uint64_t>(st.st_ino);
-  id.size = static_cast<std::uint64_t>(st.st_size);
-  id.mtimeNs = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + static_cast<std::int64_t>(st.st_mtim.tv_nsec);
-  return id;
-}
 
 /// Closes the descriptor it owns.
 class FileDescriptor {
@@ -63,9 +55,11 @@ LineWindowError cancelledError(const core::CancellationToken& cancellation) {
 /// The streaming pass: line count, checkpoints and hash. `stable` tells whether the file stayed
 /// the same version throughout (only then may the index be cached).
 std::variant<LineIndex, LineWindowError> buildIndex(int fd, const FileIdentity& identity, char* buffer,
-                                                    const core::CancellationToken& cancellation, bool& stable) {
+                                                    std::size_t bufferSize, const core::CancellationToken& cancellation,
+                                                    bool& stable) {
   LineIndex index;
   index.identity = identity;
+  const std::uint64_t bytesPerCheckpoint = LineIndex::bytesPerCheckpoint(identity.size);
   index.checkpoints.push_back(LineIndex::Checkpoint{1, 0});
 
   std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
@@ -78,7 +72,7 @@ std::variant<LineIndex, LineWindowError> buildIndex(int fd, const FileIdentity& 
   for (;;) {
     if (cancellation.isCancelled())
       return cancelledError(cancellation);
-    ssize_t got = readAt(fd, buffer, kBlockSize, position);
+    ssize_t got = readAt(fd, buffer, bufferSize, position);
     if (got < 0)
       return LineWindowError{systemError(errno), false};
     if (got == 0)
@@ -97,7 +91,7 @@ std::variant<LineIndex, LineWindowError> buildIndex(int fd, const FileIdentity& 
         const auto& previous = index.checkpoints.back();
         const std::uint64_t offset = position + static_cast<std::uint64_t>(cursor + 1 - buffer);
         if (newlines + 1 - previous.line >= LineIndex::kLinesPerCheckpoint ||
-            offset - previous.offset >= LineIndex::kBytesPerCheckpoint)
+            offset - previous.offset >= bytesPerCheckpoint)
           index.checkpoints.push_back(LineIndex::Checkpoint{newlines + 1, offset});
       }
     };
@@ -106,7 +100,7 @@ std::variant<LineIndex, LineWindowError> buildIndex(int fd, const FileIdentity& 
       const std::size_t count = countNewlines64(cursor);
       const std::uint64_t blockEnd = position + static_cast<std::uint64_t>(cursor + 64 - buffer);
       if (newlines + count + 1 - previous.line < LineIndex::kLinesPerCheckpoint &&
-          blockEnd - previous.offset < LineIndex::kBytesPerCheckpoint) {
+          blockEnd - previous.offset < bytesPerCheckpoint) {
         newlines += count;
         cursor += 64;
       } else {
@@ -122,16 +116,18 @@ std::variant<LineIndex, LineWindowError> buildIndex(int fd, const FileIdentity& 
   index.contentHash = XXH3_64bits_digest(state.get());
 
   struct stat after {};
-  stable = position == identity.size && ::fstat(fd, &after) == 0 && identityOf(after) == identity;
+  stable = position == identity.size && ::fstat(fd, &after) == 0 && fileIdentity(after) == identity;
   return index;
 }
 
-/// Builds one display line from its raw bytes, fed in pieces: decodes UTF-8 (each maximal
-/// ill-formed subsequence becomes U+FFFD, as Unicode recommends), holds back a '\r' until it is
-/// known not to precede the '\n', and stops keeping text past `maxChars` code points.
+/// Builds one display line from its raw bytes, fed in pieces, at the end of `text_`: decodes
+/// UTF-8 (each maximal ill-formed subsequence becomes U+FFFD, as Unicode recommends), holds back
+/// a '\r' until it is known not to precede the '\n', and stops keeping text past `maxChars` code
+/// points. The window's lines share the one string: a string of its own per line cost an
+/// allocation each, and a copy into the answer.
 class LineBuilder {
 public:
-  explicit LineBuilder(std::size_t maxChars) : maxChars_(maxChars) {}
+  LineBuilder(std::string& text, std::size_t maxChars) : maxChars_(maxChars), text_(text) {}
 
   /// Whether more bytes can still change the text (false once the line is known to be cut).
   bool wantsMore() const { return !cut_; }
@@ -155,15 +151,14 @@ public:
     }
   }
 
-  /// The finished line; `atNewline` tells whether it ended with '\n' (which drops a held '\r').
-  std::string finish(bool atNewline) {
+  /// Ends the line; `atNewline` tells whether it ended with '\n' (which drops a held '\r').
+  void finish(bool atNewline) {
     if (needed_ > 0)
       emitReplacement();
     if (pendingCr_ && !atNewline)
       emit("\r", 1);
     if (cut_)
       text_ += kLineCutSuffix;
-    return std::move(text_);
   }
 
 private:
@@ -248,7 +243,7 @@ private:
   }
 
   std::size_t maxChars_;
-  std::string text_;
+  std::string& text_;
   std::size_t chars_ = 0;
   bool cut_ = false;
   bool pendingCr_ = false;
@@ -261,7 +256,8 @@ private:
 
 /// The second pass: from the checkpoint before `request.offset`, skip to it and collect the window.
 std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex& index, const LineWindowRequest& request,
-                                                        char* buffer, const core::CancellationToken& cancellation) {
+                                                        char* buffer, std::size_t bufferSize,
+                                                        const core::CancellationToken& cancellation) {
   LineWindow window;
   const std::uint64_t offset = std::max<std::uint64_t>(request.offset, 1);
   window.firstLine = offset;
@@ -279,28 +275,37 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
   const auto& checkpoint = *std::prev(after);
   std::uint64_t line = checkpoint.line;
   std::uint64_t position = checkpoint.offset;
+  // The first read reaches as far as the window probably needs: the lines from the checkpoint to
+  // its end at the file's mean line length, half again, and a page. Most windows then take one
+  // read of a few KiB rather than a block; a short guess only costs another read.
+  const std::uint64_t meanLine = index.identity.size / std::max<std::uint64_t>(index.totalLines, 1) + 1;
+  const std::uint64_t linesToRead = std::min(offset - line + std::min(request.limit, index.totalLines) + 1, index.totalLines + 1);
+  std::size_t readSize = static_cast<std::size_t>(
+      std::clamp<std::uint64_t>(linesToRead * meanLine / 2 * 3 + kMinBlockSize, kMinBlockSize, bufferSize));
 
-  std::size_t usedBytes = 0;
   bool done = false;
   std::optional<LineBuilder> builder;
+  std::string& text = window.lines.buffer();
   // Ends the line being built; false when it does not fit the byte budget (the window is over).
   auto keepLine = [&](bool atNewline) {
-    std::string text = builder->finish(atNewline);
+    builder->finish(atNewline);
     builder.reset();
-    const std::size_t needed = text.size() + (window.lines.empty() ? 0 : 1);
-    if (usedBytes + needed > request.maxBytes) {
+    // The kept lines joined by "\n": their bytes, and one between each two.
+    const std::size_t joined = text.size() + window.lines.size();
+    if (joined > request.maxBytes) {
       window.cutByBytes = true;
+      window.lines.dropOpenLine();
       return false;
     }
-    usedBytes += needed;
-    window.lines.push_back(std::move(text));
+    window.lines.endLine();
     return window.lines.size() < request.limit;
   };
 
   while (!done) {
     if (cancellation.isCancelled())
       return cancelledError(cancellation);
-    ssize_t got = readAt(fd, buffer, kBlockSize, position);
+    ssize_t got = readAt(fd, buffer, readSize, position);
+    readSize = bufferSize;
     if (got < 0)
       return LineWindowError{systemError(errno), false};
     if (got == 0) {
@@ -322,7 +327,7 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
       const char* stop = newline != nullptr ? newline : end;
       if (line >= offset) {
         if (!builder)
-          builder.emplace(request.maxLineChars);
+          builder.emplace(text, request.maxLineChars);
         if (builder->wantsMore())
           builder->feed(cursor, static_cast<std::size_t>(stop - cursor));
         if (newline != nullptr && !keepLine(true))
@@ -341,6 +346,19 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
 }
 
 } // namespace
+
+std::uint64_t LineIndex::bytesPerCheckpoint(std::uint64_t fileSize) {
+  return std::clamp<std::uint64_t>(fileSize / 256, kMinBlockSize, kBlockSize);
+}
+
+FileIdentity fileIdentity(const struct stat& status) {
+  FileIdentity id;
+  id.device = static_cast<std::uint64_t>(status.st_dev);
+  id.inode = static_cast<std::uint64_t>(status.st_ino);
+  id.size = static_cast<std::uint64_t>(status.st_size);
+  id.mtimeNs = static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 + static_cast<std::int64_t>(status.st_mtim.tv_nsec);
+  return id;
+}
 
 std::shared_ptr<const LineIndex> LineIndexCache::find(const std::filesystem::path& path, const FileIdentity& identity) {
   std::lock_guard lock(mutex_);
@@ -372,26 +390,31 @@ void LineIndexCache::store(const std::filesystem::path& path, std::shared_ptr<co
 std::variant<LineWindow, LineWindowError> readLineWindow(int fd, const std::filesystem::path& key,
                                                          const LineWindowRequest& request, LineIndexCache& cache,
                                                          const core::CancellationToken& cancellation,
-                                                         const struct stat* status) {
+                                                         const struct stat* status, std::shared_ptr<const LineIndex> index) {
   struct stat st {};
   if (status != nullptr)
     st = *status;
   else if (::fstat(fd, &st) != 0)
     return LineWindowError{systemError(errno), false};
-  const FileIdentity identity = identityOf(st);
+  const FileIdentity identity = fileIdentity(st);
 
-  std::unique_ptr<char[]> buffer(new char[kBlockSize]);
-  std::shared_ptr<const LineIndex> index = cache.find(key, identity);
+  // No larger than the file: most files read are far smaller than a block, and a block's worth
+  // of fresh pages per read cost more than the read.
+  const std::size_t bufferSize =
+      static_cast<std::size_t>(std::clamp<std::uint64_t>(identity.size + 1, kMinBlockSize, kBlockSize));
+  std::unique_ptr<char[]> buffer(new char[bufferSize]);
+  if (!index || index->identity != identity)
+    index = cache.find(key, identity);
   if (!index) {
     bool stable = false;
-    auto built = buildIndex(fd, identity, buffer.get(), cancellation, stable);
+    auto built = buildIndex(fd, identity, buffer.get(), bufferSize, cancellation, stable);
     if (auto* error = std::get_if<LineWindowError>(&built))
       return std::move(*error);
     index = std::make_shared<const LineIndex>(std::move(std::get<LineIndex>(built)));
     if (stable)
       cache.store(key, index);
   }
-  return collectWindow(fd, *index, request, buffer.get(), cancellation);
+  return collectWindow(fd, *index, request, buffer.get(), bufferSize, cancellation);
 }
 
 std::variant<LineWindow, LineWindowError> readLineWindow(const std::filesystem::path& path, const LineWindowRequest& request,
@@ -406,7 +429,7 @@ std::optional<FileIdentity> fileIdentity(const std::filesystem::path& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
     return std::nullopt;
-  return identityOf(st);
+  return fileIdentity(st);
 }
 
 std::uint64_t contentHash(std::string_view bytes) { return XXH3_64bits(bytes.data(), bytes.size()); }

@@ -1,6 +1,8 @@
 #include "builtins/files/local_disk.h"
 
+#include <fcntl.h>
 #include <linux/magic.h>
+#include <sys/stat.h>
 #include <sys/vfs.h>
 
 namespace toold::builtins {
@@ -13,9 +15,9 @@ constexpr unsigned long kLocalFileSystems[] = {
     OVERLAYFS_SUPER_MAGIC, F2FS_SUPER_MAGIC, 0x2fc12fc1UL /* zfs */, 0xca451a4eUL /* bcachefs */,
 };
 
-bool isLocalFileSystem(const std::filesystem::path& folder) {
+bool isLocalFileSystem(int folder) {
   struct statfs fileSystem {};
-  if (::statfs(folder.c_str(), &fileSystem) != 0) return false;
+  if (::fstatfs(folder, &fileSystem) != 0) return false;
   for (const unsigned long magic : kLocalFileSystems)
     if (static_cast<unsigned long>(fileSystem.f_type) == magic) return true;
   return false;
@@ -23,12 +25,19 @@ bool isLocalFileSystem(const std::filesystem::path& folder) {
 
 } // namespace
 
-bool LocalDiskCheck::onLocalDisk(const std::filesystem::path& folder) {
+std::optional<dev_t> LocalDiskCheck::localDevice(const std::filesystem::path& folder) {
   std::lock_guard lock(mutex_);
-  if (auto it = verdicts_.find(folder.native()); it != verdicts_.end()) return it->second;
-  const bool local = isLocalFileSystem(folder);
-  verdicts_.emplace(folder.native(), local);
-  return local;
+  if (auto it = verdicts_.find(folder.native()); it != verdicts_.end()) return it->second.device;
+  Verdict verdict;
+  core::UniqueFd opened(::open(folder.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  struct stat status {};
+  if (opened && isLocalFileSystem(opened.get()) && ::fstat(opened.get(), &status) == 0) {
+    verdict.device = status.st_dev;
+    verdict.pin = std::move(opened);
+  }
+  const auto device = verdict.device;
+  verdicts_.emplace(folder.native(), std::move(verdict));
+  return device;
 }
 
 } // namespace toold::builtins

@@ -228,11 +228,11 @@ std::variant<UniqueFd, ReadableFileRefusal> openReadableFileAt(int directory, co
   return file;
 }
 
-std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held, struct stat* status) {
+std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held, struct stat* status, FileSystemMemo* memo) {
   if (!held.directory || !held.status) return "File not found: " + held.display;
   // The hold's own look at the leaf (an lstat through the folder, just now) serves as the look
   // before the open, as a folder listing does for a search.
-  auto opened = openReadableFileAt(held.directory.get(), held.leaf, false, status, nullptr, S_ISREG(held.status->st_mode));
+  auto opened = openReadableFileAt(held.directory.get(), held.leaf, false, status, memo, S_ISREG(held.status->st_mode));
   if (auto* file = std::get_if<UniqueFd>(&opened)) return std::move(*file);
   const auto& refusal = std::get<ReadableFileRefusal>(opened);
   using Kind = ReadableFileRefusal::Kind;

@@ -68,11 +68,15 @@ std::variant<HeldLocation, std::string> holdLocation(const std::filesystem::path
 /// The refusal of a change to the tool-output folder (ResolvedPath::inToolOutput).
 std::string toolOutputIsReadOnly(const std::string& display);
 
+struct FileSystemMemo;
+
 /// Opens the held leaf for reading: O_RDONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW, and only when it
 /// is a regular file on an ordinary file system (see blockingFileReason). The message says why not.
 /// A leaf the hold saw as a regular file is opened as openReadableFileAt opens a file a listing
-/// called regular. `status`, when given, receives the opened file's fstat.
-std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held, struct stat* status = nullptr);
+/// called regular. `status`, when given, receives the opened file's fstat; `memo`, when given,
+/// is what is known of the file system already (see FileSystemMemo).
+std::variant<UniqueFd, std::string> openHeldFile(const HeldLocation& held, struct stat* status = nullptr,
+                                                 FileSystemMemo* memo = nullptr);
 
 /// Why openReadableFileAt refused: `reason` follows the file's name in a message ("is a FIFO").
 struct ReadableFileRefusal {
@@ -83,7 +87,8 @@ struct ReadableFileRefusal {
 
 /// What a run of openReadableFileAt calls learnt of the last file system it met (by st_dev), so
 /// that a walk asks `fstatfs` once per file system it crosses rather than once per file. Keep one
-/// for the length of one request: a device number freed by an unmount can be given to a new mount.
+/// for the length of one request: a device number freed by an unmount can be given to a new mount
+/// (or for as long as something holds that file system open, which keeps its number taken).
 struct FileSystemMemo {
   bool known = false;
   dev_t device = 0;

@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include <fstream>
+#include <ostream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -51,6 +52,15 @@ LineWindowRequest window(std::uint64_t offset, std::uint64_t limit) {
 using Lines = std::vector<std::string>;
 
 } // namespace
+
+namespace toold::builtins {
+// How Catch shows a window's lines when a check fails.
+std::ostream& operator<<(std::ostream& out, const WindowLines& lines) {
+  out << '{';
+  for (std::size_t i = 0; i < lines.size(); ++i) out << (i > 0 ? ", \"" : "\"") << lines[i] << '"';
+  return out << '}';
+}
+} // namespace toold::builtins
 
 TEST_CASE("line window: line counting follows the final newline rule", "[files]") {
   TempDir dir("line_window");
@@ -217,15 +227,22 @@ TEST_CASE("line window: a window deep in a large file is found through the check
 
   auto index = cache.find(path, *fileIdentity(path));
   REQUIRE(index);
-  CHECK(index->checkpoints.size() == 7); // line 1, then after each 16,384 lines (the file is < 1 MiB)
+  // About 1 MB: line 1, then a checkpoint every 4,253 bytes (a 256th of the file), each where its
+  // line starts.
+  CHECK(index->checkpoints.size() == 256);
   CHECK(index->checkpoints[0].line == 1);
   CHECK(index->checkpoints[0].offset == 0);
-  CHECK(index->checkpoints[1].line == 16385);
-  CHECK(index->checkpoints[1].offset == content.find("line 16385\n"));
+  for (const auto& checkpoint : index->checkpoints) {
+    const std::string line = "line " + std::to_string(checkpoint.line) + "\n";
+    CHECK(content.compare(checkpoint.offset, line.size(), line) == 0);
+  }
+  const std::uint64_t boundary = index->checkpoints[100].line;
+  CHECK(index->checkpoints[1].offset == content.find("line " + std::to_string(index->checkpoints[1].line) + "\n"));
 
   // Around a checkpoint boundary.
-  CHECK(readWindow(path, window(16384, 2), cache).lines == Lines{"line 16384", "line 16385"});
-  CHECK(readWindow(path, window(16385, 1), cache).lines == Lines{"line 16385"});
+  CHECK(readWindow(path, window(boundary - 1, 2), cache).lines ==
+        Lines{"line " + std::to_string(boundary - 1), "line " + std::to_string(boundary)});
+  CHECK(readWindow(path, window(boundary, 1), cache).lines == Lines{"line " + std::to_string(boundary)});
   auto end = readWindow(path, window(99999, 10), cache);
   CHECK(end.lines == Lines{"line 99999", "line 100000"});
   CHECK_FALSE(end.more);
@@ -335,7 +352,7 @@ TEST_CASE("line window: fileIdentity follows symbolic links", "[files]") {
   CHECK(target->size == 3);
 }
 
-TEST_CASE("line window: long lines get a checkpoint every MiB, so a window never reads far before it", "[files]") {
+TEST_CASE("line window: long lines get a checkpoint every 256th of the file, so a window never reads far before it", "[files]") {
   TempDir dir("line_window");
   std::string content;
   for (int i = 1; i <= 3000; ++i) {
@@ -350,13 +367,59 @@ TEST_CASE("line window: long lines get a checkpoint every MiB, so a window never
   CHECK(result.lines[2].starts_with("2502."));
   auto index = cache.find(path, *fileIdentity(path));
   REQUIRE(index);
-  // 3,000,000 bytes: line 1, then the first line starting at or after each MiB since the last.
-  REQUIRE(index->checkpoints.size() == 3);
+  // 3,000,000 bytes: line 1, then the first line starting at or after 11,718 bytes since the last.
+  const std::uint64_t spacing = LineIndex::bytesPerCheckpoint(content.size());
+  CHECK(spacing == 3'000'000 / 256);
+  CHECK(index->checkpoints.size() == 251); // every 12 lines of 1000 bytes, and one past the last line
   for (std::size_t k = 1; k < index->checkpoints.size(); ++k) {
     const auto& checkpoint = index->checkpoints[k];
     CHECK(checkpoint.offset == (checkpoint.line - 1) * 1000);
-    CHECK(checkpoint.offset - index->checkpoints[k - 1].offset >= LineIndex::kBytesPerCheckpoint);
-    CHECK(checkpoint.offset - index->checkpoints[k - 1].offset < LineIndex::kBytesPerCheckpoint + 1000);
+    CHECK(checkpoint.offset - index->checkpoints[k - 1].offset >= spacing);
+    CHECK(checkpoint.offset - index->checkpoints[k - 1].offset < spacing + 1000);
+  }
+}
+
+TEST_CASE("line window: checkpoints are 4 KiB apart at least and 1 MiB at most", "[files]") {
+  CHECK(LineIndex::bytesPerCheckpoint(0) == 4096);
+  CHECK(LineIndex::bytesPerCheckpoint(72'000) == 4096);
+  CHECK(LineIndex::bytesPerCheckpoint(10'000'000) == 10'000'000 / 256);
+  CHECK(LineIndex::bytesPerCheckpoint(std::uint64_t{1} << 30) == std::uint64_t{1} << 20);
+  CHECK(LineIndex::bytesPerCheckpoint(std::uint64_t{1} << 40) == std::uint64_t{1} << 20);
+}
+
+TEST_CASE("line window: every window of a mixed file is the lines a plain split gives", "[files]") {
+  // Lines of every length from empty to 9 KiB (several checkpoints apart), so that windows start
+  // before, at and after checkpoints and outrun the first read's guess; no final newline.
+  std::string content;
+  Lines expected;
+  std::uint32_t seed = 7;
+  auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
+  while (content.size() < 200'000) {
+    const auto kind = next() % 100;
+    const std::size_t length = kind < 70 ? next() % 80 : kind < 97 ? 80 + next() % 400 : 2000 + next() % 7000;
+    std::string line(length, static_cast<char>('a' + next() % 26));
+    if (!line.empty()) line.front() = 'x'; // not all one letter: a misplaced window shows
+    expected.push_back(line);
+    content += line + "\n";
+  }
+  content += "the tail";
+  expected.push_back("the tail");
+  TempDir dir("line_window");
+  auto path = writeFile(dir, "mixed.txt", content);
+  LineIndexCache cache;
+  for (std::uint64_t limit : {1u, 7u, 100u, 2000u}) {
+    for (std::uint64_t offset = 1; offset <= expected.size(); offset += 1 + next() % 37) {
+      INFO("offset " << offset << ", limit " << limit);
+      LineWindowRequest request = window(offset, limit);
+      request.maxBytes = std::size_t{1} << 30;
+      request.maxLineChars = 100'000;
+      auto result = readWindow(path, request, cache);
+      const std::uint64_t end = std::min<std::uint64_t>(offset - 1 + limit, expected.size());
+      REQUIRE(result.lines.size() == end - (offset - 1));
+      for (std::uint64_t k = 0; k < result.lines.size(); ++k) REQUIRE(result.lines[k] == expected[offset - 1 + k]);
+      CHECK(result.totalLines == expected.size());
+      CHECK(result.more == (end < expected.size()));
+    }
   }
 }
 
@@ -364,7 +427,8 @@ TEST_CASE("line window: checkpoints fall where a newline-by-newline walk puts th
   // Short lines (line-count checkpoints), long ones (byte checkpoints, some inside one 64-byte
   // block and some at a block's edge), a 1 MiB block boundary crossed mid-line, and no final newline.
   std::string content;
-  for (int i = 0; content.size() < 2'000'000; ++i) content += std::string(i % 23, 'd') + "\n";
+  // (A line checkpoint needs 16,384 lines within a 256th of the file: lines of a byte or two.)
+  for (int i = 0; content.size() < 2'000'000; ++i) content += std::string(i % 3, 'd') + "\n";
   std::uint32_t seed = 12345;
   auto next = [&seed] { return seed = seed * 1664525u + 1013904223u; };
   while (content.size() < 12'000'000) {
@@ -389,7 +453,7 @@ TEST_CASE("line window: checkpoints fall where a newline-by-newline walk puts th
     ++newlines;
     const std::uint64_t offset = at + 1;
     if (newlines + 1 - expected.back().line >= LineIndex::kLinesPerCheckpoint ||
-        offset - expected.back().offset >= LineIndex::kBytesPerCheckpoint)
+        offset - expected.back().offset >= LineIndex::bytesPerCheckpoint(content.size()))
       expected.push_back({newlines + 1, offset});
   }
   auto index = cache.find(path, *fileIdentity(path));
