@@ -173,13 +173,53 @@ fs::path toolOutputFolder(const fs::path& dataDir) {
   return entry->second;
 }
 
-/// The non-empty elements of a path: a trailing slash adds an empty one, which must not count.
-std::vector<fs::path> componentsOf(const fs::path& path) {
-  std::vector<fs::path> components;
-  for (const fs::path& element : path) {
-    if (!element.empty()) components.push_back(element);
+/// The elements of a path as std::filesystem::path iterates them ("/" first for an absolute path,
+/// then each name), without the empty one a trailing slash adds; views into the path's text.
+class PathElements {
+public:
+  explicit PathElements(std::string_view path) : rest_(path), rootPending_(path.starts_with('/')) {}
+
+  /// The next element; false after the last.
+  bool next(std::string_view& element) {
+    if (rootPending_) {
+      rootPending_ = false;
+      element = "/";
+      return true;
+    }
+    while (rest_.starts_with('/')) rest_.remove_prefix(1);
+    if (rest_.empty()) return false;
+    const std::size_t end = std::min(rest_.find('/'), rest_.size());
+    element = rest_.substr(0, end);
+    rest_.remove_prefix(end);
+    return true;
   }
-  return components;
+
+  /// What is left after the elements taken so far, without its leading slashes.
+  std::string_view rest() const {
+    std::string_view rest = rest_;
+    while (rest.starts_with('/')) rest.remove_prefix(1);
+    return rest;
+  }
+
+private:
+  std::string_view rest_;
+  bool rootPending_;
+};
+
+/// Whether `root` holds `candidate` (see pathContains); `below` receives the elements after the
+/// root's, as written in `candidate` (empty for the root itself).
+bool containsPath(std::string_view root, std::string_view candidate, std::string_view* below) {
+  PathElements rootElements(root);
+  PathElements candidateElements(candidate);
+  std::string_view rootElement;
+  std::string_view candidateElement;
+  bool any = false;
+  while (rootElements.next(rootElement)) {
+    any = true;
+    if (!candidateElements.next(candidateElement) || candidateElement != rootElement) return false;
+  }
+  if (below != nullptr) *below = candidateElements.rest();
+  return any;
 }
 
 } // namespace
@@ -231,14 +271,9 @@ ResolvedPath resolveToolPath(std::string_view path, const Location& location) {
 }
 
 bool pathContains(const fs::path& root, const fs::path& candidate) {
-  std::vector<fs::path> rootParts = componentsOf(root);
-  if (rootParts.empty()) return false;
-  std::vector<fs::path> candidateParts = componentsOf(candidate);
-  if (candidateParts.size() < rootParts.size()) return false;
-  for (std::size_t i = 0; i < rootParts.size(); ++i) {
-    if (rootParts[i] != candidateParts[i]) return false;
-  }
-  return true;
+  // Element by element over the text: called several times a call, where building a path object
+  // per element cost more than the rest of a small read.
+  return containsPath(root.native(), candidate.native(), nullptr);
 }
 
 fs::path findWorktree(const fs::path& directory) {
@@ -267,8 +302,16 @@ std::optional<PermissionAsk> externalDirectoryAsk(const ResolvedPath& path, Path
 }
 
 std::string workspaceRelative(const ResolvedPath& path, const Location& location) {
-  if (!pathContains(location.directory, path.canonical)) return path.canonical.string();
-  return path.canonical.lexically_relative(location.directory).generic_string();
+  std::string_view below;
+  if (!containsPath(location.directory.native(), path.canonical.native(), &below)) return path.canonical.string();
+  // Canonical: no `.` or `..`, so what follows the root is the relative path, its slashes aside.
+  std::string relative;
+  PathElements elements(below);
+  for (std::string_view element; elements.next(element);) {
+    if (!relative.empty()) relative += '/';
+    relative += element;
+  }
+  return relative.empty() ? "." : relative;
 }
 
 } // namespace toold::core

@@ -116,6 +116,15 @@ TEST_CASE("workspace paths: containment is by component, not string prefix", "[w
   CHECK_FALSE(pathContains("/x/ws", "/x"));
   CHECK_FALSE(pathContains("/x/ws", "/y/ws"));
   CHECK_FALSE(pathContains("", "/x"));
+  // Slashes as std::filesystem::path counts them: doubled ones are one, a trailing one none, and a
+  // relative path is never inside an absolute one.
+  CHECK(pathContains("/x//ws", "/x/ws/a"));
+  CHECK(pathContains("/x/ws", "/x/ws/"));
+  CHECK(pathContains("/x/ws", "//x///ws//a"));
+  CHECK(pathContains("x/ws", "x/ws/a"));
+  CHECK_FALSE(pathContains("/x/ws", "x/ws/a"));
+  CHECK_FALSE(pathContains("x/ws", "/x/ws/a"));
+  CHECK_FALSE(pathContains("/x/ws/a", "/x/ws"));
 
   Sandbox box;
   ResolvedPath evil = resolveToolPath((box.root() / "ws-evil/x").string(), box.location());
