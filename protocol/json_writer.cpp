@@ -46,6 +46,9 @@ void appendNumber(std::string& out, auto value) {
 } // namespace
 
 void appendJsonString(std::string& out, std::string_view text) {
+  // Room for the text as it is, at once: a long string (a file read) grew the answer a run at a
+  // time, reallocating and copying it over and over.
+  if (out.capacity() - out.size() < text.size() + 2) out.reserve(out.size() + text.size() + text.size() / 16 + 2);
   out += '"';
   const auto* begin = reinterpret_cast<const unsigned char*>(text.data());
   const auto* end = begin + text.size();

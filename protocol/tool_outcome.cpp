@@ -5,10 +5,12 @@ namespace toold::protocol {
 void to_json(json& j, const ToolOutcome& outcome) { j = outcomeToJson(ToolOutcome(outcome)); }
 
 json outcomeToJson(ToolOutcome&& outcome) {
-  json j{{"sessionID", std::move(outcome.sessionID)},
-         {"agent", std::move(outcome.agent)},
-         {"messageID", std::move(outcome.messageID)},
-         {"callID", std::move(outcome.callID)}};
+  // Members set one by one: an initializer list builds each {key, value} as an array first.
+  json j(json::value_t::object);
+  j["sessionID"] = std::move(outcome.sessionID);
+  j["agent"] = std::move(outcome.agent);
+  j["messageID"] = std::move(outcome.messageID);
+  j["callID"] = std::move(outcome.callID);
   if (outcome.completed()) {
     j["status"] = "completed";
     if (outcome.output) j["output"] = std::move(*outcome.output);
