@@ -3,6 +3,7 @@
 #include "tests/bench/message_scan.h"
 
 #include <charconv>
+#include <cstring>
 
 namespace toold::bench {
 namespace {
@@ -27,9 +28,20 @@ public:
   std::optional<std::string_view> string() {
     if (peek() != '"') return std::nullopt;
     const std::size_t begin = ++pos_;
-    while (!atEnd() && text_[pos_] != '"') pos_ += text_[pos_] == '\\' ? 2 : 1;
-    if (atEnd()) return std::nullopt;
-    return text_.substr(begin, pos_++ - begin);
+    // From quote to quote by memchr, a quote after an odd run of backslashes being escaped: a
+    // byte at a time, the client spent longer on a 10 KB answer than the server did.
+    for (;;) {
+      const void* found = std::memchr(text_.data() + pos_, '"', text_.size() - pos_);
+      if (found == nullptr) {
+        pos_ = text_.size();
+        return std::nullopt;
+      }
+      const auto quote = static_cast<std::size_t>(static_cast<const char*>(found) - text_.data());
+      std::size_t backslashes = 0;
+      while (quote - backslashes > begin && text_[quote - backslashes - 1] == '\\') ++backslashes;
+      pos_ = quote + 1;
+      if (backslashes % 2 == 0) return text_.substr(begin, quote - begin);
+    }
   }
   /// Skips one value of any kind; false when the text ends inside it.
   bool skipValue() {
