@@ -5,12 +5,14 @@
 #include "builtins/tool_support.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <memory>
+#include <thread>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -205,15 +207,17 @@ void onWorkers(const core::ToolContext& context, const core::ToolDone& done, std
 }
 
 /// `onQueue`: the call is on the session's queue, where only a small text file is read; anything
-/// larger (or a folder, or media) starts over on a worker.
+/// larger (or a folder, or media) starts over on a worker. `early`: the location as resolving held
+/// it, when nothing waited since (see holdResolvedFolder).
 void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolContext& context,
-                  const core::ResolvedPath& path, std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done,
-                  bool onQueue) {
+                  const core::ResolvedPath& path, std::optional<core::HeldLocation> early, std::uint64_t offset,
+                  std::uint64_t limit, const core::ToolDone& done, bool onQueue) {
   auto handOver = [&] {
-    onWorkers(context, done, [=] { readResolved(files, context, path, offset, limit, done, false); });
+    onWorkers(context, done, [=] { readResolved(files, context, path, std::nullopt, offset, limit, done, false); });
   };
   // Everything below acts on what was checked, held: never on the path's text again.
-  auto held = core::holdLocation(path, core::HoldPurpose::Read);
+  auto held = early ? std::variant<core::HeldLocation, std::string>(std::move(*early))
+                    : core::holdLocation(path, core::HoldPurpose::Read);
   if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
   const auto& location = std::get<core::HeldLocation>(held);
   if (!location.exists()) {
@@ -254,8 +258,10 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
 void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const std::string& path,
                std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done, bool onQueue) {
   core::ResolvedPath resolved;
+  core::ResolvedFolder folder;
   try {
-    resolved = core::resolveToolPath(path, *context.location);
+    // On the queue, resolving opens the folder it checks, for the read to use if it goes on at once.
+    resolved = onQueue ? core::resolveToolPath(path, *context.location, folder) : core::resolveToolPath(path, *context.location);
   } catch (const core::PathError& e) {
     return done(failure(e.what()));
   }
@@ -268,11 +274,21 @@ void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext&
   // A path that leads out of the workspace (through a link) may lead to another file system.
   onQueue = onQueue && resolved.inside;
   // The verdict may come on any thread (the client's answer to an ask arrives on the reader's).
+  // Given at once, on this thread, it may use the folder resolving held; given later, whatever
+  // happened meanwhile, the location is held afresh, as every other tool does after a wait.
+  auto early = std::make_shared<std::optional<core::HeldLocation>>(core::holdResolvedFolder(resolved, std::move(folder)));
+  auto asking = std::make_shared<std::atomic<bool>>(true);
+  const auto caller = std::this_thread::get_id();
   assertEach(context, std::move(asks), [=](std::optional<core::ToolCompletion> refusal) {
     if (refusal) return done(std::move(*refusal));
-    if (onQueue) return guarded(done, [&] { readResolved(files, context, resolved, offset, limit, done, true); });
-    onWorkers(context, done, [=] { readResolved(files, context, resolved, offset, limit, done, false); });
+    std::optional<core::HeldLocation> held;
+    if (asking->load() && std::this_thread::get_id() == caller) held = std::move(*early);
+    if (onQueue)
+      return guarded(done, [&] { readResolved(files, context, resolved, std::move(held), offset, limit, done, true); });
+    onWorkers(context, done, [=] { readResolved(files, context, resolved, std::nullopt, offset, limit, done, false); });
   });
+  asking->store(false);
+  early->reset(); // a verdict still to come holds afresh: the folder is closed now
 }
 
 /// Whether the read may start on the session's queue: a path written inside the workspace, which

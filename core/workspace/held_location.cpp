@@ -95,6 +95,17 @@ std::string toolOutputIsReadOnly(const std::string& display) {
                    "read, but not changed.";
 }
 
+std::optional<HeldLocation> holdResolvedFolder(const ResolvedPath& path, ResolvedFolder&& found) {
+  if (!found.folder) return std::nullopt;
+  HeldLocation held;
+  held.canonical = path.canonical;
+  held.display = path.given.string();
+  held.directory = std::move(found.folder);
+  held.leaf = path.canonical.filename().string();
+  held.status = found.leaf;
+  return held;
+}
+
 std::variant<HeldLocation, std::string> holdLocation(const ResolvedPath& path, HoldPurpose purpose,
                                                      std::vector<fs::path>* created) {
   if (purpose == HoldPurpose::Write && path.inToolOutput) return toolOutputIsReadOnly(path.given.string());

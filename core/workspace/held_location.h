@@ -65,6 +65,12 @@ std::variant<HeldLocation, std::string> holdLocation(const std::filesystem::path
                                                      HoldPurpose purpose,
                                                      std::vector<std::filesystem::path>* created = nullptr);
 
+/// Holds `path` through the folder its resolution opened (resolveToolPath with a ResolvedFolder),
+/// with the leaf's lstat taken then, instead of opening and looking again: for a read that goes on
+/// at once, on the thread that resolved it, nothing having waited in between (a permission asked
+/// of the person is answered later: hold afresh then). nullopt when resolving took the long way.
+std::optional<HeldLocation> holdResolvedFolder(const ResolvedPath& path, ResolvedFolder&& found);
+
 /// The refusal of a change to the tool-output folder (ResolvedPath::inToolOutput).
 std::string toolOutputIsReadOnly(const std::string& display);
 

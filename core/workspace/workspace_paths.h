@@ -15,6 +15,7 @@
 // touched, or nothing is.
 #pragma once
 
+#include "core/base/unique_fd.h"
 #include "core/permission/permission_ask.h"
 #include "core/tools/tool.h"
 
@@ -23,6 +24,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <sys/stat.h>
 
 namespace toold::core {
 
@@ -52,6 +54,18 @@ struct PathError : std::runtime_error {
 /// against `location.directory`. Throws PathError for an empty path, a NUL byte, a `~` with no
 /// home directory known, or more than 40 symlink expansions (a loop).
 ResolvedPath resolveToolPath(std::string_view path, const Location& location);
+
+/// What resolving learnt on the fast way (a clean absolute path whose folders openat2 reaches with
+/// RESOLVE_NO_SYMLINKS): the folder, opened O_RDONLY | O_DIRECTORY, and the leaf's lstat (none
+/// when the leaf does not exist). Empty when the path took the long way.
+struct ResolvedFolder {
+  UniqueFd folder;
+  std::optional<struct stat> leaf;
+};
+
+/// resolveToolPath, resolving the fast way by opening the path's folder and looking at the leaf
+/// in it, and handing both to `found` (see core/workspace/held_location.h: holdResolvedFolder).
+ResolvedPath resolveToolPath(std::string_view path, const Location& location, ResolvedFolder& found);
 
 /// Opens the absolute `path` with `flags` by one openat2 that follows no symlink anywhere on the
 /// way (RESOLVE_NO_SYMLINKS). -1 for any failure, a symlink met included, and on a kernel or

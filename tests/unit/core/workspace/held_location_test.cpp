@@ -11,6 +11,10 @@
 namespace fs = std::filesystem;
 using toold::core::HeldLocation;
 using toold::core::holdLocation;
+using toold::core::holdResolvedFolder;
+using toold::core::Location;
+using toold::core::ResolvedFolder;
+using toold::core::resolveToolPath;
 using toold::core::HoldPurpose;
 using toold::core::openHeldFile;
 using toold::core::ResolvedPath;
@@ -197,4 +201,51 @@ TEST_CASE("held location: a file a listing called regular is opened at once and 
   CHECK(kindOf(open("link")) == Kind::Symlink);
   auto proc = openReadableFileAt(AT_FDCWD, (fs::canonical("/proc/self") / "status").string(), false, nullptr, nullptr, true);
   CHECK(kindOf(proc) == Kind::Blocking);
+}
+
+TEST_CASE("held location: resolving the fast way holds the folder it opened, the long way holds nothing", "[held]") {
+  TempDir dir("held");
+  const fs::path root = fs::canonical(dir.path()); // symlink-free, so the fast way applies
+  fs::create_directories(root / "ws" / "src");
+  fs::create_directories(root / "elsewhere");
+  std::ofstream(root / "ws" / "src" / "a.txt") << "hi";
+  fs::create_directory_symlink(root / "ws" / "src", root / "ws" / "linked");
+  fs::create_symlink(root / "ws" / "src" / "a.txt", root / "ws" / "alias.txt");
+  const Location location{root / "ws", root / "data", {}};
+
+  SECTION("a file: the folder and the leaf's lstat") {
+    ResolvedFolder found;
+    const auto path = resolveToolPath((root / "ws" / "src" / "a.txt").string(), location, found);
+    CHECK(path.canonical == root / "ws" / "src" / "a.txt");
+    CHECK(path.exists);
+    auto held = holdResolvedFolder(path, std::move(found));
+    REQUIRE(held);
+    CHECK(held->leaf == "a.txt");
+    REQUIRE(held->exists());
+    CHECK(S_ISREG(held->status->st_mode));
+    struct stat status {};
+    auto opened = openHeldFile(*held, &status);
+    REQUIRE(std::holds_alternative<UniqueFd>(opened));
+    CHECK(status.st_size == 2);
+  }
+  SECTION("a missing leaf in an existing folder: held, and not there") {
+    ResolvedFolder found;
+    const auto path = resolveToolPath("src/new.txt", location, found);
+    CHECK(path.canonical == root / "ws" / "src" / "new.txt");
+    CHECK_FALSE(path.exists);
+    auto held = holdResolvedFolder(path, std::move(found));
+    REQUIRE(held);
+    CHECK_FALSE(held->exists());
+  }
+  SECTION("a symlink on the way, or as the leaf: resolved the long way, nothing held") {
+    for (const char* given : {"linked/a.txt", "alias.txt", "missing/a.txt"}) {
+      INFO(given);
+      ResolvedFolder found;
+      const auto path = resolveToolPath(given, location, found);
+      CHECK_FALSE(found.folder);
+      CHECK_FALSE(holdResolvedFolder(path, std::move(found)));
+    }
+    ResolvedFolder found;
+    CHECK(resolveToolPath("alias.txt", location, found).canonical == root / "ws" / "src" / "a.txt");
+  }
 }
