@@ -285,6 +285,10 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
 
   bool done = false;
   std::optional<LineBuilder> builder;
+  // Room for the window as the mean line length expects it, so that it rarely grows.
+  const std::uint64_t expectedLines = std::min<std::uint64_t>(std::min(request.limit, index.totalLines - offset + 1), 4096);
+  window.lines.reserve(static_cast<std::size_t>(expectedLines),
+                       static_cast<std::size_t>(std::min<std::uint64_t>(expectedLines * meanLine + 64, request.maxBytes + 4096)));
   std::string& text = window.lines.buffer();
   // Ends the line being built; false when it does not fit the byte budget (the window is over).
   auto keepLine = [&](bool atNewline) {

@@ -115,6 +115,10 @@ public:
   /// For the window's reader: a line's bytes are appended to buffer(), then the line is ended
   /// (kept) or dropped.
   std::string& buffer() { return text_; }
+  void reserve(std::size_t lines, std::size_t bytes) {
+    ends_.reserve(lines);
+    text_.reserve(bytes);
+  }
   void endLine() { ends_.push_back(text_.size()); }
   void dropOpenLine() { text_.resize(ends_.empty() ? 0 : ends_.back()); }
 
