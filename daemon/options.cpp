@@ -24,7 +24,7 @@ Options:
   --max-frame-bytes N    frames larger than N bytes are refused and skipped (default: 67108864)
   --busy-poll-us N       after a frame, watch stdin this many microseconds before sleeping,
                          for lower latency to a client in a request/response loop (default: 50;
-                         0 never spins)
+                         0 never spins; no spin while the client's frames come further apart)
   --max-output-lines N   a tool's text beyond N lines is cut to a head and a tail, the full text
                          saved under the data dir (default: 2000)
   --max-output-bytes N   the same for bytes of text (default: 51200)

@@ -17,6 +17,8 @@ constexpr std::size_t kMaxQueuedFrames = 8192;
 // One read can hold thousands of small requests; they are handed on in slices of this many, each
 // after checking for room, so that answers stop being produced soon after the output backs up.
 constexpr std::size_t kFramesPerSlice = 256;
+// The busy poll goes on while the client's next frame comes within this many spins' time.
+constexpr int kSpinPaysWithin = 4;
 
 } // namespace
 
@@ -102,6 +104,8 @@ void StdinReader::run() {
   int error = 0;
   // Whether reads may say "nothing yet" instead of sleeping (RWF_NOWAIT; pipes on newer kernels).
   bool tryNoWait = true;
+  bool spinPays = true; // whether the last wait ended within the busy poll's time
+
   while (!stopping_.load()) {
     waitForRoom();
     if (stopping_.load()) return;
@@ -126,12 +130,20 @@ void StdinReader::run() {
     const nfds_t count = wakeFds_[0] >= 0 ? 2 : 1;
     // Busy-poll briefly before sleeping: a client in a request/response exchange usually sends
     // again within microseconds, and waking a sleeping thread on a VM costs tens of them.
+    // Only while it pays: a client whose next frame came long after the spin the last time (a
+    // person, or a runner waiting on a model or on a slow server behind toold) is not spun for,
+    // as that burns a CPU its other processes need. One that comes back within a few spins' time
+    // (the wait then includes toold's own wake-up, tens of microseconds on a VM) is again.
     int ready = 0;
-    const auto spinUntil = std::chrono::steady_clock::now() + busyPoll_;
-    while (busyPoll_.count() > 0 && (ready = ::poll(fds, count, 0)) == 0 &&
+    const auto waitFrom = std::chrono::steady_clock::now();
+    const auto spinUntil = waitFrom + busyPoll_;
+    while (spinPays && busyPoll_.count() > 0 && (ready = ::poll(fds, count, 0)) == 0 &&
            std::chrono::steady_clock::now() < spinUntil) {
     }
-    if (ready == 0) ready = ::poll(fds, count, -1);
+    if (ready == 0) {
+      ready = ::poll(fds, count, -1);
+      spinPays = std::chrono::steady_clock::now() - waitFrom <= kSpinPaysWithin * busyPoll_;
+    }
     if (ready < 0) {
       if (errno == EINTR) continue;
       error = errno;
