@@ -149,7 +149,7 @@ bool StdoutWriter::hasRoomFor(std::size_t bytes) {
     // found taken, plus what was written since, is an upper bound. The pipe is asked again only
     // when that bound leaves no room (in a request/response exchange, every few answers).
     if (slotsTakenAtMost_ + needed <= slots) return true;
-    // A write starts a new slot unless its tail fits the last one, so of any two slots in a row
+    // A write starts a new slot unless its tail fits the last one, so any two slots in a row
     // (after the first, which may be partly read) together hold more than one slot's bytes: the
     // unread bytes take at most twice their slots, plus two.
     int unread = 0;
