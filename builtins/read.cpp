@@ -171,7 +171,7 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
   for (std::size_t i = 0; i < window.lines.size(); ++i) {
     if (i > 0) text += '\n';
     text.append(number, std::to_chars(number, number + sizeof number, offset + i).ptr);
-    text += ": ";
+    text.append(": ", 2);
     text += window.lines[i];
   }
   const std::uint64_t lastLine = offset + window.lines.size() - 1;

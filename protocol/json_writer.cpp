@@ -21,14 +21,15 @@ constexpr std::array<std::uint8_t, 256> kByteClass = [] {
 }();
 
 void appendEscaped(std::string& out, unsigned char c) {
+  // Two bytes each, appended by length (no strlen per escape: a file's text has one per line).
   switch (c) {
-  case '"': out += "\\\""; return;
-  case '\\': out += "\\\\"; return;
-  case '\b': out += "\\b"; return;
-  case '\t': out += "\\t"; return;
-  case '\n': out += "\\n"; return;
-  case '\f': out += "\\f"; return;
-  case '\r': out += "\\r"; return;
+  case '"': out.append("\\\"", 2); return;
+  case '\\': out.append("\\\\", 2); return;
+  case '\b': out.append("\\b", 2); return;
+  case '\t': out.append("\\t", 2); return;
+  case '\n': out.append("\\n", 2); return;
+  case '\f': out.append("\\f", 2); return;
+  case '\r': out.append("\\r", 2); return;
   default: {
     static constexpr char hex[] = "0123456789abcdef";
     const char escaped[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
