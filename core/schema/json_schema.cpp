@@ -1,6 +1,7 @@
 // Compiling schemas with valijson, and turning its results into issues a model can act on.
 #include "core/schema/json_schema.h"
 
+#include "core/schema/flat_object_acceptor.h"
 #include "core/schema/schema_assertions.h"
 #include "core/schema/schema_budget.h"
 #include "core/schema/schema_limits.h"
@@ -383,6 +384,8 @@ struct CompiledSchema::Impl {
   schema_detail::LoweredSchema lowered;  // before `schemas`: their constraints point into it (and into `schemas`)
   SchemaHandles schemas;
   bool hasDefaults = false;
+  // A quick "valid" for flat object schemas (most tools' inputs); everything else is valijson's.
+  std::optional<schema_detail::FlatObjectAcceptor> acceptor;
 };
 
 CompiledSchema::CompiledSchema(std::unique_ptr<const Impl> impl) : impl_(std::move(impl)) {}
@@ -397,6 +400,7 @@ std::shared_ptr<const CompiledSchema> CompiledSchema::compile(const json& docume
   impl->dialect = detectDialect(document);
   impl->document = document;
   impl->hasDefaults = mentionsKey(document, "default");
+  impl->acceptor = schema_detail::FlatObjectAcceptor::compile(document);
   try {
     impl->lowered = schema_detail::lowerSchema(document, impl->dialect);
     valijson::SchemaParser parser(valijson::SchemaParser::kDraft7);
@@ -458,6 +462,7 @@ CompiledSchema::Checked CompiledSchema::run(json* fillIn, const json& value, con
   try {
     ValidationMeter meter(budget);
     if (fillIn) fillDefaults(impl_->lowered.document, impl_->lowered.document, *fillIn, 0);
+    if (impl_->acceptor && impl_->acceptor->accepts(value)) return {};
     if (validateAgainst(impl_->schemas.root(), NlohmannJsonAdapter(value), {"<root>"}, &results)) return {};
   } catch (const ValidationMeter::Stopped& stopped) {
     if (stopped.why == ValidationMeter::Stop::Cancelled) return {Checked::Status::Cancelled, {}};
