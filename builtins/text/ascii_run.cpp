@@ -16,6 +16,15 @@ std::size_t plainAsciiRunEnd(const char* data, std::size_t from, std::size_t lim
     const int stops = _mm_movemask_epi8(_mm_or_si128(bytes, _mm_cmpeq_epi8(bytes, carriageReturn)));
     if (stops != 0) return at + static_cast<std::size_t>(__builtin_ctz(static_cast<unsigned>(stops)));
   }
+  // The last few bytes of a run of 16 or more: the sixteen that end at `limit`, those already
+  // seen masked off, rather than a byte at a time (a line's tail, every line).
+  if (at < limit && limit - from >= 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + limit - 16));
+    const auto seen = 16 - (limit - at);
+    const unsigned stops =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(bytes, _mm_cmpeq_epi8(bytes, carriageReturn)))) >> seen;
+    return stops != 0 ? at + static_cast<std::size_t>(__builtin_ctz(stops)) : limit;
+  }
 #endif
   while (at < limit && static_cast<unsigned char>(data[at]) < 0x80 && data[at] != '\r') ++at;
   return at;
