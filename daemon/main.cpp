@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   };
   server = std::make_unique<daemon::Server>(
       io,
-      [&](nlohmann::json&& message) { writer.send(protocol::encodeFrame(message, outputFraming())); },
+      [&](std::string&& message) { writer.send(protocol::frameBody(std::move(message), outputFraming())); },
       [&](int status) { exitWith(status); });
   server->setDrainTimeout(options.drainTimeout);
   if (options.testMethods) daemon::bindTestMethods(*server);

@@ -15,7 +15,7 @@ namespace detail {
 struct ReplyState {
   json id;
   std::string method;
-  std::function<void(json&&)> send;
+  AnswerSend send;
   std::function<void()> onDone;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::atomic<bool> answered{false};
@@ -24,7 +24,7 @@ struct ReplyState {
   // A string id may be megabytes long; a log line shows its head.
   std::string shownId() const { return protocol::dumpBounded(id, protocol::kLogRender); }
 
-  void answer(json&& message, std::string_view outcome, bool isCancellation = false) {
+  void answer(std::string&& message, std::string_view outcome, bool isCancellation = false) {
     if (isCancellation) cancelled.store(true);
     if (answered.exchange(true)) {
       // After a cancellation the handler's own answer arrives late by design; anything else
@@ -47,7 +47,7 @@ struct ReplyState {
   ~ReplyState() {
     if (answered.load()) return;
     spdlog::error("no answer to {}({}); replying with an internal error", method, shownId());
-    answer(protocol::makeError(id, {protocol::ErrorCode::InternalError,
+    answer(protocol::encodeError(id, {protocol::ErrorCode::InternalError,
                                     "Internal error: toold failed to answer " + method, {}}),
            "dropped");
   }
@@ -55,7 +55,7 @@ struct ReplyState {
 
 } // namespace detail
 
-Reply::Reply(json id, std::string method, std::function<void(json&&)> send, std::function<void()> onDone)
+Reply::Reply(json id, std::string method, AnswerSend send, std::function<void()> onDone)
     : state_(std::make_shared<detail::ReplyState>()) {
   state_->id = std::move(id);
   state_->method = std::move(method);
@@ -63,11 +63,11 @@ Reply::Reply(json id, std::string method, std::function<void(json&&)> send, std:
   state_->onDone = std::move(onDone);
 }
 
-void Reply::operator()(json result) const { state_->answer(protocol::makeResult(state_->id, std::move(result)), "ok"); }
+void Reply::operator()(json result) const { state_->answer(protocol::encodeResult(state_->id, result), "ok"); }
 
 void Reply::error(protocol::RpcError error) const {
   const std::string outcome = "error " + std::to_string(static_cast<int>(error.code));
-  state_->answer(protocol::makeError(state_->id, error), outcome, error.code == protocol::ErrorCode::RequestCancelled);
+  state_->answer(protocol::encodeError(state_->id, error), outcome, error.code == protocol::ErrorCode::RequestCancelled);
 }
 
 void Reply::error(protocol::ErrorCode code, std::string message) const {
@@ -76,7 +76,7 @@ void Reply::error(protocol::ErrorCode code, std::string message) const {
 
 void Reply::withdraw() const {
   state_->cancelled.store(true);
-  state_->answer(json(json::value_t::discarded), "withdrawn");
+  state_->answer(std::string(), "withdrawn");
 }
 
 bool Reply::answered() const { return state_->answered.load(); }
@@ -86,24 +86,30 @@ const json& Reply::id() const { return state_->id; }
 struct BatchReply::State {
   std::mutex mutex;
   std::size_t expected;
-  json responses = json::array();
-  std::function<void(json&&)> send;
+  std::size_t settled = 0;
+  std::string responses = "["; ///< the answers so far, each followed by ','
+  AnswerSend send;
 };
 
-BatchReply::BatchReply(std::size_t expected, std::function<void(json&&)> send) : state_(std::make_shared<State>()) {
+BatchReply::BatchReply(std::size_t expected, AnswerSend send) : state_(std::make_shared<State>()) {
   state_->expected = expected;
   state_->send = std::move(send);
 }
 
-void BatchReply::add(json&& response) {
-  json complete;
+void BatchReply::add(std::string&& response) {
+  std::string complete;
   {
     std::lock_guard lock(state_->mutex);
-    if (response.is_discarded()) --state_->expected;
-    else state_->responses.push_back(std::move(response));
-    if (state_->responses.size() != state_->expected || state_->expected == 0) return;
+    ++state_->settled;
+    if (!response.empty()) {
+      state_->responses += response;
+      state_->responses += ',';
+    }
+    if (state_->settled != state_->expected) return;
+    if (state_->responses.size() == 1) return; // every request was withdrawn: nothing to send
     complete = std::move(state_->responses);
   }
+  complete.back() = ']';
   state_->send(std::move(complete));
 }
 

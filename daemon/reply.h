@@ -20,11 +20,16 @@ namespace detail {
 struct ReplyState;
 }
 
+/// Receives one answer, already written out as a JSON-RPC message. Written at once from the
+/// result, without an envelope tree to build and walk: an answer is what every request costs. An
+/// empty body is a withdrawn request (no answer; a batch's collector still counts it).
+using AnswerSend = std::function<void(std::string&& body)>;
+
 /// Copyable handle to one request's single answer. Safe to call from any thread.
 class Reply {
 public:
   /// `send` receives the complete response message; `onDone` runs once, just before it is sent.
-  Reply(json id, std::string method, std::function<void(json&&)> send, std::function<void()> onDone = {});
+  Reply(json id, std::string method, AnswerSend send, std::function<void()> onDone = {});
 
   void operator()(json result) const;
   void error(protocol::RpcError error) const;
@@ -60,11 +65,11 @@ private:
 /// Collects the responses to the requests of one JSON-RPC batch and sends them as one array.
 class BatchReply {
 public:
-  BatchReply(std::size_t expected, std::function<void(json&&)> send);
-  /// Adds one response; the array is sent when the last expected one arrives. A discarded value
-  /// (a withdrawn request) settles its place without joining the array; a batch whose requests
-  /// were all withdrawn sends nothing.
-  void add(json&& response);
+  BatchReply(std::size_t expected, AnswerSend send);
+  /// Adds one response; the array is sent when the last expected one arrives. An empty body (a
+  /// withdrawn request) settles its place without joining the array; a batch whose requests were
+  /// all withdrawn sends nothing.
+  void add(std::string&& response);
 
 private:
   struct State;

@@ -5,6 +5,7 @@
 
 #include "core/base/serial_queue.h"
 #include "protocol/bounded_json.h"
+#include "protocol/json_writer.h"
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -55,7 +56,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   asio::io_context& io;
   core::SerialQueue dispatch;
   Send send;
-  Send answerSend; // `send` for answers: a withdrawn request's answer is nothing
+  AnswerSend answerSend; // `send` for answers: a withdrawn request's answer is nothing
   ExitHandler onExit;
   MethodTable methods;
 
@@ -77,18 +78,19 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
 
   Impl(asio::io_context& ioContext, Send sendFn, ExitHandler exitFn)
       : io(ioContext), send(std::move(sendFn)),
-        answerSend([send = send](json&& message) {
-          if (!message.is_discarded()) send(std::move(message));
+        answerSend([send = send](std::string&& message) {
+          if (!message.empty()) send(std::move(message));
         }),
         onExit(std::move(exitFn)) {}
 
   void bindLifecycle();
   void handleFrame(protocol::DecodedFrame&& frame);
   void handleBatch(json&& batch);
-  void handleMessage(protocol::Message&& message, const Send& reply);
-  void handleRequest(protocol::Request&& request, const Send& reply);
+  void handleMessage(protocol::Message&& message, const AnswerSend& reply);
+  void handleRequest(protocol::Request&& request, const AnswerSend& reply);
   /// Enters the request in the in-flight table; nothing when its id is already in flight.
-  std::optional<Reply> enterInFlight(const protocol::Request& request, const Send& replySend, RequestContext& context);
+  std::optional<Reply> enterInFlight(const protocol::Request& request, const AnswerSend& replySend,
+                                     RequestContext& context);
   void handleNotification(protocol::Notification&& notification);
   void handleResponse(protocol::Response&& response);
   /// Cancels a request in flight; `answer` says whether it is still answered (-32800, LSP's
@@ -147,13 +149,13 @@ json Server::callClient(std::string method, json params, std::function<void(prot
     impl_->outgoing.emplace(protocol::idKey(id), std::move(onResponse));
   }
   if (debugLogged()) spdlog::debug("--> {}({})", method, shown(id));
-  impl_->send(protocol::makeRequest(id, method, std::move(params)));
+  impl_->send(protocol::writeJson(protocol::makeRequest(id, method, std::move(params))));
   return id;
 }
 
 void Server::notify(std::string_view method, json params) {
   if (impl_->exiting.load()) return;
-  impl_->send(protocol::makeNotification(method, std::move(params)));
+  impl_->send(protocol::writeJson(protocol::makeNotification(method, std::move(params))));
 }
 
 json Server::clientCapabilities() const {
@@ -210,7 +212,7 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
   if (exiting) return;
   if (frame.error) {
     spdlog::warn("{}", frame.error->message);
-    send(protocol::makeError(nullptr, *frame.error));
+    send(protocol::encodeError(nullptr, *frame.error));
     return;
   }
   // Bounded: nothing below may meet a value deeper than kMaxJsonDepth, since copies, comparisons
@@ -219,7 +221,7 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
   if (!parsed) {
     const RpcError error = frameRefusalError(*parsed.refusal);
     spdlog::warn("{}", error.message);
-    send(protocol::makeError(nullptr, error));
+    send(protocol::encodeError(nullptr, error));
     return;
   }
   json value = std::move(parsed.value);
@@ -229,7 +231,7 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
 
 void Server::Impl::handleBatch(json&& batch) {
   if (batch.empty()) {
-    send(protocol::makeError(nullptr, {ErrorCode::InvalidRequest, "Invalid Request: an empty batch", {}}));
+    send(protocol::encodeError(nullptr, {ErrorCode::InvalidRequest, "Invalid Request: an empty batch", {}}));
     return;
   }
   std::vector<protocol::Message> messages;
@@ -241,15 +243,15 @@ void Server::Impl::handleBatch(json&& batch) {
     if (std::holds_alternative<protocol::Request>(m)) ++answers;
     if (auto* invalid = std::get_if<protocol::InvalidMessage>(&m); invalid && invalid->replyable) ++answers;
   }
-  Send reply = [](json&&) {};
+  AnswerSend reply = [](std::string&&) {};
   if (answers > 0) {
     BatchReply collector(answers, answerSend);
-    reply = [collector](json&& response) mutable { collector.add(std::move(response)); };
+    reply = [collector](std::string&& response) mutable { collector.add(std::move(response)); };
   }
   for (auto& message : messages) handleMessage(std::move(message), reply);
 }
 
-void Server::Impl::handleMessage(protocol::Message&& message, const Send& reply) {
+void Server::Impl::handleMessage(protocol::Message&& message, const AnswerSend& reply) {
   std::visit(
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
@@ -261,13 +263,13 @@ void Server::Impl::handleMessage(protocol::Message&& message, const Send& reply)
           handleResponse(std::move(m));
         } else {
           spdlog::warn("{}", m.error.message);
-          if (m.replyable) reply(protocol::makeError(m.id, m.error));
+          if (m.replyable) reply(protocol::encodeError(m.id, m.error));
         }
       },
       std::move(message));
 }
 
-void Server::Impl::handleRequest(protocol::Request&& request, const Send& replySend) {
+void Server::Impl::handleRequest(protocol::Request&& request, const AnswerSend& replySend) {
   if (debugLogged()) spdlog::debug("<-- {}({})", request.method, shown(request.id));
   auto fail = [&](ErrorCode code, std::string message) {
     Reply(request.id, request.method, replySend).error(code, std::move(message));
@@ -295,7 +297,7 @@ void Server::Impl::handleRequest(protocol::Request&& request, const Send& replyS
   }
 }
 
-std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& request, const Send& replySend,
+std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& request, const AnswerSend& replySend,
                                                  RequestContext& context) {
   const std::string key = protocol::idKey(request.id);
   std::lock_guard lock(tablesMutex);
@@ -305,7 +307,7 @@ std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& reques
   // dropping its last copy is still detected.
   // After the end of input, the answer that empties the table lets toold exit; it is checked once
   // the answer is handed to the writer, so that the exit's flush includes it.
-  Send sendThenCheck = [weak = weak_from_this(), replySend](json&& message) {
+  AnswerSend sendThenCheck = [weak = weak_from_this(), replySend](std::string&& message) {
     replySend(std::move(message));
     if (auto self = weak.lock(); self && self->draining.load()) self->answered();
   };

@@ -20,7 +20,8 @@ namespace toold::daemon {
 
 class Server {
 public:
-  using Send = std::function<void(json&&)>;
+  /// Hands one message, written out (JSON text without framing), to the writer.
+  using Send = std::function<void(std::string&&)>;
   using ExitHandler = std::function<void(int status)>;
 
   /// `send` hands a message to the writer (any thread); `onExit` runs once, when the

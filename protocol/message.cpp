@@ -113,6 +113,26 @@ json makeError(const json& id, const RpcError& error) {
   return message;
 }
 
+std::string encodeResult(const json& id, const json& result) {
+  std::string out;
+  out.reserve(48);
+  out += R"({"id":)";
+  appendJson(out, id);
+  out += R"(,"jsonrpc":"2.0","result":)";
+  appendJson(out, result);
+  out += '}';
+  return out;
+}
+
+std::string encodeError(const json& id, const RpcError& error) {
+  std::string out = R"({"error":)";
+  appendJson(out, json(error));
+  out += R"(,"id":)";
+  appendJson(out, id);
+  out += R"(,"jsonrpc":"2.0"})";
+  return out;
+}
+
 json makeNotification(std::string_view method, json params) {
   json message(json::value_t::object);
   auto& members = message.get_ref<json::object_t&>();

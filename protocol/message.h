@@ -56,6 +56,11 @@ std::string idKey(const json& id);
 
 json makeResult(const json& id, json result);
 json makeError(const json& id, const RpcError& error);
+
+/// The same messages written out at once, with the bytes `writeJson(makeResult(...))` gives
+/// (members in name order), without building the envelope: every answer is one of these.
+std::string encodeResult(const json& id, const json& result);
+std::string encodeError(const json& id, const RpcError& error);
 json makeNotification(std::string_view method, json params);
 json makeRequest(const json& id, std::string_view method, json params);
 

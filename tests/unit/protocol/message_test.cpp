@@ -1,7 +1,10 @@
 // Classification of JSON-RPC messages: requests, notifications, responses, and every invalid shape.
 #include "protocol/message.h"
+#include "protocol/json_writer.h"
 
 #include <catch2/catch.hpp>
+
+#include <vector>
 
 using namespace toold::protocol;
 using nlohmann::json;
@@ -122,4 +125,20 @@ TEST_CASE("an error code that does not fit 32 bits makes a malformed response", 
   auto widest = classifyText(R"({"jsonrpc":"2.0","id":"t","error":{"code":-2147483648,"message":"no"}})");
   REQUIRE(std::holds_alternative<Response>(widest));
   CHECK(static_cast<long long>(std::get<Response>(widest).error->code) == -2147483648LL);
+}
+
+TEST_CASE("answers written at once are the bytes of their envelopes", "[protocol]") {
+  using toold::protocol::encodeError;
+  using toold::protocol::encodeResult;
+  using toold::protocol::writeJson;
+  const std::vector<json> ids = {json(0), json(-7), json(18446744073709551615ULL), json("a\"b\\c\n"), json(nullptr)};
+  const std::vector<json> results = {json::object(), json(nullptr), json::parse(R"({"z":[1,"\u0001"],"a":{"b":true}})"),
+                                     json("é and \xF0\x9F\x98\x80")};
+  for (const auto& id : ids) {
+    for (const auto& result : results) CHECK(encodeResult(id, result) == writeJson(makeResult(id, result)));
+    const RpcError plain{ErrorCode::InvalidParams, "bad \"input\"", {}};
+    const RpcError withData{ErrorCode::InternalError, "x", json{{"path", "a"}}};
+    CHECK(encodeError(id, plain) == writeJson(makeError(id, plain)));
+    CHECK(encodeError(id, withData) == writeJson(makeError(id, withData)));
+  }
 }
