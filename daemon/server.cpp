@@ -216,7 +216,10 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
     return;
   }
   // Bounded: nothing below may meet a value deeper than kMaxJsonDepth, since copies, comparisons
-  // and dumps of a value recurse once per level.
+  // and dumps of a value recurse once per level. A frame that is one object (nearly all) is read
+  // as its members, its envelope never built; anything else, a refusal included, the long way.
+  if (auto members = protocol::parseObjectMembersFast(frame.body, protocol::kMaxJsonDepth))
+    return handleMessage(protocol::classify(std::move(*members)), answerSend);
   auto parsed = protocol::parseBounded(frame.body);
   if (!parsed) {
     const RpcError error = frameRefusalError(*parsed.refusal);

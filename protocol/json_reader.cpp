@@ -3,6 +3,7 @@
 #include "protocol/json_string_scan.h"
 #include "protocol/utf8_sequence.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -28,6 +29,40 @@ public:
     skipSpace();
     if (at_ != end_) throw GiveUp{};
     return value;
+  }
+
+  /// The text as one object, its members read one by one into `members` (the object itself is
+  /// not built): a later duplicate replaces the earlier one, as in readObject.
+  void topMembers(JsonMembers& members) {
+    skipSpace();
+    if (peek() != '{') throw GiveUp{};
+    if (maxDepth_ < 1) throw GiveUp{};
+    ++at_;
+    skipSpace();
+    if (peek() == '}') {
+      ++at_;
+    } else {
+      for (;;) {
+        skipSpace();
+        if (peek() != '"') throw GiveUp{};
+        std::string key = readString();
+        skipSpace();
+        if (peek() != ':') throw GiveUp{};
+        ++at_;
+        skipSpace();
+        json value = readValue(1);
+        auto same = std::find_if(members.begin(), members.end(), [&](const auto& member) { return member.first == key; });
+        if (same != members.end()) same->second = std::move(value);
+        else members.emplace_back(std::move(key), std::move(value));
+        skipSpace();
+        const char next = peek();
+        ++at_;
+        if (next == '}') break;
+        if (next != ',') throw GiveUp{};
+      }
+    }
+    skipSpace();
+    if (at_ != end_) throw GiveUp{};
   }
 
 private:
@@ -247,6 +282,17 @@ private:
 std::optional<nlohmann::json> parseJsonFast(std::string_view text, std::size_t maxDepth) {
   try {
     return FastReader(text, maxDepth).document();
+  } catch (const GiveUp&) {
+    return std::nullopt;
+  }
+}
+
+std::optional<JsonMembers> parseObjectMembersFast(std::string_view text, std::size_t maxDepth) {
+  try {
+    JsonMembers members;
+    members.reserve(4); // a JSON-RPC envelope's
+    FastReader(text, maxDepth).topMembers(members);
+    return members;
   } catch (const GiveUp&) {
     return std::nullopt;
   }

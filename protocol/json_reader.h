@@ -9,12 +9,25 @@
 
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace toold::protocol {
 
 /// The value of `text` when it is one valid JSON value nested at most `maxDepth` deep (surrounded
 /// by whitespace at most); nothing otherwise, without saying why.
 std::optional<nlohmann::json> parseJsonFast(std::string_view text, std::size_t maxDepth);
+
+/// An object's members, in the order they came.
+using JsonMembers = std::vector<std::pair<std::string, nlohmann::json>>;
+
+/// The members of `text` when it is one JSON object that parseJsonFast would read, each into its
+/// own value, without building the object around them (a frame's envelope is read and taken
+/// apart at once, so its map was built only to be emptied). A later duplicate key replaces the
+/// earlier one, as in the object parseJsonFast builds. Nothing otherwise (not an object, or
+/// anything parseJsonFast gives up on).
+std::optional<JsonMembers> parseObjectMembersFast(std::string_view text, std::size_t maxDepth);
 
 } // namespace toold::protocol

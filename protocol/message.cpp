@@ -30,22 +30,27 @@ bool isValidId(const json& id) {
 
 std::string idKey(const json& id) { return writeJson(id); }
 
-Message classify(json&& value) {
-  if (!value.is_object()) return invalid(nullptr, "a message must be a JSON object");
+namespace {
 
-  auto idIt = value.find("id");
-  const bool hasId = idIt != value.end();
+// The envelope's rules over a way of finding a member by name (null when absent): the members of
+// a parsed object, or those of a frame read one by one.
+template <class Find>
+Message classifyMembers(Find&& find) {
+  json* idIt = find("id");
+  const bool hasId = idIt != nullptr;
   json id = (hasId && isValidId(*idIt)) ? *idIt : json(nullptr);
 
-  auto versionIt = value.find("jsonrpc");
-  if (versionIt == value.end()) return invalid(id, "\"jsonrpc\" is missing; it must be \"2.0\"");
+  json* versionIt = find("jsonrpc");
+  if (versionIt == nullptr) return invalid(id, "\"jsonrpc\" is missing; it must be \"2.0\"");
   if (!versionIt->is_string() || versionIt->get_ref<const std::string&>() != "2.0")
     return invalid(id, "\"jsonrpc\" must be the string \"2.0\"");
 
-  auto methodIt = value.find("method");
-  if (methodIt == value.end()) {
-    const bool hasResult = value.contains("result");
-    const bool hasError = value.contains("error");
+  json* methodIt = find("method");
+  if (methodIt == nullptr) {
+    json* result = find("result");
+    json* error = find("error");
+    const bool hasResult = result != nullptr;
+    const bool hasError = error != nullptr;
     if (!hasResult && !hasError) return invalid(id, "\"method\" is missing");
     // A malformed response is reported in the log, never answered: answering a response would
     // start a ping-pong between two peers that each think the other is wrong.
@@ -53,16 +58,15 @@ Message classify(json&& value) {
     if (!hasId) return invalid(nullptr, "a response needs an \"id\"", false);
     Response response{std::move(*idIt), {}, {}};
     if (hasResult) {
-      response.result = std::move(value["result"]);
+      response.result = std::move(*result);
     } else {
-      const json& error = value["error"];
-      if (!error.is_object() || !error.contains("code") || !error["code"].is_number_integer() ||
-          !fitsErrorCode(error["code"]))
+      if (!error->is_object() || !error->contains("code") || !(*error)["code"].is_number_integer() ||
+          !fitsErrorCode((*error)["code"]))
         return invalid(response.id, "\"error\" must be an object with an integer \"code\" of 32 bits", false);
       RpcError parsed;
-      parsed.code = static_cast<ErrorCode>(error["code"].get<std::int32_t>());
-      if (auto m = error.find("message"); m != error.end() && m->is_string()) parsed.message = m->get<std::string>();
-      if (auto d = error.find("data"); d != error.end()) parsed.data = *d;
+      parsed.code = static_cast<ErrorCode>((*error)["code"].get<std::int32_t>());
+      if (auto m = error->find("message"); m != error->end() && m->is_string()) parsed.message = m->get<std::string>();
+      if (auto d = error->find("data"); d != error->end()) parsed.data = *d;
       response.error = std::move(parsed);
     }
     return response;
@@ -71,7 +75,7 @@ Message classify(json&& value) {
   std::string method = std::move(methodIt->get_ref<std::string&>());
 
   json params;
-  if (auto paramsIt = value.find("params"); paramsIt != value.end()) {
+  if (json* paramsIt = find("params"); paramsIt != nullptr) {
     if (!paramsIt->is_object() && !paramsIt->is_array())
       return invalid(id, "\"params\" must be an object or an array");
     params = std::move(*paramsIt);
@@ -88,6 +92,25 @@ Message classify(json&& value) {
   if (!isValidId(*idIt)) return invalid(nullptr, std::string("\"id\" must be an integer or a string, not ") +
                                                       (idIt->is_object() ? "an object" : idIt->is_array() ? "an array" : "a boolean"));
   return Request{std::move(id), std::move(method), std::move(params)};
+}
+
+} // namespace
+
+Message classify(json&& value) {
+  if (!value.is_object()) return invalid(nullptr, "a message must be a JSON object");
+  auto& object = value.get_ref<json::object_t&>();
+  return classifyMembers([&object](std::string_view name) -> json* {
+    auto it = object.find(name);
+    return it == object.end() ? nullptr : &it->second;
+  });
+}
+
+Message classify(JsonMembers&& members) {
+  return classifyMembers([&members](std::string_view name) -> json* {
+    for (auto& [key, value] : members)
+      if (key == name) return &value;
+    return nullptr;
+  });
 }
 
 // Built member by member rather than from an initializer list: a list's elements are const, so

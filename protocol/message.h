@@ -2,6 +2,7 @@
 #pragma once
 
 #include "protocol/error_code.h"
+#include "protocol/json_reader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -47,6 +48,8 @@ using Message = std::variant<Request, Notification, Response, InvalidMessage>;
 /// Sorts one JSON value (one element of a batch, or a whole frame) into a Message.
 /// Takes the value by rvalue so params are moved, not copied.
 Message classify(json&& value);
+/// The same for a frame read as its object's members (see parseObjectMembersFast).
+Message classify(JsonMembers&& members);
 
 /// True for an id JSON-RPC allows toold to echo: an integer or a string.
 bool isValidId(const json& id);

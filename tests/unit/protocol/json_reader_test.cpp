@@ -3,6 +3,8 @@
 #include <catch2/catch.hpp>
 
 #include <random>
+#include <string>
+#include <utility>
 
 using nlohmann::json;
 using toold::protocol::parseJsonFast;
@@ -142,4 +144,40 @@ TEST_CASE("parseJsonFast reads long strings as nlohmann does, whatever falls whe
         REQUIRE(expected.has_value() == fast.has_value());
         if (expected) CHECK(same(*fast, *expected));
       }
+}
+
+TEST_CASE("parseObjectMembersFast reads an object's members as parseJsonFast reads the object", "[protocol]") {
+  using toold::protocol::parseObjectMembersFast;
+  auto asObject = [](const toold::protocol::JsonMembers& members) {
+    json object = json::object();
+    for (const auto& [key, value] : members) object[key] = value;
+    return object;
+  };
+  std::mt19937 random(7);
+  int objects = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string text = (i % 3 == 0 ? " " : "") + randomText(random, 0) + (i % 5 == 0 ? "\n" : "");
+    INFO(text);
+    const auto whole = parseJsonFast(text, 512);
+    const auto members = parseObjectMembersFast(text, 512);
+    if (whole && whole->is_object()) {
+      ++objects;
+      REQUIRE(members.has_value());
+      CHECK(same(asObject(*members), *whole));
+      CHECK(members->size() == whole->size()); // duplicates replaced in place, not repeated
+    } else {
+      CHECK_FALSE(members.has_value());
+    }
+  }
+  CHECK(objects > 300);
+  // The last of duplicate keys, in the place of the first; nesting counts the object itself.
+  const auto duplicates = parseObjectMembersFast(R"({"a":1,"b":2,"a":3})", 512);
+  REQUIRE(duplicates.has_value());
+  REQUIRE(duplicates->size() == 2);
+  CHECK((*duplicates)[0] == std::pair<std::string, json>{"a", 3});
+  CHECK(parseObjectMembersFast(R"({"a":{"b":[]}})", 3).has_value());
+  CHECK_FALSE(parseObjectMembersFast(R"({"a":{"b":[]}})", 2).has_value());
+  CHECK_FALSE(parseObjectMembersFast(R"({"a":1} x)", 512).has_value());
+  CHECK_FALSE(parseObjectMembersFast(R"([{"a":1}])", 512).has_value());
+  CHECK_FALSE(parseObjectMembersFast("\xEF\xBB\xBF{}", 512).has_value());
 }

@@ -142,3 +142,54 @@ TEST_CASE("answers written at once are the bytes of their envelopes", "[protocol
     CHECK(encodeError(id, withData) == writeJson(makeError(id, withData)));
   }
 }
+
+namespace {
+
+// What a classified message says, written out, so that two classifications can be compared.
+std::string describe(const Message& message) {
+  return std::visit(
+      [](const auto& m) -> std::string {
+        using T = std::decay_t<decltype(m)>;
+        if constexpr (std::is_same_v<T, Request>) return "request " + m.id.dump() + " " + m.method + " " + m.params.dump();
+        else if constexpr (std::is_same_v<T, Notification>) return "notification " + m.method + " " + m.params.dump();
+        else if constexpr (std::is_same_v<T, Response>)
+          return "response " + m.id.dump() + " " + (m.result ? m.result->dump() : "-") + " " +
+                 (m.error ? json(*m.error).dump() : "-");
+        else return "invalid " + m.id.dump() + " " + json(m.error).dump() + (m.replyable ? " replyable" : "");
+      },
+      message);
+}
+
+} // namespace
+
+TEST_CASE("a frame classified from its members reads as the parsed object does", "[message]") {
+  const char* texts[] = {
+      R"({"jsonrpc":"2.0","id":7,"method":"ping"})",
+      R"({"method":"tools/call","params":{"name":"read","arguments":{"a":[1,2]}},"id":"x","jsonrpc":"2.0"})",
+      R"({"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}})",
+      R"({"jsonrpc":"2.0","id":18446744073709551615,"method":"m","params":[1]})",
+      R"({"jsonrpc":"2.0","id":"toold-1","result":{"a":1}})",
+      R"({"jsonrpc":"2.0","id":"toold-2","error":{"code":-32000,"message":"no","data":[1]}})",
+      R"({"jsonrpc":"2.0","id":1,"error":{"code":4294967296}})",
+      R"({"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1}})",
+      R"({"jsonrpc":"2.0","result":1})",
+      R"({"id":1,"method":"m"})",
+      R"({"jsonrpc":"1.0","id":1,"method":"m"})",
+      R"({"jsonrpc":"2.0","id":1})",
+      R"({"jsonrpc":"2.0","id":1,"method":5})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":3})",
+      R"({"jsonrpc":"2.0","id":{"a":1},"method":"m"})",
+      R"({"jsonrpc":"2.0","id":1.5,"method":"m"})",
+      R"({"jsonrpc":"2.0","id":2.0,"method":"m"})",
+      R"({"jsonrpc":"2.0","id":true,"method":"m"})",
+      R"({"jsonrpc":"2.0","id":null,"method":"m"})",
+      R"({"jsonrpc":"2.0","id":1,"method":"a","method":"b","extra":{"x":null}})",
+      R"({})",
+  };
+  for (const char* text : texts) {
+    INFO(text);
+    auto members = toold::protocol::parseObjectMembersFast(text, 512);
+    REQUIRE(members.has_value());
+    CHECK(describe(classify(std::move(*members))) == describe(classifyText(text)));
+  }
+}
