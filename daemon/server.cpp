@@ -78,7 +78,9 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
 
   Impl(asio::io_context& ioContext, Send sendFn, ExitHandler exitFn)
       : io(ioContext), send(std::move(sendFn)),
-        answerSend([send = send](std::string&& message) {
+        // Holds only `this` (stored in place, copied for free into every reply): it is called
+        // while the server is alive, by dispatch or by a reply that found the server still there.
+        answerSend([this](std::string&& message) {
           if (!message.empty()) send(std::move(message));
         }),
         onExit(std::move(exitFn)) {}
@@ -306,20 +308,23 @@ std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& reques
   std::lock_guard lock(tablesMutex);
   auto [it, inserted] = inFlight.try_emplace(key);
   if (!inserted) return std::nullopt;
-  // The reply leaves the table when it is sent; the table holds it weakly so that a handler
-  // dropping its last copy is still detected.
+  // The reply leaves the table when it is sent, before the client can see the answer (and reuse
+  // the id); the table holds it weakly so that a handler dropping its last copy is still detected.
   // After the end of input, the answer that empties the table lets toold exit; it is checked once
-  // the answer is handed to the writer, so that the exit's flush includes it.
-  AnswerSend sendThenCheck = [weak = weak_from_this(), replySend](std::string&& message) {
-    replySend(std::move(message));
-    if (auto self = weak.lock(); self && self->draining.load()) self->answered();
-  };
-  Reply reply(request.id, request.method, std::move(sendThenCheck), [weak = weak_from_this(), key] {
-    if (auto self = weak.lock()) {
-      std::lock_guard relock(self->tablesMutex);
-      self->inFlight.erase(key);
-    }
-  });
+  // the answer is handed to the writer, so that the exit's flush includes it. One callback does
+  // all three: each std::function of a reply is an allocation per request. An answer that comes
+  // after the server is gone (toold has exited) has no one to go to.
+  Reply reply(request.id, request.method,
+              [weak = weak_from_this(), key, replySend](std::string&& message) {
+                const auto self = weak.lock();
+                if (!self) return;
+                {
+                  std::lock_guard relock(self->tablesMutex);
+                  self->inFlight.erase(key);
+                }
+                replySend(std::move(message));
+                if (self->draining.load()) self->answered();
+              });
   it->second.reply = WeakReply(reply);
   context.cancellation = it->second.cancellation.token();
   return reply;
