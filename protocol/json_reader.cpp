@@ -35,32 +35,13 @@ public:
   /// not built): a later duplicate replaces the earlier one, as in readObject.
   void topMembers(JsonMembers& members) {
     skipSpace();
-    if (peek() != '{') throw GiveUp{};
-    if (maxDepth_ < 1) throw GiveUp{};
-    ++at_;
-    skipSpace();
-    if (peek() == '}') {
-      ++at_;
-    } else {
-      for (;;) {
-        skipSpace();
-        if (peek() != '"') throw GiveUp{};
-        std::string key = readString();
-        skipSpace();
-        if (peek() != ':') throw GiveUp{};
-        ++at_;
-        skipSpace();
-        json value = readValue(1);
-        auto same = std::find_if(members.begin(), members.end(), [&](const auto& member) { return member.first == key; });
-        if (same != members.end()) same->second = std::move(value);
-        else members.emplace_back(std::move(key), std::move(value));
-        skipSpace();
-        const char next = peek();
-        ++at_;
-        if (next == '}') break;
-        if (next != ',') throw GiveUp{};
-      }
-    }
+    if (peek() != '{' || maxDepth_ < 1) throw GiveUp{};
+    readMembers([&](std::string&& key) {
+      json value = readValue(1);
+      auto same = std::find_if(members.begin(), members.end(), [&](const auto& member) { return member.first == key; });
+      if (same != members.end()) same->second = std::move(value);
+      else members.emplace_back(std::move(key), std::move(value));
+    });
     skipSpace();
     if (at_ != end_) throw GiveUp{};
   }
@@ -92,15 +73,14 @@ private:
     }
   }
 
-  json readObject(std::size_t depth) {
-    if (depth > maxDepth_) throw GiveUp{};
+  /// The members of the object that starts at `at_`, each key handed to `take`, which reads its value.
+  template <class Take>
+  void readMembers(Take&& take) {
     ++at_; // '{'
-    json object(json::value_t::object);
-    auto& members = object.get_ref<json::object_t&>();
     skipSpace();
     if (peek() == '}') {
       ++at_;
-      return object;
+      return;
     }
     for (;;) {
       skipSpace();
@@ -110,13 +90,22 @@ private:
       if (peek() != ':') throw GiveUp{};
       ++at_;
       skipSpace();
-      members.insert_or_assign(std::move(key), readValue(depth)); // the last duplicate wins, as in nlohmann
+      take(std::move(key));
       skipSpace();
       const char next = peek();
       ++at_;
-      if (next == '}') return object;
+      if (next == '}') return;
       if (next != ',') throw GiveUp{};
     }
+  }
+
+  json readObject(std::size_t depth) {
+    if (depth > maxDepth_) throw GiveUp{};
+    json object(json::value_t::object);
+    auto& members = object.get_ref<json::object_t&>();
+    // The last duplicate wins, as in nlohmann.
+    readMembers([&](std::string&& key) { members.insert_or_assign(std::move(key), readValue(depth)); });
+    return object;
   }
 
   json readArray(std::size_t depth) {
