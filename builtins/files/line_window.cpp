@@ -291,9 +291,8 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
                        static_cast<std::size_t>(std::min<std::uint64_t>(expectedLines * meanLine + 64, request.maxBytes + 4096)));
   std::string& text = window.lines.buffer();
   // Ends the line being built; false when it does not fit the byte budget (the window is over).
-  auto keepLine = [&](bool atNewline) {
-    builder->finish(atNewline);
-    builder.reset();
+  // Ends the line whose bytes are in `text`; false when it does not fit the byte budget.
+  auto closeLine = [&] {
     // The kept lines joined by "\n": their bytes, and one between each two.
     const std::size_t joined = text.size() + window.lines.size();
     if (joined > request.maxBytes) {
@@ -303,6 +302,11 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
     }
     window.lines.endLine();
     return window.lines.size() < request.limit;
+  };
+  auto keepLine = [&](bool atNewline) {
+    builder->finish(atNewline);
+    builder.reset();
+    return closeLine();
   };
 
   while (!done) {
@@ -330,6 +334,19 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
       const auto* newline = static_cast<const char*>(std::memchr(cursor, '\n', static_cast<std::size_t>(end - cursor)));
       const char* stop = newline != nullptr ? newline : end;
       if (line >= offset) {
+        // Most lines: whole in the buffer, plain ASCII without a '\r', within the character
+        // budget. The builder would append their bytes as they are; so does this, without it.
+        if (!builder && newline != nullptr) {
+          const auto length = static_cast<std::size_t>(newline - cursor);
+          if (length <= request.maxLineChars && plainAsciiRunEnd(cursor, 0, length) == length) {
+            text.append(cursor, length);
+            if (!closeLine())
+              done = true;
+            ++line;
+            cursor = newline + 1;
+            continue;
+          }
+        }
         if (!builder)
           builder.emplace(text, request.maxLineChars);
         if (builder->wantsMore())

@@ -150,6 +150,19 @@ TEST_CASE("line window: long lines are cut at maxLineChars code points", "[files
   CHECK(result.totalLines == 4);
 }
 
+TEST_CASE("line window: plain ASCII lines up to maxLineChars are taken whole and longer ones cut", "[files]") {
+  TempDir dir("line_window");
+  // Whole lines of plain ASCII are taken as they are; one a character too long, or holding a
+  // carriage return, goes through the line builder.
+  auto path = writeFile(dir, "ascii.txt", "abcde\nabcdef\nabc\n\nab\rc\nabcd\r\nabcde");
+  LineWindowRequest request;
+  request.maxLineChars = 5;
+  auto result = readWindow(path, request);
+  const std::string suffix(kLineCutSuffix);
+  CHECK(result.lines == Lines{"abcde", "abcde" + suffix, "abc", "", "ab\rc", "abcd", "abcde"});
+  CHECK(result.totalLines == 7);
+}
+
 TEST_CASE("line window: the byte budget stops before the line that would pass it", "[files]") {
   TempDir dir("line_window");
   std::string content;
