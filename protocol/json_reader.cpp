@@ -18,6 +18,9 @@ using json = nlohmann::json;
 // Thrown to leave the parse at the first thing it does not take; caught once, at the top.
 struct GiveUp {};
 
+// The most members parseObjectMembersFast reads (an envelope has four, five with a stray one).
+constexpr std::size_t kMaxTopMembers = 16;
+
 class FastReader {
 public:
   FastReader(std::string_view text, std::size_t maxDepth)
@@ -37,6 +40,10 @@ public:
     skipSpace();
     if (peek() != '{' || maxDepth_ < 1) throw GiveUp{};
     readMembers([&](std::string&& key) {
+      // Each key is looked for among those before it: past a JSON-RPC envelope's few members
+      // that would grow with the square of their number, so a frame with more takes the long
+      // way, whose object finds a key in logarithmic time.
+      if (members.size() == kMaxTopMembers) throw GiveUp{};
       json value = readValue(1);
       auto same = std::find_if(members.begin(), members.end(), [&](const auto& member) { return member.first == key; });
       if (same != members.end()) same->second = std::move(value);

@@ -26,8 +26,9 @@ using JsonMembers = std::vector<std::pair<std::string, nlohmann::json>>;
 /// The members of `text` when it is one JSON object that parseJsonFast would read, each into its
 /// own value, without building the object around them (a frame's envelope is read and taken
 /// apart at once, so its map was built only to be emptied). A later duplicate key replaces the
-/// earlier one, as in the object parseJsonFast builds. Nothing otherwise (not an object, or
-/// anything parseJsonFast gives up on).
+/// earlier one, as in the object parseJsonFast builds. Nothing otherwise: not an object, an
+/// object of more than 16 members (each key is compared with those before it), or anything
+/// parseJsonFast gives up on.
 std::optional<JsonMembers> parseObjectMembersFast(std::string_view text, std::size_t maxDepth);
 
 } // namespace toold::protocol

@@ -181,3 +181,20 @@ TEST_CASE("parseObjectMembersFast reads an object's members as parseJsonFast rea
   CHECK_FALSE(parseObjectMembersFast(R"([{"a":1}])", 512).has_value());
   CHECK_FALSE(parseObjectMembersFast("\xEF\xBB\xBF{}", 512).has_value());
 }
+
+TEST_CASE("parseObjectMembersFast leaves an object of many members to the object parse", "[protocol]") {
+  using toold::protocol::parseObjectMembersFast;
+  // Each member is compared with those before it: 100,000 of them would take billions of steps.
+  auto objectOf = [](int members) {
+    std::string text = "{";
+    for (int i = 0; i < members; ++i) text += (i ? ",\"k" : "\"k") + std::to_string(i) + "\":" + std::to_string(i);
+    return text + "}";
+  };
+  CHECK(parseObjectMembersFast(objectOf(16), 512).has_value());
+  CHECK_FALSE(parseObjectMembersFast(objectOf(17), 512).has_value());
+  const std::string large = objectOf(100'000);
+  CHECK_FALSE(parseObjectMembersFast(large, 512).has_value());
+  const auto whole = parseJsonFast(large, 512);
+  REQUIRE(whole.has_value());
+  CHECK(whole->size() == 100'000);
+}
