@@ -77,6 +77,11 @@ std::function<void()> installExecuteTool(core::ToolService& service, const core:
     });
   };
   service.setCodemodeTool(std::move(tool));
+  // A program's run can end on its worker's reader thread; at exit that must happen before the
+  // loop its timers belong to is destroyed.
+  service.addShutdownStep([weak = std::weak_ptr<codemode::WorkerPool>(pool)] {
+    if (auto workers = weak.lock()) workers->shutdown();
+  });
   if (settings.enabled) {
     try {
       pool->prestart();

@@ -59,6 +59,7 @@ struct ToolService::Impl {
   std::mutex listenerMutex;
   std::function<void()> toolsChanged;
   std::vector<std::function<void(const std::string&)>> sessionEndListeners;
+  std::vector<std::function<void()>> shutdownSteps; // under listenerMutex
 
   Impl(asio::io_context& ioContext, ToolServiceOptions opts, std::shared_ptr<ClientChannel> channel)
       : io(ioContext), options(std::move(opts)), location(std::make_shared<Location>(options.location)),
@@ -223,7 +224,18 @@ void ToolService::setToolsChangedListener(std::function<void()> listener) {
 
 void ToolService::startOutputCleanup() { impl_->scheduleCleanup(std::chrono::seconds(0)); }
 
+void ToolService::addShutdownStep(std::function<void()> step) {
+  std::lock_guard lock(impl_->listenerMutex);
+  impl_->shutdownSteps.push_back(std::move(step));
+}
+
 void ToolService::shutdown() {
+  std::vector<std::function<void()>> steps;
+  {
+    std::lock_guard lock(impl_->listenerMutex);
+    steps.swap(impl_->shutdownSteps);
+  }
+  for (auto& step : steps) step();
   impl_->permissions.shutdown();
   impl_->cleanupTimer.cancel();
   impl_->processes.killAll();

@@ -16,6 +16,7 @@
 
 #include <boost/asio/io_context.hpp>
 
+#include <functional>
 #include <memory>
 
 namespace toold::core {
@@ -89,7 +90,11 @@ public:
 
   /// Deletes retained outputs older than 7 days now, and then every hour.
   void startOutputCleanup();
-  /// Kills every child process and stops the timers; calls in flight have been cancelled.
+  /// Adds what shutdown() does first, in the order added, while the rest of the service still
+  /// works: tools with threads of their own (Code Mode's workers) stop them there.
+  void addShutdownStep(std::function<void()> step);
+  /// Runs the shutdown steps once, then kills every child process and stops the timers; calls in
+  /// flight have been cancelled.
   void shutdown();
 
 private:

@@ -1,5 +1,7 @@
 #include "builtins/codemode/worker_pool.h"
 
+#include <stdexcept>
+
 namespace toold::codemode {
 
 WorkerPool::WorkerPool(std::string executable, WorkerSettings settings, std::size_t maxIdle)
@@ -8,9 +10,18 @@ WorkerPool::WorkerPool(std::string executable, WorkerSettings settings, std::siz
 WorkerPool::~WorkerPool() { clear(); }
 
 std::shared_ptr<WorkerProcess> WorkerPool::start() {
-  return std::make_shared<WorkerProcess>(std::vector<std::string>{
+  {
+    std::lock_guard lock(mutex_);
+    if (closed_) throw std::runtime_error("toold is shutting down");
+  }
+  auto worker = std::make_shared<WorkerProcess>(std::vector<std::string>{
       executable_, kWorkerFlag, "--memory-mb", std::to_string(settings_.memoryMegabytes), "--heap-mb",
       std::to_string(settings_.heapMegabytes), "--resident-mb", std::to_string(settings_.residentMegabytes)});
+  std::lock_guard lock(mutex_);
+  std::erase_if(started_, [](const auto& weak) { return weak.expired(); });
+  started_.push_back(worker);
+  if (closed_) worker->kill(); // shut down while it started: shutdown() no longer sees it
+  return worker;
 }
 
 std::shared_ptr<WorkerProcess> WorkerPool::acquire() {
@@ -32,13 +43,14 @@ void WorkerPool::release(std::shared_ptr<WorkerProcess> worker) {
   if (!worker || !worker->alive()) return;
   worker->listen({});
   std::lock_guard lock(mutex_);
-  if (idle_.size() < maxIdle_) idle_.push_back(std::move(worker));
+  if (closed_) worker->kill();
+  else if (idle_.size() < maxIdle_) idle_.push_back(std::move(worker));
 }
 
 void WorkerPool::prestart() {
   auto worker = start();
   std::lock_guard lock(mutex_);
-  idle_.push_back(std::move(worker));
+  if (!closed_) idle_.push_back(std::move(worker));
 }
 
 void WorkerPool::prestartIfNoneIdle() {
@@ -56,6 +68,21 @@ void WorkerPool::clear() {
     idle.swap(idle_);
   }
   idle.clear();
+}
+
+void WorkerPool::shutdown() {
+  std::vector<std::shared_ptr<WorkerProcess>> workers;
+  {
+    std::lock_guard lock(mutex_);
+    closed_ = true;
+    // Destroyed out of the lock: a worker's destructor waits for its reader, which may be releasing.
+    workers.swap(idle_);
+    for (const auto& weak : started_)
+      if (auto worker = weak.lock()) workers.push_back(std::move(worker));
+    started_.clear();
+  }
+  for (const auto& worker : workers) worker->kill();
+  for (const auto& worker : workers) worker->waitUntilReaderDone();
 }
 
 } // namespace toold::codemode

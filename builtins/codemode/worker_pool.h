@@ -29,8 +29,12 @@ public:
   void prestart();
   /// The same, only when no worker is idle (after a program took the last one).
   void prestartIfNoneIdle();
-  /// Kills every idle worker (at exit).
+  /// Kills every idle worker.
   void clear();
+  /// At exit: kills every worker, idle or running a program, and returns once each reader thread
+  /// is done — a run its listener held may end there, and must, while the loop it uses still
+  /// exists. Afterwards acquire() throws and release() kills.
+  void shutdown();
 
 private:
   std::shared_ptr<WorkerProcess> start();
@@ -40,6 +44,8 @@ private:
   std::size_t maxIdle_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<WorkerProcess>> idle_;
+  std::vector<std::weak_ptr<WorkerProcess>> started_; ///< every worker not yet gone
+  bool closed_ = false;
 };
 
 } // namespace toold::codemode

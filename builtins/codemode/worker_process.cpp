@@ -62,7 +62,12 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& argv) {
   stdin_ = spawned.stdinPipe.release();
   stdout_ = spawned.stdoutPipe.release();
   stderr_ = spawned.stderrPipe.release();
-  reader_ = std::thread([this] { readLoop(); });
+  reader_ = std::thread([this, finished = readerDone_] {
+    readLoop();
+    std::lock_guard lock(finished->mutex);
+    finished->done = true;
+    finished->changed.notify_all();
+  });
 }
 
 WorkerProcess::~WorkerProcess() {
@@ -74,6 +79,11 @@ WorkerProcess::~WorkerProcess() {
   }
   for (int fd : {stdin_, stdout_, stderr_})
     if (fd >= 0) ::close(fd);
+}
+
+void WorkerProcess::waitUntilReaderDone() {
+  std::unique_lock lock(readerDone_->mutex);
+  readerDone_->changed.wait(lock, [this] { return readerDone_->done; });
 }
 
 void WorkerProcess::listen(Listener listener) {

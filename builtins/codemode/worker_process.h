@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <atomic>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -40,6 +41,9 @@ public:
   /// SIGKILL; the listener then hears `ended`.
   void kill();
   bool alive() const { return alive_; }
+  /// Waits until the reader thread has finished with everything it held (the listener's last
+  /// copy included). Call it after kill(), holding an owner, and never from a listener.
+  void waitUntilReaderDone();
   /// The key of the catalog this worker was last sent (program_catalog.h); only the run that
   /// holds the worker touches it.
   const std::string& catalogKey() const { return catalogKey_; }
@@ -47,6 +51,14 @@ public:
   int pid() const { return pid_; }
 
 private:
+  /// Set by the reader thread as its very last step. Shared with that thread, not a member: the
+  /// reader may end the object itself (see readLoop) before it finishes.
+  struct ReaderDone {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool done = false;
+  };
+
   void readLoop();
 
   std::uint64_t child_ = 0;
@@ -59,6 +71,7 @@ private:
   std::mutex listenerMutex_;
   Listener listener_;
   std::string catalogKey_;
+  std::shared_ptr<ReaderDone> readerDone_ = std::make_shared<ReaderDone>();
   std::thread reader_;
 };
 
