@@ -47,6 +47,11 @@ namespace {
 // Loop threads: enough to keep one free while another runs a handler; tools' blocking work
 // goes to a separate worker pool.
 constexpr unsigned kLoopThreads = 2;
+// MCP servers' pipes and sockets have a loop of their own, run by one thread: an answer is read,
+// mapped and written by the thread that woke for it. On a loop of two threads, Asio wakes the
+// other one to take over the reactor for every answer, a wake-up that costs this kind of VM as
+// much as the rest of the answer's path.
+constexpr int kMcpLoopConcurrency = 1;
 // If tearing down takes longer than this, something is wedged: leave anyway.
 constexpr auto kExitWatchdog = std::chrono::seconds(3);
 // Answers waiting for a client that does not read them: past the high mark toold reads no more
@@ -134,6 +139,8 @@ int main(int argc, char** argv) {
 
   asio::io_context io;
   auto work = asio::make_work_guard(io);
+  asio::io_context mcpIo(kMcpLoopConcurrency);
+  auto mcpWork = asio::make_work_guard(mcpIo);
   auto outputFraming = [&] {
     protocol::Framing framing = reader ? reader->framing() : options.framing;
     return framing == protocol::Framing::Auto ? protocol::Framing::Ndjson : framing;
@@ -183,7 +190,7 @@ int main(int argc, char** argv) {
   // MCP servers start in parallel once the loop runs, and never delay initialize; a snapshot
   // waits for those still starting.
   auto mcp = std::make_unique<core::McpClient>(core::McpHost{
-      io, tools->processes(), location,
+      mcpIo, tools->processes(), location,
       [&tools](const std::string& scope, std::vector<std::pair<std::string, core::Tool>> scopeTools) {
         tools->replaceTools(scope, std::move(scopeTools));
       },
@@ -224,6 +231,7 @@ int main(int argc, char** argv) {
   // notification, say) reads the reader's framing as soon as it sends anything.
   std::vector<std::thread> loopThreads;
   for (unsigned i = 0; i < kLoopThreads; ++i) loopThreads.emplace_back([&io] { io.run(); });
+  loopThreads.emplace_back([&mcpIo] { mcpIo.run(); });
   reader->start();
   // Started by hand: the person probably wants the interactive client, not raw JSON-RPC.
   if (::isatty(STDIN_FILENO) == 1)
@@ -244,8 +252,10 @@ int main(int argc, char** argv) {
   reader->stop();
   writer.flush(std::chrono::milliseconds(1000));
   work.reset();
+  mcpWork.reset();
   signals.cancel();
   io.stop();
+  mcpIo.stop();
   for (auto& thread : loopThreads) thread.join();
   // Every call was cancelled by the server; now no child process may outlive toold.
   clientLog->detach();
