@@ -2,6 +2,7 @@
 
 #include "core/permission/wildcard.h"
 
+#include <optional>
 #include <vector>
 
 namespace toold::core {
@@ -33,23 +34,36 @@ RuleMatch lastMatchingRule(std::string_view action, std::string_view resource,
   return RuleMatch{};
 }
 
-AskJudgement judgeAsk(const PermissionAsk& ask, std::span<const Ruleset* const> configured, const Ruleset& saved) {
-  const auto& resources = resourcesOf(ask);
-  for (const auto& resource : resources) {
-    auto match = lastMatchingRule(ask.action, resource, configured, ask.literalOnly);
-    if (match.effect == PermissionEffect::Deny) return AskJudgement{PermissionEffect::Deny, resource, match.rule};
-  }
-  std::vector<const Ruleset*> all(configured.begin(), configured.end());
-  all.push_back(&saved);
+namespace {
+
+// A deny of any resource wins; else the first resource's ask; else allow.
+AskJudgement denyAskOrAllow(const PermissionAsk& ask, const std::vector<std::string>& resources,
+                            std::span<const Ruleset* const> layers) {
   std::optional<AskJudgement> firstAsk;
   for (const auto& resource : resources) {
-    auto match = lastMatchingRule(ask.action, resource, all, ask.literalOnly);
+    auto match = lastMatchingRule(ask.action, resource, layers, ask.literalOnly);
     if (match.effect == PermissionEffect::Deny) return AskJudgement{PermissionEffect::Deny, resource, match.rule};
     if (match.effect == PermissionEffect::Ask && !firstAsk)
       firstAsk = AskJudgement{PermissionEffect::Ask, resource, match.rule};
   }
   if (firstAsk) return *firstAsk;
   return AskJudgement{PermissionEffect::Allow, resources.front(), nullptr};
+}
+
+} // namespace
+
+AskJudgement judgeAsk(const PermissionAsk& ask, std::span<const Ruleset* const> configured, const Ruleset& saved) {
+  const auto& resources = resourcesOf(ask);
+  // Nothing saved (most sessions): the configured rules alone decide, each resource matched once.
+  if (saved.empty()) return denyAskOrAllow(ask, resources, configured);
+  // Configured denies come first: a saved "always" never lifts them.
+  for (const auto& resource : resources) {
+    auto match = lastMatchingRule(ask.action, resource, configured, ask.literalOnly);
+    if (match.effect == PermissionEffect::Deny) return AskJudgement{PermissionEffect::Deny, resource, match.rule};
+  }
+  std::vector<const Ruleset*> all(configured.begin(), configured.end());
+  all.push_back(&saved);
+  return denyAskOrAllow(ask, resources, all);
 }
 
 bool whollyDenied(std::string_view action, std::span<const Ruleset* const> layers) {
