@@ -72,3 +72,23 @@ TEST_CASE("writeJson on the cases worth naming", "[protocol]") {
   CHECK(writeJson(json(std::nan(""))) == "null");
   CHECK(writeJson(json(1e300)) == nlohmannDump(json(1e300)));
 }
+
+TEST_CASE("writeJson on long strings: a special byte at every offset of the blocks, and escapes that outgrow the room",
+          "[protocol]") {
+  const std::vector<std::string> specials = {"\"", "\\", "\n", std::string(1, '\0'), "\x1f", "\x7f", "\xc3\xa9",
+                                             "\xe2\x82\xac", "\xe2\x82", "\xff"};
+  for (std::size_t length = 1; length <= 70; ++length)
+    for (std::size_t position = 0; position < length; ++position)
+      for (const auto& special : specials) {
+        std::string text(length, 'x');
+        text.replace(position, 1, special);
+        const json value{{"key", text}, {"list", {text, 1}}};
+        if (writeJson(value) != nlohmannDump(value)) FAIL("differs for " << json(nlohmannDump(value)).dump());
+      }
+  // Every byte an escape: the output is two to six times the text, far past the room first made.
+  for (const std::string& unit : {std::string("\n"), std::string("\x01"), std::string("\"x"), std::string("\xc3")}) {
+    std::string text;
+    for (int i = 0; i < 3000; ++i) text += unit;
+    CHECK(writeJson(json(text)) == nlohmannDump(json(text)));
+  }
+}
