@@ -14,7 +14,7 @@ std::shared_ptr<WorkerProcess> WorkerPool::start() {
     std::lock_guard lock(mutex_);
     if (closed_) throw std::runtime_error("toold is shutting down");
   }
-  auto worker = std::make_shared<WorkerProcess>(std::vector<std::string>{
+  auto worker = WorkerProcess::start(std::vector<std::string>{
       executable_, kWorkerFlag, "--memory-mb", std::to_string(settings_.memoryMegabytes), "--heap-mb",
       std::to_string(settings_.heapMegabytes), "--resident-mb", std::to_string(settings_.residentMegabytes)});
   std::lock_guard lock(mutex_);

@@ -51,7 +51,20 @@ core::ChildTable::Owner workerOwner() {
 
 } // namespace
 
-WorkerProcess::WorkerProcess(const std::vector<std::string>& argv) {
+std::shared_ptr<WorkerProcess> WorkerProcess::start(const std::vector<std::string>& argv) {
+  auto worker = std::make_shared<WorkerProcess>(StartKey(), argv);
+  // Started here, not in the constructor: a message read at once looks for the worker's owner
+  // (weak_from_this), which make_shared sets only after the constructor returns.
+  worker->reader_ = std::thread([worker = worker.get(), finished = worker->readerDone_] {
+    worker->readLoop();
+    std::lock_guard lock(finished->mutex);
+    finished->done = true;
+    finished->changed.notify_all();
+  });
+  return worker;
+}
+
+WorkerProcess::WorkerProcess(StartKey, const std::vector<std::string>& argv) {
   core::ProcessSpec spec;
   spec.argv = argv;
   spec.stdinData = std::string(); // a pipe, kept open: programs arrive on it
@@ -62,12 +75,6 @@ WorkerProcess::WorkerProcess(const std::vector<std::string>& argv) {
   stdin_ = spawned.stdinPipe.release();
   stdout_ = spawned.stdoutPipe.release();
   stderr_ = spawned.stderrPipe.release();
-  reader_ = std::thread([this, finished = readerDone_] {
-    readLoop();
-    std::lock_guard lock(finished->mutex);
-    finished->done = true;
-    finished->changed.notify_all();
-  });
 }
 
 WorkerProcess::~WorkerProcess() {

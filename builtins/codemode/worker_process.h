@@ -26,8 +26,16 @@ public:
     std::function<void(std::string how)> ended;
   };
 
-  /// Starts `argv` as a worker. Throws std::runtime_error with the reason when it cannot start.
-  explicit WorkerProcess(const std::vector<std::string>& argv);
+  /// Starts `argv` as a worker, and the thread that reads it. Throws std::runtime_error with the
+  /// reason when it cannot start.
+  static std::shared_ptr<WorkerProcess> start(const std::vector<std::string>& argv);
+
+  /// Only for start(): the reader may use shared_from_this, so it starts once an owner exists.
+  class StartKey {
+    friend class WorkerProcess;
+    explicit StartKey() = default;
+  };
+  WorkerProcess(StartKey, const std::vector<std::string>& argv);
   ~WorkerProcess(); ///< kills the worker and waits for its reader thread
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;

@@ -19,12 +19,13 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// A stand-in worker: one message, then it waits to be killed (the pool's flags are ignored).
+// A stand-in worker: one message once it is sent a line, then it waits to be killed (the pool's
+// flags are ignored).
 class ScriptWorker {
 public:
   ScriptWorker()
       : path_(std::filesystem::temp_directory_path() / ("worker_pool_test_" + std::to_string(::getpid()) + ".sh")) {
-    std::ofstream(path_) << "#!/bin/sh\nprintf '{\"type\":\"hello\"}\\n'\nexec sleep 60\n";
+    std::ofstream(path_) << "#!/bin/sh\nread line\nprintf '{\"type\":\"hello\"}\\n'\nexec sleep 60\n";
     ::chmod(path_.c_str(), 0700);
   }
   ~ScriptWorker() {
@@ -75,6 +76,7 @@ TEST_CASE("worker pool shutdown: returns only once a reader has let go of its li
                     },
                     nullptr});
     held.reset();
+    REQUIRE(worker->sendLine("go\n"));
     const auto start = std::chrono::steady_clock::now();
     while (!delivering && std::chrono::steady_clock::now() - start < 10s) std::this_thread::sleep_for(1ms);
     REQUIRE(delivering);
