@@ -13,6 +13,13 @@ constexpr std::size_t kIdSearchBytes = 4096;
 void McpLineReader::feed(std::string_view bytes) {
   while (!bytes.empty()) {
     const std::size_t newline = bytes.find('\n');
+    if (line_.empty() && !discarding_ && newline != std::string_view::npos && newline <= cap_) {
+      // A whole line in this chunk (an answer read at once, as most are): handled where it lies,
+      // not copied into the line buffer first.
+      deliver(bytes.substr(0, newline));
+      bytes.remove_prefix(newline + 1);
+      continue;
+    }
     const std::string_view piece = bytes.substr(0, newline);
     if (!discarding_) {
       line_.append(piece);
@@ -33,10 +40,13 @@ void McpLineReader::endLine() {
     discarding_ = false;
     return;
   }
-  std::string_view line(line_);
+  deliver(line_);
+  line_.clear();
+}
+
+void McpLineReader::deliver(std::string_view line) {
   if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
   if (line.find_first_not_of(" \t") != std::string_view::npos) onLine_(line);
-  line_.clear();
 }
 
 std::optional<nlohmann::json> recoverJsonRpcId(std::string_view head) {

@@ -29,6 +29,7 @@ public:
 
 private:
   void endLine();
+  void deliver(std::string_view line);
 
   LineHandler onLine_;
   OversizeHandler onOversize_;

@@ -31,6 +31,30 @@ TEST_CASE("mcp lines: a line over the cap reports its id once and is skipped to 
   CHECK_FALSE(recoverJsonRpcId(R"({"result": 1})").has_value());
 }
 
+TEST_CASE("mcp lines: the same lines whatever the split, whole lines in a chunk and lines at the cap",
+          "[mcp_client]") {
+  const std::string stream = "{\"a\":1}\r\n\n{\"bb\":22}\n   \n{\"c\":\"" + std::string(20, 'x') + "\"}\n{\"d\":4}\n";
+  const std::vector<std::string> expected{"{\"a\":1}", "{\"bb\":22}", "{\"c\":\"" + std::string(20, 'x') + "\"}", "{\"d\":4}"};
+  for (std::size_t first = 0; first <= stream.size(); ++first)
+    for (std::size_t second = first; second <= stream.size(); second += 3) {
+      std::vector<std::string> lines;
+      std::size_t oversized = 0;
+      McpLineReader reader([&](std::string_view line) { lines.emplace_back(line); }, [&](auto, auto) { ++oversized; }, 30);
+      reader.feed(std::string_view(stream).substr(0, first));
+      reader.feed(std::string_view(stream).substr(first, second - first));
+      reader.feed(std::string_view(stream).substr(second));
+      CHECK(lines == expected);
+      CHECK(oversized == 0);
+    }
+  // A whole line in one chunk over the cap is refused as one that arrives in pieces is.
+  std::vector<std::string> lines;
+  std::size_t oversized = 0;
+  McpLineReader reader([&](std::string_view line) { lines.emplace_back(line); }, [&](auto, auto) { ++oversized; }, 8);
+  reader.feed("{\"id\":7,\"r\":1}\n{\"a\":1}\n12345678\n");
+  CHECK(oversized == 1);
+  CHECK(lines == std::vector<std::string>{"{\"a\":1}", "12345678"});
+}
+
 TEST_CASE("mcp names: sanitized, and hashed only when too long or clashing", "[mcp_client]") {
   auto none = [](const std::string&) { return false; };
   CHECK(mcpPlainToolName("my.server", "read-file") == "my_server_read-file");
