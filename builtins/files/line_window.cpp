@@ -1,7 +1,7 @@
 #include "builtins/files/line_window.h"
 
 #include "builtins/text/ascii_run.h"
-#include "builtins/text/newline_count.h"
+#include "core/base/newline_count.h"
 
 #include <xxhash.h>
 
@@ -97,7 +97,7 @@ std::variant<LineIndex, LineWindowError> buildIndex(int fd, const FileIdentity& 
     };
     while (end - cursor >= 64) {
       const auto& previous = index.checkpoints.back();
-      const std::size_t count = countNewlines64(cursor);
+      const std::size_t count = core::countNewlines64(cursor);
       const std::uint64_t blockEnd = position + static_cast<std::uint64_t>(cursor + 64 - buffer);
       if (newlines + count + 1 - previous.line < LineIndex::kLinesPerCheckpoint &&
           blockEnd - previous.offset < bytesPerCheckpoint) {
@@ -327,7 +327,7 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
     while (cursor < end && !done) {
       if (line < offset) { // the lines before the window are only counted
         std::uint64_t remaining = offset - line;
-        cursor = skipNewlines(cursor, end, remaining);
+        cursor = core::skipNewlines(cursor, end, remaining);
         line = offset - remaining;
         continue;
       }

@@ -31,6 +31,7 @@
 #include "builtins/search/searcher.h"
 
 #include "builtins/search/line_scan.h"
+#include "core/base/newline_count.h"
 #include "builtins/search/required_literal.h"
 #include "builtins/search/rare_byte_literal.h"
 #include "builtins/search/search_budget.h"
@@ -435,7 +436,7 @@ struct FileSearcher::State {
       // A sink that needs no more lines saves the line counting for the rest of the file.
       if (sink != nullptr && !sink->wantsLines()) sink = nullptr;
       if (sink != nullptr) {
-        newlines += search::countNewlines(region + counted, region + lineStart);
+        newlines += core::countNewlines(region + counted, lineStart - counted);
         const std::string_view line(region + lineStart, lineEnd - lineStart);
         if (!sink->matched(newlines + 1, search::reportedLine(line, FileSearcher::kMaxLineBytes))) return false;
         if (lineEnd < size) ++newlines; // its own "\n"
@@ -443,7 +444,7 @@ struct FileSearcher::State {
       }
       pos = lineEnd + 1;
     }
-    if (sink != nullptr && !last) newlines += search::countNewlines(region + counted, region + size);
+    if (sink != nullptr && !last) newlines += core::countNewlines(region + counted, size - counted);
     return true;
   }
 

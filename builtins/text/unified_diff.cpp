@@ -1,6 +1,6 @@
 #include "builtins/text/unified_diff.h"
 
-#include "builtins/text/newline_count.h"
+#include "core/base/newline_count.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -23,7 +23,7 @@ constexpr Index kUnlimited = std::numeric_limits<Index>::max();
 /// The lines of `text`, each with its '\n' (the last one without, when the text does not end in one).
 std::vector<std::string_view> splitLines(std::string_view text) {
   std::vector<std::string_view> lines;
-  lines.reserve(countNewlines(text.data(), text.size()) + 1); // exact: growing would double it
+  lines.reserve(core::countNewlines(text.data(), text.size()) + 1); // exact: growing would double it
   std::size_t start = 0;
   while (start < text.size()) {
     const std::size_t newline = text.find('\n', start);

@@ -2,6 +2,8 @@
 // limits, cut only on UTF-8 character boundaries so the preview is valid wherever the input is.
 #include "core/output/output_bounding.h"
 
+#include "core/base/newline_count.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <utility>
@@ -83,7 +85,7 @@ const std::string& textOf(const json& item) {
 
 TextMeasure measureText(std::string_view text) {
   if (text.empty()) return {0, 0};
-  const auto newlines = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
+  const auto newlines = static_cast<std::size_t>(countNewlines(text.data(), text.size()));
   return {text.back() == '\n' ? newlines : newlines + 1, text.size()};
 }
 

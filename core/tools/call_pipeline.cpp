@@ -1,5 +1,6 @@
 #include "core/tools/call_pipeline.h"
 
+#include "core/base/newline_count.h"
 #include "core/schema/invalid_arguments.h"
 #include "core/schema/json_schema.h"
 #include "core/schema/provider_schema.h"
@@ -82,7 +83,7 @@ bool certainlyWithinLimits(const json& content, const BoundingLimits& limits) {
     if (item.value("type", "") != "text") continue;
     const auto& text = item["text"].get_ref<const std::string&>();
     bytes += text.size() + 1;
-    lines += static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1;
+    lines += static_cast<std::size_t>(countNewlines(text.data(), text.size())) + 1;
   }
   return bytes <= limits.maxBytes && lines <= limits.maxLines;
 }

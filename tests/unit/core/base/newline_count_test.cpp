@@ -1,12 +1,12 @@
-#include "builtins/text/newline_count.h"
+#include "core/base/newline_count.h"
 
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <string>
 
-using toold::builtins::countNewlines;
-using toold::builtins::countNewlines64;
+using toold::core::countNewlines;
+using toold::core::countNewlines64;
 
 TEST_CASE("countNewlines agrees with a byte-by-byte count at every length and alignment", "[text]") {
   std::string text;
@@ -44,13 +44,13 @@ TEST_CASE("skipNewlines stops just past the newline that ends the count", "[text
   const char* end = begin + text.size();
   for (std::uint64_t wanted : {0ull, 1ull, 2ull, 63ull, 64ull, 65ull, 250ull, 499ull, 500ull}) {
     std::uint64_t remaining = wanted;
-    const char* at = toold::builtins::skipNewlines(begin, end, remaining);
+    const char* at = toold::core::skipNewlines(begin, end, remaining);
     INFO("wanted " << wanted);
     CHECK(remaining == 0);
     CHECK(static_cast<std::uint64_t>(std::count(begin, at, '\n')) == wanted);
     CHECK((at == begin || at[-1] == '\n'));
   }
   std::uint64_t tooMany = 510;
-  CHECK(toold::builtins::skipNewlines(begin, end, tooMany) == end);
+  CHECK(toold::core::skipNewlines(begin, end, tooMany) == end);
   CHECK(tooMany == 10);
 }

@@ -1,4 +1,4 @@
-#include "builtins/text/newline_count.h"
+#include "core/base/newline_count.h"
 
 #include <algorithm>
 
@@ -6,7 +6,7 @@
 #include <emmintrin.h>
 #endif
 
-namespace toold::builtins {
+namespace toold::core {
 
 #if defined(__SSE2__)
 
@@ -75,4 +75,4 @@ const char* skipNewlines(const char* from, const char* end, std::uint64_t& remai
   return end;
 }
 
-} // namespace toold::builtins
+} // namespace toold::core
