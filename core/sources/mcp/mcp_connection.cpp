@@ -1,6 +1,7 @@
 #include "core/sources/mcp/mcp_connection.h"
 
 #include "protocol/bounded_json.h"
+#include "protocol/json_writer.h"
 
 #include <boost/asio/post.hpp>
 
@@ -14,9 +15,17 @@ McpConnection::McpConnection(McpStrand strand, Send send, RequestHandler onReque
 
 McpConnection::~McpConnection() { *alive_ = false; }
 
+std::string McpConnection::line(const json& message) {
+  // toold's writer: the same bytes as nlohmann's dump (invalid UTF-8 replaced), in about half the
+  // time (0.4 against 0.6-1.1 us for a tools/call request).
+  std::string text = protocol::writeJson(message);
+  text += '\n';
+  return text;
+}
+
 void McpConnection::sendJson(const json& message) {
   if (closed_) return;
-  send_(message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
+  send_(line(message));
 }
 
 json McpConnection::frameFor(std::int64_t id, const std::string& method, json params, bool withProgress) {
@@ -77,7 +86,7 @@ std::int64_t McpConnection::requestNow(const std::string& method, json params, M
       if (earlier) self->scheduleTimer(at);
     });
   // Written even if the strand closed the connection meanwhile: the transport then drops it.
-  send_(message.dump(-1, ' ', false, json::error_handler_t::replace) + "\n");
+  send_(line(message));
   return id;
 }
 

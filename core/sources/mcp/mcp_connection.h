@@ -113,6 +113,8 @@ private:
   void progress(const json& params);
   void finish(std::int64_t id, McpAnswer answer);
   void sendJson(const json& message);
+  /// The message as one line of JSON, newline included.
+  static std::string line(const json& message);
 
   McpStrand strand_;
   Send send_;
