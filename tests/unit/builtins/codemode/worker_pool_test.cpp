@@ -1,17 +1,17 @@
 // The Code Mode worker pool's shutdown: every worker stops, and nothing a listener held outlives it.
 #include "builtins/codemode/worker_pool.h"
 
+#include "tests/support/temp_dir.h"
+
 #include <catch2/catch.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <string>
-
 #include <atomic>
 #include <chrono>
-#include <filesystem>
 #include <fstream>
+#include <string>
 #include <thread>
 
 using namespace toold::codemode;
@@ -23,21 +23,14 @@ namespace {
 // flags are ignored).
 class ScriptWorker {
 public:
-  ScriptWorker()
-      : path_(std::filesystem::temp_directory_path() / ("worker_pool_test_" + std::to_string(::getpid()) + ".sh")) {
-    std::ofstream(path_) << "#!/bin/sh\nread line\nprintf '{\"type\":\"hello\"}\\n'\nexec sleep 60\n";
-    ::chmod(path_.c_str(), 0700);
+  ScriptWorker() : dir_("worker_pool") {
+    std::ofstream(path()) << "#!/bin/sh\nread line\nprintf '{\"type\":\"hello\"}\\n'\nexec sleep 60\n";
+    ::chmod(path().c_str(), 0700);
   }
-  ~ScriptWorker() {
-    std::error_code ignored;
-    std::filesystem::remove(path_, ignored);
-  }
-  ScriptWorker(const ScriptWorker&) = delete;
-  ScriptWorker& operator=(const ScriptWorker&) = delete;
-  std::string path() const { return path_.string(); }
+  std::string path() const { return (dir_.path() / "worker.sh").string(); }
 
 private:
-  std::filesystem::path path_;
+  toold::testing::TempDir dir_;
 };
 
 // Exited: no such process, or a zombie nobody has reaped yet.
