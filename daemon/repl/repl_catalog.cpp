@@ -119,6 +119,28 @@ void ToolCatalog::setTools(const json& tools) {
   tools_ = std::move(parsed);
 }
 
+void ToolCatalog::setCodemodePaths(const json& codemode) {
+  std::vector<std::string> paths;
+  const json* namespaces = nullptr;
+  if (codemode.is_object() && codemode.contains("summary") && codemode["summary"].is_object() &&
+      codemode["summary"].contains("namespaces") && codemode["summary"]["namespaces"].is_array())
+    namespaces = &codemode["summary"]["namespaces"];
+  if (namespaces)
+    for (const auto& space : *namespaces) {
+      if (!space.is_object() || !space.contains("entries") || !space["entries"].is_array()) continue;
+      for (const auto& entry : space["entries"])
+        if (entry.is_object() && entry.contains("path") && entry["path"].is_string()) paths.push_back(entry["path"]);
+    }
+  std::lock_guard lock(mutex_);
+  codemodePaths_ = std::move(paths);
+}
+
+bool ToolCatalog::codemodeOnly(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  if (std::find(codemodePaths_.begin(), codemodePaths_.end(), name) == codemodePaths_.end()) return false;
+  return std::none_of(tools_.begin(), tools_.end(), [&](const ToolInfo& tool) { return tool.name == name; });
+}
+
 std::size_t ToolCatalog::size() const {
   std::lock_guard lock(mutex_);
   return tools_.size();

@@ -30,6 +30,11 @@ class ToolCatalog {
 public:
   /// Replaces the tools with a snapshot's `tools` array. Any thread.
   void setTools(const json& tools);
+  /// Replaces the Code Mode paths with those a snapshot's `codemode` summary shows (none when it
+  /// has no Code Mode). Any thread.
+  void setCodemodePaths(const json& codemode);
+  /// Whether `name` is called only from a Code Mode program: a path of the summary, not a tool.
+  bool codemodeOnly(const std::string& name) const;
   std::size_t size() const;
   bool contains(const std::string& name) const;
   std::optional<ToolInfo> find(const std::string& name) const;
@@ -48,6 +53,7 @@ public:
 private:
   mutable std::mutex mutex_;
   std::vector<ToolInfo> tools_;
+  std::vector<std::string> codemodePaths_;
 };
 
 /// The words after a tool's name: `key=value` (quoted with "..." or '...' when they hold

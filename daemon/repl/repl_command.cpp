@@ -4,6 +4,8 @@
 
 #include "protocol/bounded_json.h"
 
+#include <algorithm>
+#include <cctype>
 #include <charconv>
 
 namespace toold::repl {
@@ -102,9 +104,21 @@ Command parseMeta(std::string_view line) {
   return LineError{"unknown command :" + std::string(word) + "; :help lists the commands"};
 }
 
+/// What to type instead of a tool that exists only inside Code Mode programs.
+std::string codemodeHint(std::string_view tool) {
+  const bool identifier = !tool.empty() && !std::isdigit(static_cast<unsigned char>(tool.front())) &&
+                          std::all_of(tool.begin(), tool.end(), [](char c) {
+                            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+                          });
+  const std::string access = identifier ? "tools." + std::string(tool) : "tools[\"" + std::string(tool) + "\"]";
+  return std::string(tool) + " is a Code Mode tool in this snapshot: it is called from a program, e.g.  execute code=\"return await " +
+         access + "({...})\"  (:describe execute; nothing was sent)";
+}
+
 } // namespace
 
-Command parseLine(std::string_view line, const std::function<bool(const std::string&)>& isTool) {
+Command parseLine(std::string_view line, const std::function<bool(const std::string&)>& isTool,
+                  const std::function<bool(const std::string&)>& isCodemodeTool) {
   line = trim(line);
   if (line.empty() || line.front() == '#') return Nothing{};
   if (line.front() == ':') return parseMeta(line);
@@ -121,6 +135,9 @@ Command parseLine(std::string_view line, const std::function<bool(const std::str
   if (!notification && isTool && isTool(std::string(method)) &&
       (paramsText.empty() || paramsText.front() != '[')) // `TOOL [..]` is not a tool's input
     return CallTool{std::string(method), std::string(paramsText)};
+  if (!notification && isCodemodeTool && isCodemodeTool(std::string(method)) &&
+      (paramsText.empty() || (paramsText.front() != '{' && paramsText.front() != '[')))
+    return LineError{codemodeHint(method)};
   auto params = parseParams(paramsText);
   if (auto* error = std::get_if<LineError>(&params)) return std::move(*error);
   auto& value = std::get<std::optional<json>>(params);

@@ -86,8 +86,11 @@ using Command = std::variant<SendRequest, SendNotification, SendRaw, SendReply, 
                              SetModel, SetMode, SetLimit, CancelRequest, ListJobs, KillJob, RecordFixture, ShowHelp, Quit,
                              Nothing, LineError>;
 
-/// `isTool` says whether a bare first word is a tool's name (then the line calls it).
-Command parseLine(std::string_view line, const std::function<bool(const std::string&)>& isTool = {});
+/// `isTool` says whether a bare first word is a tool's name (then the line calls it);
+/// `isCodemodeTool`, whether it names a tool the snapshot offers only inside `execute` (then the
+/// line is refused with a program that would call it).
+Command parseLine(std::string_view line, const std::function<bool(const std::string&)>& isTool = {},
+                  const std::function<bool(const std::string&)>& isCodemodeTool = {});
 
 /// True when `text` asks for another line: it ends in `\`, or a `{` or `[` is still open
 /// (outside JSON strings).

@@ -331,7 +331,10 @@ void interact(LineInput& input, Repl& repl, ReplSession& session, ToolCatalog& c
     // A line naming a tool that a registration just made must see it.
     if (!input.interactive()) session.waitForTools(repl.waitLimit());
     const auto before = session.lastTypedId();
-    if (!repl.execute(parseLine(text, [&catalog](const std::string& name) { return catalog.contains(name); }))) break;
+    if (!repl.execute(parseLine(
+            text, [&catalog](const std::string& name) { return catalog.contains(name); },
+            [&catalog](const std::string& name) { return catalog.codemodeOnly(name); })))
+      break;
     // A script runs one request at a time, as psql does: each answer (or a question from toold,
     // which the next line answers) comes before the next line, so what it prints, and a fixture
     // it records, does not depend on timing.

@@ -561,6 +561,7 @@ void ReplSession::handleSnapshotAnswer(const json& answer) {
   bool again = false;
   if (result.is_object() && result.contains("snapshot") && result["snapshot"].is_string()) {
     catalog_.setTools(result.value("tools", json::array()));
+    catalog_.setCodemodePaths(result.value("codemode", json()));
     std::lock_guard lock(mutex_);
     snapshot_ = result["snapshot"];
   }

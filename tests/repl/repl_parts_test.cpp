@@ -70,6 +70,31 @@ TEST_CASE("values the schema refuses are refused before sending, naming the para
   CHECK(errorOf("filePath=@/no/such/file") == "filePath: cannot read the file /no/such/file");
 }
 
+TEST_CASE("a tool offered only inside Code Mode is refused with the program that calls it") {
+  ToolCatalog catalog;
+  catalog.setTools(json::parse(R"([{"name": "execute", "inputSchema": {"type": "object"}}])"));
+  catalog.setCodemodePaths(json::parse(R"({"summary": {"namespaces": [
+      {"name": "fs", "entries": [{"path": "fs_read_text_file"}, {"path": "2d_scene"}]},
+      {"name": "odd", "entries": [{"line": "no path"}]}]}})"));
+  CHECK(catalog.codemodeOnly("fs_read_text_file"));
+  CHECK_FALSE(catalog.codemodeOnly("execute"));
+  CHECK_FALSE(catalog.codemodeOnly("ping"));
+  const auto isTool = [&](const std::string& name) { return catalog.contains(name); };
+  const auto isCodemodeTool = [&](const std::string& name) { return catalog.codemodeOnly(name); };
+  auto refused = parseLine("fs_read_text_file path=a.txt", isTool, isCodemodeTool);
+  REQUIRE(std::holds_alternative<LineError>(refused));
+  CHECK_THAT(std::get<LineError>(refused).message,
+             Catch::Contains("Code Mode tool") && Catch::Contains("execute code=\"return await tools.fs_read_text_file({...})\""));
+  CHECK_THAT(std::get<LineError>(parseLine("2d_scene", isTool, isCodemodeTool)).message,
+             Catch::Contains("tools[\"2d_scene\"]"));
+  // JSON params still send the method as typed, and the tools offered directly are called.
+  CHECK(std::holds_alternative<SendRequest>(parseLine(R"(fs_read_text_file {"a": 1})", isTool, isCodemodeTool)));
+  CHECK(std::holds_alternative<CallTool>(parseLine("execute code=1", isTool, isCodemodeTool)));
+  // A snapshot without Code Mode forgets the paths.
+  catalog.setCodemodePaths(json());
+  CHECK_FALSE(catalog.codemodeOnly("fs_read_text_file"));
+}
+
 TEST_CASE("lines parse into commands, and a tool's name calls it") {
   const auto isTool = [](const std::string& name) { return name == "read"; };
   auto call = parseLine("read filePath=a", isTool);
