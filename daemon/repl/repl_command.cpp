@@ -104,15 +104,27 @@ Command parseMeta(std::string_view line) {
   return LineError{"unknown command :" + std::string(word) + "; :help lists the commands"};
 }
 
+/// A Code Mode path (segments joined by dots) as a program writes it: `.seg` for a segment that
+/// is an identifier, else `["seg"]` (tools.github.list_issues, tools["2d_get_scene"]).
+std::string pathExpression(std::string_view path) {
+  std::string expression = "tools";
+  while (true) {
+    const auto dot = path.find('.');
+    const std::string_view segment = path.substr(0, dot);
+    const bool identifier = !segment.empty() && !std::isdigit(static_cast<unsigned char>(segment.front())) &&
+                            std::all_of(segment.begin(), segment.end(), [](char c) {
+                              return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
+                            });
+    expression += identifier ? "." + std::string(segment) : "[\\\"" + std::string(segment) + "\\\"]";
+    if (dot == std::string_view::npos) return expression;
+    path.remove_prefix(dot + 1);
+  }
+}
+
 /// What to type instead of a tool that exists only inside Code Mode programs.
-std::string codemodeHint(std::string_view tool) {
-  const bool identifier = !tool.empty() && !std::isdigit(static_cast<unsigned char>(tool.front())) &&
-                          std::all_of(tool.begin(), tool.end(), [](char c) {
-                            return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$';
-                          });
-  const std::string access = identifier ? "tools." + std::string(tool) : "tools[\"" + std::string(tool) + "\"]";
-  return std::string(tool) + " is a Code Mode tool in this snapshot: it is called from a program, e.g.  execute code=\"return await " +
-         access + "({...})\"  (:describe execute; nothing was sent)";
+std::string codemodeHint(std::string_view path) {
+  return std::string(path) + " is a Code Mode tool in this snapshot: it is called from a program, e.g.  execute code=\"return await " +
+         pathExpression(path) + "({...})\"  (:describe execute; nothing was sent)";
 }
 
 } // namespace

@@ -74,7 +74,7 @@ TEST_CASE("a tool offered only inside Code Mode is refused with the program that
   ToolCatalog catalog;
   catalog.setTools(json::parse(R"([{"name": "execute", "inputSchema": {"type": "object"}}])"));
   catalog.setCodemodePaths(json::parse(R"({"summary": {"namespaces": [
-      {"name": "fs", "entries": [{"path": "fs_read_text_file"}, {"path": "2d_scene"}]},
+      {"name": "fs", "entries": [{"path": "fs_read_text_file"}, {"path": "2d_scene"}, {"path": "ctx.resolve-id"}]},
       {"name": "odd", "entries": [{"line": "no path"}]}]}})"));
   CHECK(catalog.codemodeOnly("fs_read_text_file"));
   CHECK_FALSE(catalog.codemodeOnly("execute"));
@@ -85,8 +85,11 @@ TEST_CASE("a tool offered only inside Code Mode is refused with the program that
   REQUIRE(std::holds_alternative<LineError>(refused));
   CHECK_THAT(std::get<LineError>(refused).message,
              Catch::Contains("Code Mode tool") && Catch::Contains("execute code=\"return await tools.fs_read_text_file({...})\""));
+  // Quotes inside the program are escaped, as a typed code="..." needs them.
   CHECK_THAT(std::get<LineError>(parseLine("2d_scene", isTool, isCodemodeTool)).message,
-             Catch::Contains("tools[\"2d_scene\"]"));
+             Catch::Contains(R"(return await tools[\"2d_scene\"]({...}))"));
+  CHECK_THAT(std::get<LineError>(parseLine("ctx.resolve-id", isTool, isCodemodeTool)).message,
+             Catch::Contains(R"(return await tools.ctx[\"resolve-id\"]({...}))"));
   // JSON params still send the method as typed, and the tools offered directly are called.
   CHECK(std::holds_alternative<SendRequest>(parseLine(R"(fs_read_text_file {"a": 1})", isTool, isCodemodeTool)));
   CHECK(std::holds_alternative<CallTool>(parseLine("execute code=1", isTool, isCodemodeTool)));
