@@ -31,10 +31,10 @@
 #include "builtins/search/searcher.h"
 
 #include "builtins/search/line_scan.h"
-#include "core/base/newline_count.h"
 #include "builtins/search/required_literal.h"
 #include "builtins/search/rare_byte_literal.h"
 #include "builtins/search/search_budget.h"
+#include "core/base/newline_count.h"
 #include "core/workspace/held_location.h"
 
 #define PCRE2_CODE_UNIT_WIDTH 8
