@@ -65,6 +65,10 @@ Reply::Reply(json id, std::string method, AnswerSend send, std::function<void()>
 
 void Reply::operator()(json result) const { state_->answer(protocol::encodeResult(state_->id, result), "ok"); }
 
+void Reply::writeResult(const std::function<void(std::string&)>& write) const {
+  state_->answer(protocol::encodeResultWith(state_->id, write), "ok");
+}
+
 void Reply::error(protocol::RpcError error) const {
   const std::string outcome = "error " + std::to_string(static_cast<int>(error.code));
   state_->answer(protocol::encodeError(state_->id, error), outcome, error.code == protocol::ErrorCode::RequestCancelled);

@@ -32,6 +32,9 @@ public:
   Reply(json id, std::string method, AnswerSend send, std::function<void()> onDone = {});
 
   void operator()(json result) const;
+  /// Answers with a result that `write` appends to the message as JSON text (taken as it is: it
+  /// must write one valid value), with no tree built for it first.
+  void writeResult(const std::function<void(std::string&)>& write) const;
   void error(protocol::RpcError error) const;
   void error(protocol::ErrorCode code, std::string message) const;
   /// Settles the request without an answer: MCP's `notifications/cancelled` asks the receiver not

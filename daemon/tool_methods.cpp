@@ -170,8 +170,8 @@ void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snap
                     },
                     context.cancellation};
     tools.call(std::move(snapshot), std::move(call), std::move(io), [reply](core::CallAnswer answer) {
-      if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer))
-        return reply(protocol::outcomeToJson(std::move(*outcome)));
+      if (const auto* outcome = std::get_if<protocol::ToolOutcome>(&answer))
+        return reply.writeResult([outcome](std::string& out) { protocol::appendOutcomeJson(out, *outcome); });
       reply.error(std::get<protocol::RpcError>(answer));
     });
   });

@@ -147,6 +147,17 @@ std::string encodeResult(const json& id, const json& result) {
   return out;
 }
 
+std::string encodeResultWith(const json& id, const std::function<void(std::string&)>& writeResult) {
+  std::string out;
+  out.reserve(48);
+  out += R"({"id":)";
+  appendJson(out, id);
+  out += R"(,"jsonrpc":"2.0","result":)";
+  writeResult(out);
+  out += '}';
+  return out;
+}
+
 std::string encodeError(const json& id, const RpcError& error) {
   std::string out = R"({"error":)";
   appendJson(out, json(error));

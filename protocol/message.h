@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <variant>
@@ -63,6 +64,9 @@ json makeError(const json& id, const RpcError& error);
 /// The same messages written out at once, with the bytes `writeJson(makeResult(...))` gives
 /// (members in name order), without building the envelope: every answer is one of these.
 std::string encodeResult(const json& id, const json& result);
+/// The same with the result written by `writeResult`, which appends one JSON value's text to the
+/// message it is given (taken as it is): a result written straight from what it describes.
+std::string encodeResultWith(const json& id, const std::function<void(std::string&)>& writeResult);
 std::string encodeError(const json& id, const RpcError& error);
 json makeNotification(std::string_view method, json params);
 json makeRequest(const json& id, std::string_view method, json params);

@@ -1,5 +1,7 @@
 #include "protocol/tool_outcome.h"
 
+#include "protocol/json_writer.h"
+
 namespace toold::protocol {
 
 void to_json(json& j, const ToolOutcome& outcome) { j = outcomeToJson(ToolOutcome(outcome)); }
@@ -24,6 +26,63 @@ json outcomeToJson(ToolOutcome&& outcome) {
   }
   if (!outcome.notices.empty()) j["notices"] = std::move(outcome.notices);
   return j;
+}
+
+namespace {
+
+void appendStrings(std::string& out, const std::vector<std::string>& strings) {
+  out += '[';
+  for (std::size_t i = 0; i < strings.size(); ++i) {
+    if (i > 0) out += ',';
+    appendJsonString(out, strings[i]);
+  }
+  out += ']';
+}
+
+} // namespace
+
+void appendOutcomeJson(std::string& out, const ToolOutcome& outcome) {
+  // The members in the order nlohmann's object (a std::map) keeps them, so that the text is the
+  // same byte for byte: clients and recorded fixtures see one shape.
+  out += R"({"agent":)";
+  appendJsonString(out, outcome.agent);
+  out += R"(,"callID":)";
+  appendJsonString(out, outcome.callID);
+  if (outcome.completed()) {
+    out += R"(,"content":)";
+    appendJson(out, outcome.content);
+  } else {
+    out += R"(,"error":{"message":)";
+    appendJsonString(out, outcome.errorMessage);
+    out += R"(,"type":)";
+    appendJsonString(out, outcome.errorType);
+    out += '}';
+  }
+  out += R"(,"messageID":)";
+  appendJsonString(out, outcome.messageID);
+  if (outcome.completed() && outcome.metadata) {
+    out += R"(,"metadata":)";
+    appendJson(out, *outcome.metadata);
+  }
+  if (!outcome.notices.empty()) {
+    out += R"(,"notices":)";
+    appendStrings(out, outcome.notices);
+  }
+  if (outcome.completed() && outcome.output) {
+    out += R"(,"output":)";
+    appendJson(out, *outcome.output);
+  }
+  if (outcome.completed() && !outcome.outputPaths.empty()) {
+    out += R"(,"outputPaths":)";
+    appendStrings(out, outcome.outputPaths);
+  }
+  if (!outcome.completed() && outcome.partial) {
+    out += R"(,"partial":)";
+    appendJson(out, *outcome.partial);
+  }
+  out += R"(,"sessionID":)";
+  appendJsonString(out, outcome.sessionID);
+  out += outcome.completed() ? R"(,"status":"completed"})" : R"(,"status":"error"})";
 }
 
 void applyOutcomeJson(const json& value, ToolOutcome& outcome) {

@@ -47,8 +47,11 @@ struct ToolOutcome {
 };
 
 void to_json(json& j, const ToolOutcome& outcome);
-/// The same, moving the outcome's members instead of copying them (the answer's hot path).
+/// The same, moving the outcome's members instead of copying them.
 json outcomeToJson(ToolOutcome&& outcome);
+/// The outcome written out as JSON text, exactly as writeJson(outcomeToJson(outcome)) writes it
+/// (members in the same order), without building that tree first: the answer's hot path.
+void appendOutcomeJson(std::string& out, const ToolOutcome& outcome);
 
 /// Reads an outcome an after-hook returned, onto `outcome`: everything is replaced except the
 /// identity fields (a hook may change what a call produced, not which call it was). Throws

@@ -24,6 +24,18 @@ TEST_CASE("a reply is sent once, a second answer is dropped", "[reply]") {
   CHECK(reply.answered());
 }
 
+TEST_CASE("a result written into the message is an answer like any other", "[reply]") {
+  std::vector<std::string> sent;
+  int done = 0;
+  Reply reply(json("r-1"), "call", [&](std::string&& m) { sent.push_back(std::move(m)); }, [&] { ++done; });
+  reply.writeResult([](std::string& out) { out += R"({"status":"completed"})"; });
+  reply(json::object()); // a second answer, however given, is dropped
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0] == R"({"id":"r-1","jsonrpc":"2.0","result":{"status":"completed"}})");
+  CHECK(done == 1);
+  CHECK(reply.answered());
+}
+
 TEST_CASE("dropping every copy unanswered sends an internal error", "[reply]") {
   std::vector<json> sent;
   {

@@ -135,7 +135,11 @@ TEST_CASE("answers written at once are the bytes of their envelopes", "[protocol
   const std::vector<json> results = {json::object(), json(nullptr), json::parse(R"({"z":[1,"\u0001"],"a":{"b":true}})"),
                                      json("é and \xF0\x9F\x98\x80")};
   for (const auto& id : ids) {
-    for (const auto& result : results) CHECK(encodeResult(id, result) == writeJson(makeResult(id, result)));
+    for (const auto& result : results) {
+      CHECK(encodeResult(id, result) == writeJson(makeResult(id, result)));
+      const std::string written = toold::protocol::encodeResultWith(id, [&](std::string& out) { out += writeJson(result); });
+      CHECK(written == writeJson(makeResult(id, result)));
+    }
     const RpcError plain{ErrorCode::InvalidParams, "bad \"input\"", {}};
     const RpcError withData{ErrorCode::InternalError, "x", json{{"path", "a"}}};
     CHECK(encodeError(id, plain) == writeJson(makeError(id, plain)));

@@ -1,3 +1,4 @@
+#include "protocol/json_writer.h"
 #include "protocol/tool_messages.h"
 #include "protocol/tool_outcome.h"
 
@@ -87,4 +88,39 @@ TEST_CASE("tool outcome: completed and error shapes, and what an after-hook may 
                                   "status": "error", "error": {"type": "tool.failure", "message": "nope"}})"));
   CHECK_THROWS_WITH(applyOutcomeJson(json::parse(R"({"status": "done"})"), outcome),
                     "outcome.status: must be \"completed\" or \"error\"");
+}
+
+TEST_CASE("tool outcome: written out directly, the same bytes as its JSON tree written", "[tool_messages]") {
+  auto written = [](const ToolOutcome& outcome) {
+    std::string direct;
+    appendOutcomeJson(direct, outcome);
+    CHECK(direct == writeJson(outcomeToJson(ToolOutcome(outcome))));
+    CHECK(json::parse(direct) == json(outcome));
+    return direct;
+  };
+  ToolOutcome outcome;
+  outcome.sessionID = "s\"1";
+  outcome.agent = "a";
+  outcome.messageID = "m\n";
+  outcome.callID = "c\\";
+  outcome.content = json::array({json{{"type", "text"}, {"text", "line 1\nline 2\t\"quoted\" \xC3\xA9"}}});
+  written(outcome); // the least a completed call has
+
+  outcome.output = json{{"count", 3}, {"names", {"x", "y"}}};
+  outcome.metadata = json{{"preview", "p"}, {"truncated", false}};
+  outcome.outputPaths = {"/data/tool-output/one", "/data/tool-output/two"};
+  outcome.notices = {"an approval could not be saved"};
+  CHECK(written(outcome).find(R"("notices":["an approval could not be saved"],"output":{)") != std::string::npos);
+
+  outcome.output = json("a string output"); // any JSON value
+  outcome.metadata.reset();
+  written(outcome);
+
+  outcome.status = ToolOutcome::Status::Error;
+  outcome.errorType = std::string(error_type::kFailure);
+  outcome.errorMessage = "it broke: \x01";
+  written(outcome); // what a completed call had is not shown for an error
+  outcome.partial = json{{"progress", 2}, {"message", "half"}};
+  outcome.notices.clear();
+  CHECK(written(outcome).ends_with(R"("partial":{"message":"half","progress":2},"sessionID":"s\"1","status":"error"})"));
 }
