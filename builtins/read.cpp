@@ -279,16 +279,28 @@ void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext&
   auto early = std::make_shared<std::optional<core::HeldLocation>>(core::holdResolvedFolder(resolved, std::move(folder)));
   auto asking = std::make_shared<std::atomic<bool>>(true);
   const auto caller = std::this_thread::get_id();
+  // Shared, not copied into each continuation: a path object's copy allocates its elements anew.
+  auto target = std::make_shared<const core::ResolvedPath>(std::move(resolved));
   assertEach(context, std::move(asks), [=](std::optional<core::ToolCompletion> refusal) {
     if (refusal) return done(std::move(*refusal));
     std::optional<core::HeldLocation> held;
     if (asking->load() && std::this_thread::get_id() == caller) held = std::move(*early);
     if (onQueue)
-      return guarded(done, [&] { readResolved(files, context, resolved, std::move(held), offset, limit, done, true); });
-    onWorkers(context, done, [=] { readResolved(files, context, resolved, std::nullopt, offset, limit, done, false); });
+      return guarded(done, [&] { readResolved(files, context, *target, std::move(held), offset, limit, done, true); });
+    onWorkers(context, done, [=] { readResolved(files, context, *target, std::nullopt, offset, limit, done, false); });
   });
   asking->store(false);
   early->reset(); // a verdict still to come holds afresh: the folder is closed now
+}
+
+/// Whether `path` has a ".." element.
+bool hasDotDotElement(std::string_view path) {
+  for (std::size_t at = path.find(".."); at != std::string_view::npos; at = path.find("..", at + 1)) {
+    const bool starts = at == 0 || path[at - 1] == '/';
+    const bool ends = at + 2 == path.size() || path[at + 2] == '/';
+    if (starts && ends) return true;
+  }
+  return false;
 }
 
 /// Whether the read may start on the session's queue: a path written inside the workspace, which
@@ -296,9 +308,17 @@ void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext&
 bool mayReadOnQueue(FileTools& files, const core::ToolContext& context, const std::string& path) {
   if (!context.offload || path.empty() || path.front() == '~') return false;
   const core::Location& location = *context.location;
-  const std::filesystem::path given = path.front() == '/' ? std::filesystem::path(path) : location.directory / path;
-  return core::pathContains(location.directory, given.lexically_normal()) &&
-         files.localDisk.onLocalDisk(location.directory);
+  bool inside = false;
+  if (!hasDotDotElement(path)) {
+    // Without "..", a relative path stays in the workspace, and an absolute one is compared as it
+    // is: no path objects to build, no normalising (a "." element can only make it look outside,
+    // which costs a worker, never a wrong answer).
+    inside = path.front() != '/' || core::pathTextContains(location.directory.native(), path);
+  } else {
+    const std::filesystem::path given = path.front() == '/' ? std::filesystem::path(path) : location.directory / path;
+    inside = core::pathContains(location.directory, given.lexically_normal());
+  }
+  return inside && files.localDisk.onLocalDisk(location.directory);
 }
 
 } // namespace

@@ -313,6 +313,8 @@ bool pathContains(const fs::path& root, const fs::path& candidate) {
   return containsPath(root.native(), candidate.native(), nullptr);
 }
 
+bool pathTextContains(std::string_view root, std::string_view candidate) { return containsPath(root, candidate, nullptr); }
+
 fs::path findWorktree(const fs::path& directory) {
   std::error_code error;
   fs::path canonical = fs::canonical(directory, error);

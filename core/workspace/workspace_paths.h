@@ -75,6 +75,8 @@ int openWithoutSymlinks(const std::string& path, int flags);
 /// True when `candidate` is `root` or below it, compared component by component (never as a string
 /// prefix: `/w/a` does not contain `/w/ab`). Both must be canonical; an empty root contains nothing.
 bool pathContains(const std::filesystem::path& root, const std::filesystem::path& candidate);
+/// The same over the paths' text, where the caller has no path objects to hand.
+bool pathTextContains(std::string_view root, std::string_view candidate);
 
 /// The git worktree holding `directory`: the nearest ancestor, or itself, with a `.git` directory
 /// or file (a linked worktree or submodule has a file); empty when there is none. Canonical.

@@ -89,13 +89,18 @@ def blocked_workers_read():
     # session's queue, a folder's on a worker the pool adds.
     return header("""
 Both workers blocked by tool bodies of one session: a small read in another session completes
-without a worker, a folder's read once the pool grows; the blocked calls are then cancelled and
-toold still answers.""", "%modes pipe", "%args --test-methods",
-                  "%timeout 5", "%stderr worker pool: work waited over 100 ms with all 2 threads busy; added one",
-                  "%file notes.txt <<EOF\nhello\nEOF") + \
+without a worker (its path relative, absolute, or with "." and ".." in it), a folder's read once
+the pool grows; the blocked calls are then cancelled and toold still answers.""", "%modes pipe",
+                  "%args --test-methods", "%timeout 5",
+                  "%stderr worker pool: work waited over 100 ms with all 2 threads busy; added one",
+                  "%file notes.txt <<EOF\nhello\nEOF", "%file sub/keep.txt <<EOF\nkept\nEOF") + \
         INITIALIZE + INITIALIZED + snapshot(1, "a", "snapA") + snapshot(2, "b", "snapB") + block_both_workers() + \
         call(5, "snapB", "b", "read", {"filePath": "notes.txt"}) + \
         '< {"jsonrpc": "2.0", "id": 5, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:1: hello"}]}}\n' + \
+        call(7, "snapB", "b", "read", {"filePath": "${workspace}/notes.txt"}) + \
+        '< {"jsonrpc": "2.0", "id": 7, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:1: hello"}]}}\n' + \
+        call(8, "snapB", "b", "read", {"filePath": "./sub/../notes.txt"}) + \
+        '< {"jsonrpc": "2.0", "id": 8, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:1: hello"}]}}\n' + \
         call(6, "snapB", "b", "read", {"filePath": "."}) + \
         '< {"jsonrpc": "2.0", "id": 6, "result": {"status": "completed", "content": [{"type": "text", "text": "$re:notes.txt"}]}}\n' + \
         release_both_workers()
