@@ -5,6 +5,9 @@
 #include <cstring>
 #include <fcntl.h>
 #include <linux/magic.h>
+#include <optional>
+#include <string_view>
+#include <utility>
 #include <sys/vfs.h>
 
 namespace fs = std::filesystem;
@@ -54,6 +57,22 @@ std::vector<std::string> componentsOf(const fs::path& canonical) {
     if (!element.empty()) parts.push_back(element.string());
   }
   return parts;
+}
+
+/// An absolute path's folder and last element, read from its text, where one call can reach the
+/// folder: a path of two elements or more, none of them "." or "..", with no slash at its end.
+/// Nothing otherwise (the walk takes it). Its elements are those componentsOf finds.
+std::optional<std::pair<std::string_view, std::string_view>> folderAndLeaf(std::string_view path) {
+  const std::size_t lastSlash = path.rfind('/');
+  if (!path.starts_with('/') || lastSlash == 0 || lastSlash == std::string_view::npos || lastSlash + 1 == path.size())
+    return std::nullopt;
+  for (std::size_t start = 1; start <= path.size();) {
+    const std::size_t end = std::min(path.find('/', start), path.size());
+    const std::string_view element = path.substr(start, end - start);
+    if (element == "." || element == "..") return std::nullopt;
+    start = end + 1;
+  }
+  return std::pair{path.substr(0, lastSlash), path.substr(lastSlash + 1)};
 }
 
 /// Opens the folder `name` in `directory` without following a symlink. The last folder is opened
@@ -119,19 +138,16 @@ std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, 
   held.display = std::move(display);
   if (!canonical.is_absolute()) return "Cannot open " + held.display + ": the resolved path is not absolute";
 
-  const std::vector<std::string> parts = componentsOf(canonical);
   // Where every folder exists and none is a symlink, one call reaches the last; only the walk
-  // creates folders, tells a symlink met from a missing folder, and refuses `.` and `..`.
-  const bool canonicalParts = std::none_of(parts.begin(), parts.end(), [](const std::string& part) {
-    return part == "." || part == "..";
-  });
-  // The folder is opened readable, like the walk's last one; a folder that may only be searched
-  // fails here and is walked.
-  if (parts.size() >= 2 && canonicalParts) {
+  // creates folders, tells a symlink met from a missing folder, and refuses `.` and `..`. The
+  // folder is opened readable, like the walk's last one; a folder that may only be searched fails
+  // here and is walked.
+  if (const auto split = folderAndLeaf(canonical.native())) {
     constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-    if (UniqueFd folder(openWithoutSymlinks(canonical.parent_path().native(), kFolderFlags)); folder)
-      return holdLeaf(std::move(held), std::move(folder), parts.back());
+    if (UniqueFd folder(openWithoutSymlinks(std::string(split->first), kFolderFlags)); folder)
+      return holdLeaf(std::move(held), std::move(folder), std::string(split->second));
   }
+  const std::vector<std::string> parts = componentsOf(canonical);
   UniqueFd current(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
   if (!current) return "Cannot open /: " + systemError(errno);
   fs::path reached = "/";
