@@ -3,6 +3,7 @@
 #include "core/tool_service.h"
 #include "daemon/client_log_sink.h"
 #include "daemon/logging.h"
+#include "daemon/mcp_call_result.h"
 #include "daemon/mcp_progress.h"
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"
@@ -36,28 +37,6 @@ std::size_t readCursor(const std::string& cursor, const std::string& snapshot) {
   throw InvalidParams("cursor: \"" + cursor + "\" is not a cursor of the current tool list (it changed); list again");
 }
 
-// MCP's content items. toold's inline file items become images or audio, or an embedded resource
-// with the bytes as its blob (a PDF); file items that point elsewhere become resource links.
-json mcpContentItem(json item) {
-  if (item.value("type", "") != "file") return item;
-  const std::string uri = item.value("uri", "");
-  const std::string mime = item.value("mime", "");
-  const std::string prefix = "data:" + mime + ";base64,";
-  if (uri.starts_with(prefix) && (mime.starts_with("image/") || mime.starts_with("audio/")))
-    return json{{"type", mime.starts_with("image/") ? "image" : "audio"},
-                {"data", uri.substr(prefix.size())},
-                {"mimeType", mime}};
-  if (uri.starts_with(prefix))
-    return json{{"type", "resource"},
-                {"resource",
-                 {{"uri", "attachment:" + item.value("name", std::string("file"))},
-                  {"mimeType", mime},
-                  {"blob", uri.substr(prefix.size())}}}};
-  json link{{"type", "resource_link"}, {"uri", uri}, {"mimeType", mime}};
-  link["name"] = item.contains("name") ? item["name"] : json(uri);
-  return link;
-}
-
 // MCP requires an object schema for a tool's arguments (and, when given, for its structured
 // output), and clients such as the official SDK refuse a whole listing over one that is not.
 // Arguments are always an object over MCP, so a schema that states no type is listed as the
@@ -80,22 +59,6 @@ std::optional<json> mcpDefinition(const core::RegisteredTool& tool) {
   }
   if (auto it = listed.find("outputSchema"); it != listed.end() && !isObjectSchema(*it)) listed.erase(it);
   return listed;
-}
-
-json callToolResult(protocol::ToolOutcome&& outcome) {
-  json result;
-  if (!outcome.completed()) {
-    result = json{{"content", json::array({json{{"type", "text"}, {"text", outcome.errorMessage}}})}, {"isError", true}};
-  } else {
-    json content = json::array();
-    for (auto& item : outcome.content) content.push_back(mcpContentItem(std::move(item)));
-    result = json{{"content", std::move(content)}, {"isError", false}};
-    // MCP's structuredContent is an object; any other output is in the text content already.
-    if (outcome.output && outcome.output->is_object()) result["structuredContent"] = std::move(*outcome.output);
-  }
-  // For the host, not the model: MCP's _meta is where a result carries such side information.
-  if (!outcome.notices.empty()) result["_meta"] = json{{"toold/notices", outcome.notices}};
-  return result;
 }
 
 // `_meta["toold/sessionID"]`: a session the call belongs to, instead of the connection's own.
@@ -164,7 +127,7 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
                  if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
                    // A cut output was retained: a new resource the host may list.
                    if (!outcome->outputPaths.empty()) server.notify("notifications/resources/list_changed", nullptr);
-                   return reply(callToolResult(std::move(*outcome)));
+                   return reply.writeResult([outcome](std::string& out) { appendCallToolResult(out, *outcome); });
                  }
                  auto& error = std::get<protocol::RpcError>(answer);
                  // A person's decline is for the model to read, as opencode gives it: a thrown
