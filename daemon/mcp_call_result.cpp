@@ -29,6 +29,7 @@ json mcpContentItem(json item) {
 void appendCallToolResult(std::string& out, const protocol::ToolOutcome& outcome) {
   // Written straight from the outcome, members in name order as toold writes every object: a
   // proxied call's answer is mostly its texts, and a tree built for them was only walked once.
+  out.reserve(out.size() + protocol::outcomeSizeHint(outcome));
   out += '{';
   if (!outcome.notices.empty()) {
     // For the host, not the model: MCP's _meta is where a result carries such side information.

@@ -41,7 +41,22 @@ void appendStrings(std::string& out, const std::vector<std::string>& strings) {
 
 } // namespace
 
+std::size_t outcomeSizeHint(const ToolOutcome& outcome) {
+  std::size_t size = 512 + outcome.errorMessage.size();
+  auto addTexts = [&size](const json& value) {
+    if (value.is_string()) size += value.get_ref<const std::string&>().size();
+    if (!value.is_object() && !value.is_array()) return;
+    for (const json& member : value)
+      if (member.is_string()) size += member.get_ref<const std::string&>().size();
+  };
+  for (const json& item : outcome.content) addTexts(item);
+  if (outcome.metadata) addTexts(*outcome.metadata);
+  if (outcome.output) addTexts(*outcome.output);
+  return size + size / 16;
+}
+
 void appendOutcomeJson(std::string& out, const ToolOutcome& outcome) {
+  out.reserve(out.size() + outcomeSizeHint(outcome));
   // The members in the order nlohmann's object (a std::map) keeps them, so that the text is the
   // same byte for byte: clients and recorded fixtures see one shape.
   out += R"({"agent":)";

@@ -52,6 +52,10 @@ json outcomeToJson(ToolOutcome&& outcome);
 /// The outcome written out as JSON text, exactly as writeJson(outcomeToJson(outcome)) writes it
 /// (members in the same order), without building that tree first: the answer's hot path.
 void appendOutcomeJson(std::string& out, const ToolOutcome& outcome);
+/// About how long the outcome's text is: its long strings (a read's page, its preview, a proxied
+/// answer's structured copy) and room for the rest. A writer reserves it, so that the answer is
+/// allocated once rather than grown and copied in steps.
+std::size_t outcomeSizeHint(const ToolOutcome& outcome);
 
 /// Reads an outcome an after-hook returned, onto `outcome`: everything is replaced except the
 /// identity fields (a hook may change what a call produced, not which call it was). Throws

@@ -124,3 +124,20 @@ TEST_CASE("tool outcome: written out directly, the same bytes as its JSON tree w
   outcome.notices.clear();
   CHECK(written(outcome).ends_with(R"("partial":{"message":"half","progress":2},"sessionID":"s\"1","status":"error"})"));
 }
+
+TEST_CASE("tool outcome: the size hint covers a text-heavy answer, so it is allocated once", "[tool_messages]") {
+  std::string page;
+  for (int i = 1; i <= 100; ++i) page += std::to_string(i) + ": line of the file the answer shows, with \"quotes\"\n";
+  ToolOutcome outcome;
+  outcome.sessionID = "session";
+  outcome.agent = "build";
+  outcome.messageID = "message";
+  outcome.callID = "call";
+  outcome.content = json::array({json{{"type", "text"}, {"text", page}}});
+  outcome.metadata = json{{"preview", page.substr(0, 1400)}, {"truncated", true}};
+  outcome.output = json{{"content", page}};
+  std::string written;
+  appendOutcomeJson(written, outcome);
+  CHECK(outcomeSizeHint(outcome) >= written.size());
+  CHECK(outcomeSizeHint(outcome) < 2 * written.size());
+}
