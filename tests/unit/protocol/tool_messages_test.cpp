@@ -6,6 +6,21 @@
 
 using namespace toold::protocol;
 
+namespace {
+
+// A completed outcome of one text item, with the call's ids.
+ToolOutcome textOutcome(std::string session, std::string agent, std::string message, std::string call, std::string text) {
+  ToolOutcome outcome;
+  outcome.sessionID = std::move(session);
+  outcome.agent = std::move(agent);
+  outcome.messageID = std::move(message);
+  outcome.callID = std::move(call);
+  outcome.content = json::array({json{{"type", "text"}, {"text", std::move(text)}}});
+  return outcome;
+}
+
+} // namespace
+
 TEST_CASE("register params: a client and a command tool, options and defaults", "[tool_messages]") {
   auto params = parseRegisterParams(json::parse(R"({
     "scope": "mine",
@@ -73,12 +88,7 @@ TEST_CASE("snapshot and call params", "[tool_messages]") {
 }
 
 TEST_CASE("tool outcome: completed and error shapes, and what an after-hook may change", "[tool_messages]") {
-  ToolOutcome outcome;
-  outcome.sessionID = "s";
-  outcome.agent = "a";
-  outcome.messageID = "m";
-  outcome.callID = "c";
-  outcome.content = json::array({json{{"type", "text"}, {"text", "hi"}}});
+  ToolOutcome outcome = textOutcome("s", "a", "m", "c", "hi");
   json completed = outcome;
   CHECK(completed == json::parse(R"({"sessionID": "s", "agent": "a", "messageID": "m", "callID": "c",
                                      "status": "completed", "content": [{"type": "text", "text": "hi"}]})"));
@@ -98,12 +108,7 @@ TEST_CASE("tool outcome: written out directly, the same bytes as its JSON tree w
     CHECK(json::parse(direct) == json(outcome));
     return direct;
   };
-  ToolOutcome outcome;
-  outcome.sessionID = "s\"1";
-  outcome.agent = "a";
-  outcome.messageID = "m\n";
-  outcome.callID = "c\\";
-  outcome.content = json::array({json{{"type", "text"}, {"text", "line 1\nline 2\t\"quoted\" \xC3\xA9"}}});
+  ToolOutcome outcome = textOutcome("s\"1", "a", "m\n", "c\\", "line 1\nline 2\t\"quoted\" \xC3\xA9");
   written(outcome); // the least a completed call has
 
   outcome.output = json{{"count", 3}, {"names", {"x", "y"}}};
@@ -128,12 +133,7 @@ TEST_CASE("tool outcome: written out directly, the same bytes as its JSON tree w
 TEST_CASE("tool outcome: the size hint covers a text-heavy answer, so it is allocated once", "[tool_messages]") {
   std::string page;
   for (int i = 1; i <= 100; ++i) page += std::to_string(i) + ": line of the file the answer shows, with \"quotes\"\n";
-  ToolOutcome outcome;
-  outcome.sessionID = "session";
-  outcome.agent = "build";
-  outcome.messageID = "message";
-  outcome.callID = "call";
-  outcome.content = json::array({json{{"type", "text"}, {"text", page}}});
+  ToolOutcome outcome = textOutcome("session", "build", "message", "call", page);
   outcome.metadata = json{{"preview", page.substr(0, 1400)}, {"truncated", true}};
   outcome.output = json{{"content", page}};
   std::string written;
