@@ -92,3 +92,17 @@ TEST_CASE("writeJson on long strings: a special byte at every offset of the bloc
     CHECK(writeJson(json(text)) == nlohmannDump(json(text)));
   }
 }
+
+TEST_CASE("writeJson on runs of bytes to escape: every such byte, runs of every length at every offset", "[protocol]") {
+  std::string escaped; // every byte JSON escapes: the controls, the quote, the backslash
+  for (int c = 0; c < 0x20; ++c) escaped += static_cast<char>(c);
+  escaped += "\"\\";
+  for (std::size_t length = 1; length <= 40; ++length)
+    for (std::size_t offset = 0; offset <= 20; offset += 5)
+      for (std::size_t first = 0; first < escaped.size(); first += 7) {
+        std::string run;
+        for (std::size_t i = 0; i < length; ++i) run += escaped[(first + i) % escaped.size()];
+        const std::string text = std::string(offset, 'a') + run + "tail \xc3\xa9" + run;
+        if (writeJson(json(text)) != nlohmannDump(json(text))) FAIL("differs for " << json(nlohmannDump(json(text))).dump());
+      }
+}
