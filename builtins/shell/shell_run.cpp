@@ -2,6 +2,7 @@
 
 #include "builtins/shell/output_log.h"
 #include "builtins/shell/progress_throttle.h"
+#include "builtins/text/ascii_run.h"
 
 #include <sys/stat.h>
 
@@ -62,14 +63,18 @@ namespace {
 /// like; tab, newline, carriage return, backspace and escape stay for the client's terminal view):
 /// JSON would spell each one as a six-byte escape, at a printf each.
 std::string shownControls(std::string_view text) {
-  const auto hidden = [](char c) {
-    const auto byte = static_cast<unsigned char>(c);
-    return (byte < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\b' && c != '\x1b') || byte == 0x7F;
-  };
+  // Runs at a time: a binary stream is runs of hidden bytes (skipped sixteen at a time), text runs
+  // of shown ones.
   std::string shown;
   shown.reserve(text.size());
-  for (char c : text)
-    if (!hidden(c)) shown += c;
+  const std::size_t size = text.size();
+  std::size_t at = 0;
+  while (at < size) {
+    std::size_t run = at;
+    while (run < size && !isSilentControl(static_cast<unsigned char>(text[run]))) ++run;
+    shown.append(text.data() + at, run - at);
+    at = silentControlRunEnd(text.data(), run, size);
+  }
   return shown;
 }
 

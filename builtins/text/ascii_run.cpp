@@ -30,4 +30,25 @@ std::size_t plainAsciiRunEnd(const char* data, std::size_t from, std::size_t lim
   return at;
 }
 
+std::size_t silentControlRunEnd(const char* data, std::size_t from, std::size_t limit) {
+  std::size_t at = from;
+#if defined(__SSE2__)
+  const __m128i below = _mm_set1_epi8(0x1F);
+  const __m128i del = _mm_set1_epi8(0x7F);
+  const __m128i shown[] = {_mm_set1_epi8('\t'), _mm_set1_epi8('\n'), _mm_set1_epi8('\r'), _mm_set1_epi8('\b'),
+                           _mm_set1_epi8(0x1B)};
+  for (; at + 16 <= limit; at += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(data + at));
+    // Below 0x20 (unsigned): the byte is its own minimum with 0x1F.
+    __m128i silent = _mm_cmpeq_epi8(_mm_min_epu8(bytes, below), bytes);
+    for (const __m128i& keep : shown) silent = _mm_andnot_si128(_mm_cmpeq_epi8(bytes, keep), silent);
+    silent = _mm_or_si128(silent, _mm_cmpeq_epi8(bytes, del));
+    const unsigned stops = ~static_cast<unsigned>(_mm_movemask_epi8(silent)) & 0xFFFFu;
+    if (stops != 0) return at + static_cast<std::size_t>(__builtin_ctz(stops));
+  }
+#endif
+  while (at < limit && isSilentControl(static_cast<unsigned char>(data[at]))) ++at;
+  return at;
+}
+
 } // namespace toold::builtins

@@ -171,3 +171,11 @@ TEST_CASE("terminal: streaming holds on random terminal output", "[terminal]") {
     checkStreaming(input, std::uniform_int_distribution<std::size_t>(1, 30)(random));
   }
 }
+
+TEST_CASE("terminal: runs of controls (a binary stream) go whole, between text and line ends", "[terminal]") {
+  const std::string zeros(5000, '\0');
+  const std::string raw = "start" + zeros + "\x01\x02\x7f" + "mid\n" + zeros + "\r" + zeros + "end\x1b[1mbold\x1b[0m" + zeros;
+  CHECK(cleanTerminalText(raw) == "startmid\nendbold");
+  using namespace std::string_literals;
+  checkStreaming("a\0\0\0b\n\0\0\r\0x\0\x1b[31m\0red\0\n"s);
+}
