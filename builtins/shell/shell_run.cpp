@@ -78,10 +78,14 @@ std::string shownControls(std::string_view text) {
   return shown;
 }
 
-nlohmann::json progressJson(const ProgressUpdate& update) {
-  nlohmann::json json{{"output", shownControls(update.text)}, {"offset", update.offset}};
+/// Sends the update, unless it shows nothing: output that is all controls a terminal does not
+/// show (a binary stream's NULs) made an update per 8 KiB, each with an empty text.
+void sendProgress(const std::function<void(nlohmann::json)>& progress, const ProgressUpdate& update) {
+  std::string shown = shownControls(update.text);
+  if (shown.empty() && update.skipped == 0) return;
+  nlohmann::json json{{"output", std::move(shown)}, {"offset", update.offset}};
   if (update.skipped > 0) json["skipped"] = update.skipped;
-  return json;
+  progress(std::move(json));
 }
 
 /// Why `cwd` cannot be a working directory, or nothing: checked right before the spawn, since it
@@ -140,7 +144,7 @@ void ShellRun::onOutput(std::string_view bytes) {
     while (auto update = state_->throttle.flush(now)) due.push_back(std::move(*update));
     if (!state_->timerArmed && state_->throttle.deadline()) armProgressTimer();
   }
-  for (const auto& update : due) state_->progress(progressJson(update));
+  for (const auto& update : due) sendProgress(state_->progress, update);
 }
 
 /// Requires progressMutex. Fires at the throttle's deadline, so output that trickles in is shown within
@@ -162,7 +166,7 @@ void ShellRun::armProgressTimer() {
       while (auto update = state->throttle.flush(Clock::now())) due.push_back(std::move(*update));
       if (auto run = self.lock(); run && state->throttle.deadline()) run->armProgressTimer();
     }
-    for (const auto& update : due) state->progress(progressJson(update));
+    for (const auto& update : due) sendProgress(state->progress, update);
   });
 }
 
@@ -186,7 +190,7 @@ void ShellRun::onExit(core::ProcessOutcome outcome, const std::function<void(She
   result.outputLines = state_->digest.totalLines();
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - state_->started);
   state_->publishPath();
-  if (last) state_->progress(progressJson(*last));
+  if (last) sendProgress(state_->progress, *last);
   if (!result.logError.empty()) spdlog::warn("shell output log: {}", result.logError);
   result.outcome = std::move(outcome);
   done(std::move(result));
