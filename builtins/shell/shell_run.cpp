@@ -61,7 +61,7 @@ namespace {
 
 /// The update's text without the control characters a terminal would not show (NUL and the
 /// like; tab, newline, carriage return, backspace and escape stay for the client's terminal view):
-/// JSON would spell each one as a six-byte escape, at a printf each.
+/// they show nothing, and JSON would spell each one as a six-byte escape.
 std::string shownControls(std::string_view text) {
   // Runs at a time: a binary stream is runs of hidden bytes (skipped sixteen at a time), text runs
   // of shown ones.

@@ -1,6 +1,7 @@
-// Finding the end of a run of plain ASCII text, or of silent controls, sixteen bytes at a time. A read's lines are
-// decoded as UTF-8 byte by byte only where they are not plain ASCII; most source text is, and a
-// loop of two compares per byte was the larger part of a 100-line read's own work.
+// Finding the end of a run of plain ASCII text, or of silent controls, sixteen bytes at a time.
+// A read's lines are decoded as UTF-8 byte by byte only where they are not plain ASCII; most
+// source text is, and a loop of two compares per byte was the larger part of a 100-line read's
+// own work. A binary command's output is mostly controls that show nothing, dropped a run at once.
 #pragma once
 #include <cstddef>
 

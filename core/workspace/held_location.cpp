@@ -7,8 +7,8 @@
 #include <linux/magic.h>
 #include <optional>
 #include <string_view>
-#include <utility>
 #include <sys/vfs.h>
+#include <utility>
 
 namespace fs = std::filesystem;
 
