@@ -58,7 +58,9 @@ Options:
   --cpu N               run the client and the servers on CPU N only: round trips then cost no
                         wake-up of another CPU, which on small VMs dominates one-in-flight latency
   --baseline            the next --server is a reference (say, a responder that does nothing):
-                        shown, never compared with
+                        shown, never judged as a peer; its pings are the floor's row, and with
+                        --call the first server's call is set against its call (how much longer,
+                        and what the floor's call costs in the first server's pings)
   --keep-stderr         let the servers' stderr through (default: /dev/null)
 )";
 
@@ -277,7 +279,8 @@ void printPingTable(const Arguments& args, const Results& results) {
   // The floor: how close toold comes to a responder that does nothing, as a fraction of it.
   for (std::size_t i = 1; i < args.servers.size(); ++i) {
     const auto& floor = results[i];
-    if (!first || !floor || !args.servers[i].baseline) continue;
+    // A floor with a call is a floor for that call (printFloorCalls), its pings beside the point.
+    if (!first || !floor || !args.servers[i].baseline || args.servers[i].call) continue;
     std::printf("| %s ÷ %s | | %s of it | %s of it | |\n", args.servers.front().name.c_str(),
                 args.servers[i].name.c_str(), fixed(first->sequentialPerSecond / floor->sequentialPerSecond, 2).c_str(),
                 fixed(first->pipelinedPerSecond / floor->pipelinedPerSecond, 2).c_str());
@@ -355,7 +358,7 @@ void printCallTable(const Arguments& args, const Results& results) {
                 fixed(pingsPerCall(r.pipelinedPerSecond, r.calls->pipelinedPerSecond), 2).c_str());
   }
   for (std::size_t own = 0; own < args.servers.size(); ++own) {
-    if (isPeer(args, own) || !called(own)) continue;
+    if (isPeer(args, own) || args.servers[own].baseline || !called(own)) continue;
     for (std::size_t peer = 1; peer < args.servers.size(); ++peer) {
       if (!isPeer(args, peer) || !called(peer)) continue;
       const auto& a = *results[own]->calls;
@@ -401,7 +404,7 @@ void printTargets(const Arguments& args, const Results& results, const Targets& 
   for (std::size_t i = 0; i < args.servers.size(); ++i) {
     const auto& r = results[i];
     const bool native = args.servers[i].call && args.servers[i].call->kind == bench::CallSpec::Kind::Native;
-    if (!r || (i > 0 && !native)) continue;
+    if (!r || (i > 0 && !native) || args.servers[i].baseline) continue;
     std::printf("\nTargets for %s:\n", args.servers[i].name.c_str());
     if (i == 0 && args.pingSummary) { // a run for its calls (--no-ping-summary) is not judged on pings
       if (args.config.spawns > 0)
@@ -435,6 +438,46 @@ void printTargets(const Arguments& args, const Results& results, const Targets& 
                                               " pings (sequential: got " + fixed(ownSequential, 2) + ")");
     line(ownPipelined <= t.pingsPerCall, "the pipeline's own work costs at most " + fixed(t.pingsPerCall, 1) +
                                              " pings (pipelined: got " + fixed(ownPipelined, 2) + ")");
+  }
+}
+
+/// The first server's call against a baseline server's same call (a floor that does the least
+/// the call needs): how much longer toold takes, and what the floor itself costs in toold's
+/// pings, which bounds from below what any server can reach on this machine.
+void printFloorCalls(const Arguments& args, const Results& results, const std::optional<Targets>& targets) {
+  const auto& first = results.front();
+  if (!first || !first->calls || !args.servers.front().call) return;
+  const auto& own = *first->calls;
+  for (std::size_t i = 1; i < args.servers.size(); ++i) {
+    const auto& floor = results[i];
+    if (!args.servers[i].baseline || !args.servers[i].call || !floor || !floor->calls) continue;
+    const auto& least = *floor->calls;
+    const std::string& name = args.servers[i].name;
+    const std::string what = bench::describeCall(*args.servers.front().call);
+    const double sequential = least.sequentialPerSecond / own.sequentialPerSecond;
+    const double pipelined = least.pipelinedPerSecond / own.pipelinedPerSecond;
+    const double floorPings = pingsPerCall(first->sequentialPerSecond, least.sequentialPerSecond);
+    std::printf("\n%s against %s (time, lower is better): one in flight %sx, %zu in flight %sx; %s's call, one in "
+                "flight, costs %s of %s's pings",
+                args.servers.front().name.c_str(), name.c_str(), fixed(sequential, 2).c_str(), args.config.pipeline,
+                fixed(pipelined, 2).c_str(), name.c_str(), fixed(floorPings, 2).c_str(),
+                args.servers.front().name.c_str());
+    if (targets && floorPings > targets->pingsPerCall)
+      std::printf(" (the floor itself is over the %s-ping target)", fixed(targets->pingsPerCall, 1).c_str());
+    std::printf(".\n");
+    // The same floor against each peer: where it misses a ratio, no one-thread server makes it.
+    for (std::size_t peer = 1; peer < args.servers.size(); ++peer) {
+      if (!isPeer(args, peer) || !results[peer] || !results[peer]->calls) continue;
+      const auto& theirs = *results[peer]->calls;
+      std::printf("%s against %s (calls/s, higher is better): one in flight %s, %zu in flight %s.\n", name.c_str(),
+                  args.servers[peer].name.c_str(), ratio(least.sequentialPerSecond, theirs.sequentialPerSecond).c_str(),
+                  args.config.pipeline, ratio(least.pipelinedPerSecond, theirs.pipelinedPerSecond).c_str());
+    }
+    summarize(what + ", one in flight", grouped(own.sequentialPerSecond) + " calls/s",
+              name + " " + grouped(least.sequentialPerSecond) + "/s", sequential, "toold ÷ floor, time", "", std::nullopt);
+    summarize(what + ", one in flight, by " + name, grouped(least.sequentialPerSecond) + " calls/s",
+              "toold's pings " + grouped(first->sequentialPerSecond) + "/s", floorPings,
+              "pings per call: the least a server costs", "", std::nullopt);
   }
 }
 
@@ -482,6 +525,7 @@ int main(int argc, char** argv) {
               config.warmup, config.framing == protocol::Framing::Ndjson ? "ndjson" : "lsp",
               args.cpu ? ("client and servers on CPU " + std::to_string(*args.cpu)).c_str() : "no CPU pinning");
   if (args.targets) printTargets(args, results, *args.targets);
+  printFloorCalls(args, results, args.targets);
 
   std::string command = "toold-bench-rpc";
   for (int i = 1; i < argc; ++i) {

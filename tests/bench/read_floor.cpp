@@ -1,0 +1,152 @@
+// toold-bench-read-floor: the least a server can do to answer a small `read`. One thread that
+// never sleeps (it polls its input without pause, so no wake-up is ever paid on its side), and
+// for each `call` of `read`: open the file, fstat, one pread of it whole (up to 1 MiB), close,
+// find the window's lines and escape them into the answer, "<number>: <text>" as toold shows
+// them. No schema, no permission, no path checks, no line index. `snapshot` is answered with an
+// id and anything else with `{}`. Measured next to toold by scripts/bench-rpc, it shows what one
+// read in flight costs on the machine itself: pipes, wake-ups of the client, the file system calls.
+#include "protocol/framing.h"
+#include "tests/bench/message_scan.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <fcntl.h>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+using toold::bench::memberText;
+
+constexpr std::size_t kMaxFileBytes = 1u << 20;
+
+bool writeAll(const std::string& bytes) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    const ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    done += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+/// A member of an object that is itself a positive integer; `fallback` when absent or not one.
+std::uint64_t numberMember(std::string_view object, std::string_view key, std::uint64_t fallback) {
+  const auto text = memberText(object, key).value_or(std::string_view());
+  std::uint64_t value = 0;
+  if (std::from_chars(text.data(), text.data() + text.size(), value).ec != std::errc() || value == 0) return fallback;
+  return value;
+}
+
+void appendEscaped(std::string& out, std::string_view text) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (byte < 0x20) {
+      out += "\\u00";
+      out += kHex[byte >> 4];
+      out += kHex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+}
+
+/// The numbered lines [offset, offset + limit) of the file at `path` (given without escapes),
+/// appended as a JSON string's contents; false when the file cannot be read.
+bool appendWindow(std::string& out, const std::string& path, std::uint64_t offset, std::uint64_t limit,
+                  std::string& file) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat status {};
+  const bool regular = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
+  const ssize_t got = regular ? ::pread(fd, file.data(), file.size(), 0) : -1;
+  ::close(fd);
+  if (got < 0) return false;
+  const char* at = file.data();
+  const char* end = at + got;
+  std::uint64_t line = 1;
+  for (; line < offset && at < end; ++line) {
+    const auto* newline = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
+    at = newline == nullptr ? end : newline + 1;
+  }
+  char number[24];
+  for (std::uint64_t shown = 0; shown < limit && at < end; ++shown, ++line) {
+    const auto* newline = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
+    const char* stop = newline == nullptr ? end : newline;
+    if (shown > 0) out += "\\n";
+    out.append(number, std::to_chars(number, number + sizeof number, line).ptr);
+    out += ": ";
+    appendEscaped(out, std::string_view(at, static_cast<std::size_t>(stop - at)));
+    at = newline == nullptr ? end : newline + 1;
+  }
+  return true;
+}
+
+/// A member's raw text, empty when absent (an optional here upsets GCC's uninitialized check).
+std::string_view member(std::string_view object, std::string_view key) {
+  return object.empty() ? std::string_view() : memberText(object, key).value_or(std::string_view());
+}
+
+/// The `result` of one request, or of `read` called through `call`.
+void appendResult(std::string& out, std::string_view body, std::string& file) {
+  const std::string_view method = member(body, "method");
+  if (method == R"("snapshot")") {
+    out += R"({"snapshot":"floor"})";
+    return;
+  }
+  const std::string_view params = member(body, "params");
+  const std::string_view input = member(params, "input");
+  const std::string_view path = member(input, "filePath");
+  if (method != R"("call")" || member(params, "name") != R"("read")" || path.size() < 2 ||
+      path.find('\\') != std::string_view::npos) {
+    out += "{}";
+    return;
+  }
+  const std::size_t start = out.size();
+  out += R"({"status":"completed","content":[{"type":"text","text":")";
+  if (!appendWindow(out, std::string(path.substr(1, path.size() - 2)), numberMember(input, "offset", 1),
+                    numberMember(input, "limit", 2000), file)) {
+    out.resize(start);
+    out += R"({"status":"error","errorMessage":"cannot read the file"})";
+    return;
+  }
+  out += R"("}]})";
+}
+
+} // namespace
+
+int main() {
+  using namespace toold;
+  protocol::FrameDecoder decoder(protocol::Framing::Auto, 64u << 20);
+  std::string chunk(256 * 1024, '\0');
+  std::string file(kMaxFileBytes, '\0');
+  std::string out;
+  const protocol::FrameDecoder::Sink answer = [&](protocol::DecodedFrame&& frame) {
+    if (frame.error) return;
+    const bench::MessageShape shape = bench::scanMessage(frame.body);
+    if (!shape.hasMethod || !shape.id) return; // notifications and replies need no answer
+    std::string body = R"({"jsonrpc":"2.0","id":)" + std::to_string(*shape.id) + R"(,"result":)";
+    appendResult(body, frame.body, file);
+    body += '}';
+    out += protocol::frameBody(std::move(body), decoder.framing());
+  };
+  // Never sleeping is what makes this a floor for one request in flight: toold's reader polls
+  // briefly before it sleeps; this one polls for good.
+  const int flags = ::fcntl(STDIN_FILENO, F_GETFL);
+  if (flags < 0 || ::fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK) != 0) return 1;
+  for (;;) {
+    const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+    if (n <= 0) return 0;
+    decoder.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), answer);
+    if (!out.empty() && !writeAll(out)) return 1;
+    out.clear();
+  }
+}
