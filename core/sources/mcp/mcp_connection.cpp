@@ -176,7 +176,7 @@ void McpConnection::notify(const std::string& method, json params) {
   sendJson(message);
 }
 
-void McpConnection::receive(const json& message) {
+void McpConnection::receive(json message) {
   if (!message.is_object()) return spdlog::debug("MCP: a message that is not an object was dropped");
   const auto method = message.find("method");
   const auto id = message.find("id");
@@ -209,7 +209,7 @@ void McpConnection::receive(const json& message) {
     return finish(key, McpAnswer{std::nullopt, std::move(failure)});
   }
   const auto result = message.find("result");
-  finish(key, McpAnswer{result != message.end() ? *result : json::object(), std::nullopt});
+  finish(key, McpAnswer{result != message.end() ? std::move(*result) : json::object(), std::nullopt});
 }
 
 void McpConnection::progress(const json& params) {

@@ -75,8 +75,10 @@ public:
   /// Tells the server (notifications/cancelled) and ends the request with `reason` at once.
   void cancel(std::int64_t id, const std::string& reason);
   void notify(const std::string& method, json params);
-  /// A message the transport read. Anything not JSON-RPC is logged and dropped.
-  void receive(const json& message);
+  /// A message the transport read. Anything not JSON-RPC is logged and dropped. Taken whole: an
+  /// answer's result moves on to its request's handler rather than being copied (a file's text
+  /// twice over, for a server with an output schema).
+  void receive(json message);
   /// The transport dropped a frame over the cap: its call (when its id is known) fails alone.
   void oversized(const std::optional<json>& id, std::size_t bytes);
   /// The connection is gone: every request still waiting ends with `reason`. Nothing more is sent.

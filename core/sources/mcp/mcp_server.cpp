@@ -160,7 +160,7 @@ void McpServer::connect() {
   transport_->start(McpTransport::Events{
       [weak, generation](json message) {
         auto self = weak.lock();
-        if (self && self->generation_ == generation && self->connection_) self->connection_->receive(message);
+        if (self && self->generation_ == generation && self->connection_) self->connection_->receive(std::move(message));
       },
       [weak, generation](std::optional<json> id, std::size_t bytes) {
         auto self = weak.lock();

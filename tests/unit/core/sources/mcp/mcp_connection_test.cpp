@@ -130,3 +130,25 @@ TEST_CASE("mcp connection: requestNow from any thread, an answer read before its
   io.run_for(1s);
   CHECK(errors == std::vector<std::string>{"the server exited"});
 }
+
+TEST_CASE("mcp connection: an answer's result reaches its request's handler without being copied", "[mcp_client]") {
+  boost::asio::io_context io;
+  auto strand = boost::asio::make_strand(io);
+  McpConnection connection(
+      strand, [](std::string) {}, [](const std::string&, const json&, std::function<void(McpAnswer)>) {},
+      [](const std::string&, const json&) {});
+  const char* handed = nullptr;
+  std::string received;
+  const std::int64_t id = connection.requestNow("tools/call", json::object(), McpRequestOptions{}, [&](McpAnswer answer) {
+    REQUIRE(answer.result);
+    const auto& text = answer.result->at("content").get_ref<const std::string&>();
+    handed = text.data();
+    received = text;
+  });
+  // A text far past any small-string buffer: the same bytes where they were parsed, or a copy.
+  json message{{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"content", std::string(64 * 1024, 'x')}}}};
+  const char* parsed = message["result"]["content"].get_ref<const std::string&>().data();
+  connection.receive(std::move(message));
+  CHECK(received == std::string(64 * 1024, 'x'));
+  CHECK(handed == parsed);
+}
