@@ -188,3 +188,5 @@ record("mcp", "MCP calls through toold, pipelined", "%.0f /s" % toold_rate, "%.0
 if relay:
     record("mcp", "MCP call through a do-nothing relay, median per call", "%.0f µs" % (median["relay"] * 1e6),
            "%.0f µs direct" % (direct_time * 1e6), "%.2fx" % (median["relay"] / direct_time), "the machine's cost of a process in the path")
+    record("mcp", "MCP calls through a do-nothing relay, pipelined", "%.0f /s" % rate["relay"], "%.0f /s direct" % direct_rate,
+           "%.2fx" % (rate["relay"] / direct_rate), "the machine's cost of a process in the path")
