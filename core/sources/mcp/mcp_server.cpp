@@ -476,7 +476,7 @@ void McpServer::sendCall(const std::shared_ptr<McpConnection>& connection, std::
     progress(std::move(update));
   };
   requestId->store(connection->requestNow(
-      "tools/call", json{{"name", raw}, {"arguments", input.is_object() ? input : json::object()}}, std::move(options),
+      "tools/call", json{{"name", raw}, {"arguments", input.is_object() ? std::move(input) : json::object()}}, std::move(options),
       [self = shared_from_this(), raw, hasOutputSchema, cancelled, done = std::move(done)](McpAnswer answer) {
         cancelled->reset();
         if (answer.error) return done(ToolFailure{callFailure(self->name_, raw, *answer.error, self->config_.timeout.execution), std::nullopt});
