@@ -137,15 +137,21 @@ struct Request {
   ReplyCheck check = ReplyCheck::Result;
   /// When set, the last gap (a call's arguments) takes 1 + id % cycle instead of the id.
   std::int64_t cycle = 0;
+  /// When set, the gap at this index takes sessionTexts[id % their number]: a native call's
+  /// snapshot and session, one of several.
+  std::size_t sessionGap = 0;
+  std::vector<std::string> sessionTexts{};
 
   void appendBody(std::string& out, std::int64_t id) const {
     char digits[24];
     const auto end = std::to_chars(digits, digits + sizeof digits, id).ptr;
     out += pieces.front();
     for (std::size_t i = 1; i < pieces.size(); ++i) {
+      char other[24];
       if (cycle > 0 && i + 1 == pieces.size()) {
-        char cycled[24];
-        out.append(cycled, std::to_chars(cycled, cycled + sizeof cycled, 1 + id % cycle).ptr);
+        out.append(other, std::to_chars(other, other + sizeof other, 1 + id % cycle).ptr);
+      } else if (!sessionTexts.empty() && i == sessionGap) {
+        out += sessionTexts[static_cast<std::size_t>(id) % sessionTexts.size()];
       } else {
         out.append(digits, end);
       }
@@ -237,10 +243,11 @@ Rates measure(Session& session, std::int64_t& nextId, const BenchConfig& config,
 
 Request pingRequest() { return {"ping", {R"({"jsonrpc":"2.0","id":)", R"(,"method":"ping"})"}, ReplyCheck::Result}; }
 
-/// Takes the snapshot every native call goes through; returns its id as a JSON string literal.
-std::string takeSnapshot(Session& session, std::int64_t id) {
+/// Takes the snapshot the native calls of `sessionID` go through; returns its id as a JSON string
+/// literal.
+std::string takeSnapshot(Session& session, std::int64_t id, const std::string& sessionID) {
   session.connection().send(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) +
-                            R"(,"method":"snapshot","params":{"sessionID":"bench","agent":"bench"}})");
+                            R"(,"method":"snapshot","params":{"sessionID":")" + sessionID + R"(","agent":"bench"}})");
   auto [shape, body] = session.nextResponse();
   if (shape.id != id || !shape.hasResult) throw std::runtime_error("unexpected reply to snapshot: " + excerpt(*body));
   const auto reply = nlohmann::json::parse(*body, nullptr, false);
@@ -288,7 +295,7 @@ SequencedArguments sequencedArguments(const std::string& arguments) {
   return {R"({"seq":)", "," + arguments.substr(1)};
 }
 
-Request callRequest(Session& session, std::int64_t& nextId, const CallSpec& call) {
+Request callRequest(Session& session, std::int64_t& nextId, const CallSpec& call, std::size_t sessions) {
   const std::string tool = nlohmann::json(call.tool).dump();
   const auto [argumentsHead, argumentsTail, cycle] = sequencedArguments(call.arguments);
   if (call.kind == CallSpec::Kind::Mcp)
@@ -297,13 +304,28 @@ Request callRequest(Session& session, std::int64_t& nextId, const CallSpec& call
              R"(,"method":"tools/call","params":{"name":)" + tool + R"(,"arguments":)" + argumentsHead,
              argumentsTail + "}}"},
             ReplyCheck::McpSuccess, cycle};
-  const std::string snapshot = takeSnapshot(session, nextId++);
-  return {"call",
-          {R"({"jsonrpc":"2.0","id":)",
-           R"(,"method":"call","params":{"snapshot":)" + snapshot +
-               R"(,"sessionID":"bench","agent":"bench","messageID":"m","callID":"c)",
-           R"(","name":)" + tool + R"(,"input":)" + argumentsHead, argumentsTail + "}}"},
-          ReplyCheck::CompletedOutcome, cycle};
+  const std::string head = R"({"jsonrpc":"2.0","id":)";
+  const std::string agent = R"(,"agent":"bench","messageID":"m","callID":"c)";
+  const std::string rest = R"(","name":)" + tool + R"(,"input":)" + argumentsHead;
+  if (sessions <= 1) {
+    const std::string snapshot = takeSnapshot(session, nextId++, "bench");
+    return {"call",
+            {head, R"(,"method":"call","params":{"snapshot":)" + snapshot + R"(,"sessionID":"bench")" + agent, rest,
+             argumentsTail + "}}"},
+            ReplyCheck::CompletedOutcome, cycle};
+  }
+  // Sessions "bench-0" … "bench-<N-1>", each with its snapshot, in turn by request id: N agents
+  // calling at once.
+  Request request{"call",
+                  {head, R"(,"method":"call","params":{)", agent, rest, argumentsTail + "}}"},
+                  ReplyCheck::CompletedOutcome, cycle};
+  request.sessionGap = 2;
+  for (std::size_t i = 0; i < sessions; ++i) {
+    const std::string sessionID = "bench-" + std::to_string(i);
+    request.sessionTexts.push_back(R"("snapshot":)" + takeSnapshot(session, nextId++, sessionID) + R"(,"sessionID":")" +
+                                   sessionID + '"');
+  }
+  return request;
 }
 
 } // namespace
@@ -352,7 +374,7 @@ BenchResult runBench(const std::vector<std::string>& argv, const BenchConfig& co
   result.pipelinedPerSecond = pings.pipelinedPerSecond;
   if (call) {
     try {
-      const Request request = callRequest(session, nextId, *call);
+      const Request request = callRequest(session, nextId, *call, config.sessions);
       result.calls = measure(session, nextId, config, config.calls, request);
       if (call->kind == CallSpec::Kind::Native)
         result.echoes = measure(session, nextId, config, config.calls, echoRequest(request));

@@ -40,6 +40,7 @@ struct BenchConfig {
   protocol::Framing framing = protocol::Framing::Ndjson;
   std::chrono::milliseconds timeout{10000};
   bool keepStderr = false;
+  std::size_t sessions = 1; ///< native calls spread over this many sessions, in turn by request id
 };
 
 /// Requests per second with one in flight and with BenchConfig::pipeline in flight.

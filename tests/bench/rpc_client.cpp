@@ -44,6 +44,8 @@ Options:
   --pings N             pings per timed run (default 100000)
   --calls N             calls per timed run (default 20000)
   --pipeline K          requests in flight in the pipelined run (default 64)
+  --sessions N          native calls go to N sessions in turn (sessionID "bench-0" …), as N agents
+                        calling at once (default 1: all in session "bench")
   --spawns N            spawns for the initialize latency (default 21)
   --warmup N            untimed pings or calls before each timed run (default 1000)
   --framing MODE        ndjson (default) or lsp
@@ -174,6 +176,8 @@ Arguments parseArguments(int argc, char** argv) {
       args.config.calls = parseCount(arg, value, false);
     } else if (arg == "--pipeline") {
       args.config.pipeline = parseCount(arg, value, false);
+    } else if (arg == "--sessions") {
+      args.config.sessions = parseCount(arg, value, false);
     } else if (arg == "--spawns") {
       args.config.spawns = parseCount(arg, value, true);
     } else if (arg == "--warmup") {
