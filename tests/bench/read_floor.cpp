@@ -1,8 +1,8 @@
 // toold-bench-read-floor: the least a server can do to answer a small `read`. One thread that
-// never sleeps (it polls its input without pause, so no wake-up is ever paid on its side), and
-// for each `call` of `read`: open the file, fstat, one pread of it whole (up to 1 MiB), close,
-// find the window's lines and escape them into the answer, "<number>: <text>" as toold shows
-// them. No schema, no permission, no path checks, no line index. `snapshot` is answered with an
+// does not sleep while requests come (it polls its input without pause, so no wake-up is paid
+// on its side), and for each `call` of `read`: open the file, fstat, one pread of it whole (up
+// to 1 MiB), close, find the window's lines and escape them into the answer, "<number>: <text>"
+// as toold shows them. No schema, no permission, no path checks, no line index. `snapshot` is answered with an
 // id and anything else with `{}`. Measured next to toold by scripts/bench-rpc, it shows what one
 // read in flight costs on the machine itself: pipes, wake-ups of the client, the file system calls.
 #include "protocol/framing.h"
@@ -10,8 +10,10 @@
 
 #include <cerrno>
 #include <charconv>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
+#include <poll.h>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +23,7 @@ namespace {
 using toold::bench::memberText;
 
 constexpr std::size_t kMaxFileBytes = 1u << 20;
+constexpr auto kSpinFor = std::chrono::milliseconds(1);
 
 bool writeAll(const std::string& bytes) {
   std::size_t done = 0;
@@ -137,14 +140,23 @@ int main() {
     body += '}';
     out += protocol::frameBody(std::move(body), decoder.framing());
   };
-  // Never sleeping is what makes this a floor for one request in flight: toold's reader polls
-  // briefly before it sleeps; this one polls for good.
+  // Never sleeping while it is being measured is what makes this a floor for one request in
+  // flight: toold's reader polls for 50 us before it sleeps, this one for a whole millisecond
+  // after the last frame, and only sleeps while the benchmark measures another server.
   const int flags = ::fcntl(STDIN_FILENO, F_GETFL);
   if (flags < 0 || ::fcntl(STDIN_FILENO, F_SETFL, flags | O_NONBLOCK) != 0) return 1;
+  auto lastFrame = std::chrono::steady_clock::now();
   for (;;) {
     const ssize_t n = ::read(STDIN_FILENO, chunk.data(), chunk.size());
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      if (std::chrono::steady_clock::now() - lastFrame < kSpinFor) continue;
+      pollfd input{STDIN_FILENO, POLLIN, 0};
+      ::poll(&input, 1, -1);
+      lastFrame = std::chrono::steady_clock::now();
+      continue;
+    }
     if (n <= 0) return 0;
+    lastFrame = std::chrono::steady_clock::now();
     decoder.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), answer);
     if (!out.empty() && !writeAll(out)) return 1;
     out.clear();

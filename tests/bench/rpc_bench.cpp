@@ -1,6 +1,8 @@
 // Each timed loop sends prebuilt bytes and scans replies without a DOM, so the client's share of
 // the round trip stays small next to the server's. Pings and calls go through the same loops, so
-// a call's cost in pings measures the server, not a difference in the client.
+// a call's cost in pings measures the server, not a difference in the client. The servers run
+// side by side and take turns, round by round: a change of the machine's load lands on all of
+// them, not on whichever was being measured.
 #include "tests/bench/rpc_bench.h"
 
 #include "core/process/child_process.h"
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory>
 #include <stdexcept>
 
 namespace toold::bench {
@@ -107,18 +110,6 @@ double medianOf(std::vector<double> values) {
   std::sort(values.begin(), values.end());
   const std::size_t mid = values.size() / 2;
   return values.size() % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
-}
-
-std::vector<double> initializeLatencies(const std::vector<std::string>& argv, const BenchConfig& config) {
-  std::vector<double> millis;
-  for (std::size_t i = 0; i < config.spawns; ++i) {
-    const auto start = Clock::now();
-    Session session(argv, config);
-    session.initialize();
-    millis.push_back(seconds(Clock::now() - start) * 1000.0);
-    session.finish();
-  }
-  return millis;
 }
 
 /// What a reply must show beyond answering the right id; checked by scanning, never parsing.
@@ -228,17 +219,6 @@ double pipelinedRun(Session& session, std::int64_t& nextId, std::size_t count, s
     }
   }
   return static_cast<double>(count) / seconds(Clock::now() - start);
-}
-
-/// An untimed warmup run, then a timed one, both sequential and pipelined.
-Rates measure(Session& session, std::int64_t& nextId, const BenchConfig& config, std::size_t count,
-              const Request& request) {
-  Rates rates;
-  sequentialRun(session, nextId, config.warmup, request);
-  rates.sequentialPerSecond = sequentialRun(session, nextId, count, request);
-  pipelinedRun(session, nextId, config.warmup, config.pipeline, request);
-  rates.pipelinedPerSecond = pipelinedRun(session, nextId, count, config.pipeline, request);
-  return rates;
 }
 
 Request pingRequest() { return {"ping", {R"({"jsonrpc":"2.0","id":)", R"(,"method":"ping"})"}, ReplyCheck::Result}; }
@@ -357,35 +337,174 @@ std::string describeCall(const CallSpec& call) {
   return (call.kind == CallSpec::Kind::Native ? "`call` " : "`tools/call` ") + call.tool;
 }
 
-BenchResult runBench(const std::vector<std::string>& argv, const BenchConfig& config, const std::optional<CallSpec>& call) {
-  BenchResult result;
-  if (config.spawns > 0) {
-    const auto millis = initializeLatencies(argv, config);
-    result.initializeMedianMs = medianOf(millis);
-    result.initializeMinMs = *std::min_element(millis.begin(), millis.end());
-    result.initializeMaxMs = *std::max_element(millis.begin(), millis.end());
-  }
+namespace {
 
-  Session session(argv, config);
-  session.initialize();
+/// One server through the run: its session, its requests, and the time and count of each timed
+/// loop so far (the rounds add up).
+struct Contender {
+  const BenchTarget* target = nullptr;
+  std::unique_ptr<Session> session;
   std::int64_t nextId = kInitializeId + 1;
-  const Rates pings = measure(session, nextId, config, config.pings, pingRequest());
-  result.sequentialPerSecond = pings.sequentialPerSecond;
-  result.pipelinedPerSecond = pings.pipelinedPerSecond;
-  if (call) {
-    try {
-      const Request request = callRequest(session, nextId, *call, config.sessions);
-      result.calls = measure(session, nextId, config, config.calls, request);
-      if (call->kind == CallSpec::Kind::Native)
-        result.echoes = measure(session, nextId, config, config.calls, echoRequest(request));
-    } catch (const std::runtime_error& e) {
-      result.callFailure = e.what();
+  std::optional<Request> call;
+  std::optional<Request> echo;
+  BenchResult result;
+  bool failed = false; ///< it broke: out of every later round, its result dropped
+  std::string failure;
+};
+
+enum class Phase { Pings, Calls, Echoes };
+
+const Request* requestOf(Contender& c, Phase phase, const Request& ping) {
+  switch (phase) {
+  case Phase::Pings: return &ping;
+  case Phase::Calls: return c.call ? &*c.call : nullptr;
+  case Phase::Echoes: return c.echo ? &*c.echo : nullptr;
+  }
+  return nullptr;
+}
+
+/// Runs `work` for one contender; an error ends it (the pings) or only its calls (the calls).
+template <class Work>
+void guarded(Contender& c, Phase phase, Work work) {
+  try {
+    work();
+  } catch (const std::runtime_error& e) {
+    if (phase == Phase::Pings) {
+      c.failed = true;
+      c.failure = e.what();
+      return;
+    }
+    // The calls' failure leaves the pings standing; the echoes' leaves the calls too.
+    c.result.callFailure = e.what();
+    c.echo.reset();
+    c.result.echoes.reset();
+    if (phase == Phase::Calls) {
+      c.call.reset();
+      c.result.calls.reset();
     }
   }
-  // After the calls too: a server that holds on to something per call shows it here.
-  result.residentKiB = residentKiB(session.child().pid());
-  session.finish();
-  return result;
+}
+
+/// One phase for every contender that has its request: each warmed up once, then `rounds`
+/// rounds in which each runs its share of the sequential loop, then of the pipelined one, the
+/// order turning by one each round, so that a change of the machine's load is shared.
+void runPhase(std::vector<Contender>& contenders, Phase phase, std::size_t count, const BenchConfig& config) {
+  const Request ping = pingRequest();
+  const std::size_t rounds = std::max<std::size_t>(1, std::min(config.rounds, count));
+  const std::size_t share = count / rounds;
+  struct Totals {
+    double sequentialSeconds = 0;
+    double pipelinedSeconds = 0;
+  };
+  std::vector<Totals> totals(contenders.size());
+  auto active = [&](std::size_t i) { return !contenders[i].failed && requestOf(contenders[i], phase, ping) != nullptr; };
+  for (std::size_t i = 0; i < contenders.size(); ++i) {
+    if (!active(i)) continue;
+    Contender& c = contenders[i];
+    guarded(c, phase, [&] {
+      const Request& request = *requestOf(c, phase, ping);
+      sequentialRun(*c.session, c.nextId, config.warmup, request);
+      pipelinedRun(*c.session, c.nextId, config.warmup, config.pipeline, request);
+    });
+  }
+  for (std::size_t round = 0; round < rounds; ++round) {
+    for (const bool pipelined : {false, true}) {
+      for (std::size_t k = 0; k < contenders.size(); ++k) {
+        const std::size_t i = (k + round) % contenders.size();
+        if (!active(i)) continue;
+        Contender& c = contenders[i];
+        guarded(c, phase, [&] {
+          const Request& request = *requestOf(c, phase, ping);
+          if (pipelined)
+            totals[i].pipelinedSeconds += static_cast<double>(share) /
+                                          pipelinedRun(*c.session, c.nextId, share, config.pipeline, request);
+          else
+            totals[i].sequentialSeconds += static_cast<double>(share) / sequentialRun(*c.session, c.nextId, share, request);
+        });
+      }
+    }
+  }
+  const double done = static_cast<double>(share * rounds);
+  for (std::size_t i = 0; i < contenders.size(); ++i) {
+    if (!active(i)) continue;
+    Contender& c = contenders[i];
+    const Rates rates{done / totals[i].sequentialSeconds, done / totals[i].pipelinedSeconds};
+    if (phase == Phase::Pings) {
+      c.result.sequentialPerSecond = rates.sequentialPerSecond;
+      c.result.pipelinedPerSecond = rates.pipelinedPerSecond;
+    } else {
+      (phase == Phase::Calls ? c.result.calls : c.result.echoes) = rates;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, const BenchConfig& config) {
+  std::vector<Contender> contenders(targets.size());
+  for (std::size_t i = 0; i < targets.size(); ++i) contenders[i].target = &targets[i];
+
+  // Spawns in turn too: the first server's spawn, the second's, …, and again.
+  std::vector<std::vector<double>> millis(targets.size());
+  for (std::size_t n = 0; n < config.spawns; ++n) {
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+      Contender& c = contenders[i];
+      if (c.failed) continue;
+      try {
+        const auto start = Clock::now();
+        Session session(targets[i].argv, config);
+        session.initialize();
+        millis[i].push_back(seconds(Clock::now() - start) * 1000.0);
+        session.finish();
+      } catch (const std::runtime_error& e) {
+        c.failed = true;
+        c.failure = e.what();
+      }
+    }
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    Contender& c = contenders[i];
+    if (c.failed) continue;
+    if (!millis[i].empty()) {
+      c.result.initializeMedianMs = medianOf(millis[i]);
+      c.result.initializeMinMs = *std::min_element(millis[i].begin(), millis[i].end());
+      c.result.initializeMaxMs = *std::max_element(millis[i].begin(), millis[i].end());
+    }
+    try {
+      c.session = std::make_unique<Session>(targets[i].argv, config);
+      c.session->initialize();
+    } catch (const std::runtime_error& e) {
+      c.failed = true;
+      c.failure = e.what();
+    }
+  }
+
+  runPhase(contenders, Phase::Pings, config.pings, config);
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    Contender& c = contenders[i];
+    if (c.failed || !targets[i].call) continue;
+    guarded(c, Phase::Calls, [&] {
+      c.call = callRequest(*c.session, c.nextId, *targets[i].call, config.sessions);
+      if (targets[i].call->kind == CallSpec::Kind::Native) c.echo = echoRequest(*c.call);
+    });
+  }
+  runPhase(contenders, Phase::Calls, config.calls, config);
+  runPhase(contenders, Phase::Echoes, config.calls, config);
+
+  std::vector<BenchOutcome> outcomes(targets.size());
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    Contender& c = contenders[i];
+    if (c.failed) {
+      outcomes[i].failure = c.failure;
+      if (c.session) c.session->finish();
+      continue;
+    }
+    // After the calls too: a server that holds on to something per call shows it here.
+    c.result.residentKiB = residentKiB(c.session->child().pid());
+    c.session->finish();
+    outcomes[i].result = std::move(c.result);
+  }
+  return outcomes;
 }
 
 } // namespace toold::bench

@@ -1,5 +1,6 @@
-// The measurements of one server: spawn-to-initialize latency, sequential and pipelined ping
-// round trips, optionally sequential and pipelined tool calls, and resident memory afterwards.
+// The measurements of a set of servers, side by side: spawn-to-initialize latency, sequential and
+// pipelined ping round trips, optionally sequential and pipelined tool calls, and resident memory
+// afterwards.
 #pragma once
 
 #include "protocol/framing.h"
@@ -41,6 +42,7 @@ struct BenchConfig {
   std::chrono::milliseconds timeout{10000};
   bool keepStderr = false;
   std::size_t sessions = 1; ///< native calls spread over this many sessions, in turn by request id
+  std::size_t rounds = 5;   ///< turns each timed loop is split into, the servers alternating
 };
 
 /// Requests per second with one in flight and with BenchConfig::pipeline in flight.
@@ -63,11 +65,24 @@ struct BenchResult {
   std::size_t residentKiB = 0;
 };
 
-/// Runs every measurement against the server started by `argv`, with `call` when given. Throws
-/// std::runtime_error when the server fails to start, answers wrongly, or stays silent past the
-/// timeout; when only the calls do (an error reply, a call that did not succeed), says so in
-/// callFailure instead.
-BenchResult runBench(const std::vector<std::string>& argv, const BenchConfig& config,
-                     const std::optional<CallSpec>& call);
+/// A server to measure: its command line, and the call it is measured with, if any.
+struct BenchTarget {
+  std::vector<std::string> argv;
+  std::optional<CallSpec> call;
+};
+
+/// A server's results, or why it failed: it did not start, answered wrongly, or stayed silent
+/// past the timeout. When only its calls failed (an error reply, a call that did not succeed),
+/// the result stands and says so in callFailure.
+struct BenchOutcome {
+  std::optional<BenchResult> result;
+  std::string failure;
+};
+
+/// Starts every server and measures them side by side: the spawns in turn, then for the pings,
+/// the calls and the echoes, an untimed warmup each and `config.rounds` rounds in which each
+/// server runs its share of the sequential and then of the pipelined loop, the order turning by
+/// one each round.
+std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, const BenchConfig& config);
 
 } // namespace toold::bench

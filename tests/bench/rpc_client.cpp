@@ -21,9 +21,11 @@ using namespace toold;
 
 constexpr std::string_view kUsage = R"(Usage: toold-bench-rpc --server "CMD ARGS" [--server ...] [options]
 
-Measures each server in turn: spawn to initialize reply (median of --spawns), sequential ping
-round trips (one in flight), pipelined ping round trips (--pipeline in flight), with --call the
-same for a tool call, and the resident memory of the server's process tree afterwards. Prints a
+Measures the servers side by side, taking turns (each timed run in --rounds turns, the order
+turning every round, so that a change of the machine's load lands on all of them): spawn to
+initialize reply (median of --spawns), sequential ping round trips (one in flight), pipelined
+ping round trips (--pipeline in flight), with --call the same for a tool call, and the resident
+memory of the server's process tree afterwards. Prints a
 markdown table; the first server is compared with each server of another program (its peers).
 A second table shows each server's calls and what one costs in pings: (pings/s) / (calls/s).
 For native calls a third sends the same request bytes to toold's $/test/echo (parsed and answered
@@ -44,6 +46,7 @@ Options:
   --pings N             pings per timed run (default 100000)
   --calls N             calls per timed run (default 20000)
   --pipeline K          requests in flight in the pipelined run (default 64)
+  --rounds R            each timed run in R turns, the servers taking turns (default 5)
   --sessions N          native calls go to N sessions in turn (sessionID "bench-0" …), as N agents
                         calling at once (default 1: all in session "bench")
   --spawns N            spawns for the initialize latency (default 21)
@@ -178,6 +181,8 @@ Arguments parseArguments(int argc, char** argv) {
       args.config.pipeline = parseCount(arg, value, false);
     } else if (arg == "--sessions") {
       args.config.sessions = parseCount(arg, value, false);
+    } else if (arg == "--rounds") {
+      args.config.rounds = parseCount(arg, value, false);
     } else if (arg == "--spawns") {
       args.config.spawns = parseCount(arg, value, true);
     } else if (arg == "--warmup") {
@@ -329,7 +334,8 @@ void printPipelineTable(const Arguments& args, const Results& results) {
   std::printf("|---|---:|---:|---:|---:|\n");
   for (std::size_t i = 0; i < args.servers.size(); ++i) {
     const auto& r = results[i];
-    if (!r || !r->calls || !r->echoes) continue;
+    // A floor answers the echo with nothing: no pipeline to set apart.
+    if (!r || !r->calls || !r->echoes || args.servers[i].baseline) continue;
     std::printf("| %s | %s | %s | %s | %s |\n", args.servers[i].name.c_str(), grouped(r->echoes->sequentialPerSecond).c_str(),
                 grouped(r->echoes->pipelinedPerSecond).c_str(),
                 fixed(pipelinePings(r->sequentialPerSecond, r->calls->sequentialPerSecond, r->echoes->sequentialPerSecond), 2).c_str(),
@@ -501,22 +507,24 @@ int main(int argc, char** argv) {
     }
   }
 
+  std::vector<bench::BenchTarget> targets;
+  for (const auto& server : args.servers) targets.push_back({server.argv, server.call});
+  std::fprintf(stderr, "toold-bench-rpc: measuring %zu servers side by side, %zu rounds ...\n", targets.size(),
+               config.rounds);
   Results results;
   bool failed = false;
-  for (const auto& server : args.servers) {
-    std::fprintf(stderr, "toold-bench-rpc: measuring %s ...\n", server.name.c_str());
-    try {
-      results.emplace_back(bench::runBench(server.argv, config, server.call));
-      if (!results.back()->callFailure.empty()) {
-        std::fprintf(stderr, "toold-bench-rpc: %s: the calls failed: %s\n", server.name.c_str(),
-                     results.back()->callFailure.c_str());
-        failed = true;
-      }
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "toold-bench-rpc: %s failed: %s\n", server.name.c_str(), e.what());
-      results.emplace_back(std::nullopt);
+  auto outcomes = bench::runBenches(targets, config);
+  for (std::size_t i = 0; i < outcomes.size(); ++i) {
+    const std::string& name = args.servers[i].name;
+    if (!outcomes[i].result) {
+      std::fprintf(stderr, "toold-bench-rpc: %s failed: %s\n", name.c_str(), outcomes[i].failure.c_str());
+      failed = true;
+    } else if (!outcomes[i].result->callFailure.empty()) {
+      std::fprintf(stderr, "toold-bench-rpc: %s: the calls failed: %s\n", name.c_str(),
+                   outcomes[i].result->callFailure.c_str());
       failed = true;
     }
+    results.push_back(std::move(outcomes[i].result));
   }
 
   printPingTable(args, results);
