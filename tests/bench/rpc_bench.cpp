@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <signal.h>
 #include <memory>
 #include <stdexcept>
 
@@ -84,7 +85,13 @@ public:
     connection_.send(kInitialized);
   }
 
+  /// Stops the server while the others take their turn (SIGSTOP), so that what it does in the
+  /// background (a garbage collector after a burst, say) lands in its own turns, not theirs.
+  void pause() { ::kill(child_.pid(), SIGSTOP); }
+  void resume() { ::kill(child_.pid(), SIGCONT); }
+
   void finish() {
+    resume();
     child_.closeStdin();
     if (!child_.waitExit(Clock::now() + kExitGrace)) child_.terminate(kTerminateGrace);
   }
@@ -363,10 +370,23 @@ const Request* requestOf(Contender& c, Phase phase, const Request& ping) {
   return nullptr;
 }
 
-/// Runs `work` for one contender; an error ends it (the pings) or only its calls (the calls).
+/// One contender's turn: the only server running while it lasts.
+class Turn {
+public:
+  explicit Turn(Session& session) : session_(session) { session_.resume(); }
+  ~Turn() { session_.pause(); }
+  Turn(const Turn&) = delete;
+  Turn& operator=(const Turn&) = delete;
+
+private:
+  Session& session_;
+};
+
+/// Runs `work` as one contender's turn; an error ends it (the pings) or only its calls (the calls).
 template <class Work>
 void guarded(Contender& c, Phase phase, Work work) {
   try {
+    Turn turn(*c.session);
     work();
   } catch (const std::runtime_error& e) {
     if (phase == Phase::Pings) {
@@ -473,6 +493,7 @@ std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, co
     try {
       c.session = std::make_unique<Session>(targets[i].argv, config);
       c.session->initialize();
+      c.session->pause();
     } catch (const std::runtime_error& e) {
       c.failed = true;
       c.failure = e.what();
@@ -500,6 +521,7 @@ std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, co
       continue;
     }
     // After the calls too: a server that holds on to something per call shows it here.
+    c.session->resume();
     c.result.residentKiB = residentKiB(c.session->child().pid());
     c.session->finish();
     outcomes[i].result = std::move(c.result);

@@ -22,7 +22,8 @@ using namespace toold;
 constexpr std::string_view kUsage = R"(Usage: toold-bench-rpc --server "CMD ARGS" [--server ...] [options]
 
 Measures the servers side by side, taking turns (each timed run in --rounds turns, the order
-turning every round, so that a change of the machine's load lands on all of them): spawn to
+turning every round, so that a change of the machine's load lands on all of them; a server is
+stopped with SIGSTOP while the others take their turns): spawn to
 initialize reply (median of --spawns), sequential ping round trips (one in flight), pipelined
 ping round trips (--pipeline in flight), with --call the same for a tool call, and the resident
 memory of the server's process tree afterwards. Prints a
