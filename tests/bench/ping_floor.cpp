@@ -4,25 +4,10 @@
 // against it rather than against an absolute that depends on the host.
 #include "protocol/framing.h"
 #include "tests/bench/message_scan.h"
+#include "tests/bench/write_all.h"
 
-#include <cerrno>
 #include <string>
 #include <unistd.h>
-
-namespace {
-
-bool writeAll(const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
-
-} // namespace
 
 int main() {
   using namespace toold;
@@ -42,7 +27,7 @@ int main() {
     if (n <= 0) return 0;
     decoder.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), answer);
     // One write per read: a pipelining client's answers leave together.
-    if (!out.empty() && !writeAll(out)) return 1;
+    if (!out.empty() && !bench::writeAll(STDOUT_FILENO, out)) return 1;
     out.clear();
   }
 }

@@ -7,6 +7,7 @@
 // read in flight costs on the machine itself: pipes, wake-ups of the client, the file system calls.
 #include "protocol/framing.h"
 #include "tests/bench/message_scan.h"
+#include "tests/bench/write_all.h"
 
 #include <cerrno>
 #include <charconv>
@@ -24,17 +25,6 @@ using toold::bench::memberText;
 
 constexpr std::size_t kMaxFileBytes = 1u << 20;
 constexpr auto kSpinFor = std::chrono::milliseconds(1);
-
-bool writeAll(const std::string& bytes) {
-  std::size_t done = 0;
-  while (done < bytes.size()) {
-    const ssize_t n = ::write(STDOUT_FILENO, bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    done += static_cast<std::size_t>(n);
-  }
-  return true;
-}
 
 /// A member of an object that is itself a positive integer; `fallback` when absent or not one.
 std::uint64_t numberMember(std::string_view object, std::string_view key, std::uint64_t fallback) {
@@ -158,7 +148,7 @@ int main() {
     if (n <= 0) return 0;
     lastFrame = std::chrono::steady_clock::now();
     decoder.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), answer);
-    if (!out.empty() && !writeAll(out)) return 1;
+    if (!out.empty() && !bench::writeAll(STDOUT_FILENO, out)) return 1;
     out.clear();
   }
 }

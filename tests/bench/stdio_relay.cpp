@@ -3,26 +3,15 @@
 // calls through toold: what an extra process in the path costs on this machine (two more pipes,
 // two more wake-ups per call), so toold's own share can be read apart from it.
 //   toold-bench-relay COMMAND [ARGS...]
+#include "tests/bench/write_all.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-namespace {
-
-bool writeAll(int fd, const char* data, ssize_t size) {
-  while (size > 0) {
-    const ssize_t n = ::write(fd, data, static_cast<std::size_t>(size));
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return false;
-    data += n;
-    size -= n;
-  }
-  return true;
-}
-
-} // namespace
+using toold::bench::writeAll;
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -57,13 +46,13 @@ int main(int argc, char** argv) {
       if (n <= 0) {
         ::close(toServer[1]); // the client is done: so is the server's input
         fds[0].fd = -1;
-      } else if (!writeAll(toServer[1], buffer, n)) {
+      } else if (!writeAll(toServer[1], std::string_view(buffer, static_cast<std::size_t>(n)))) {
         break;
       }
     }
     if (fds[1].revents != 0) {
       const ssize_t n = ::read(fromServer[0], buffer, sizeof buffer);
-      if (n <= 0 || !writeAll(STDOUT_FILENO, buffer, n)) break;
+      if (n <= 0 || !writeAll(STDOUT_FILENO, std::string_view(buffer, static_cast<std::size_t>(n)))) break;
     }
   }
   int status = 0;
