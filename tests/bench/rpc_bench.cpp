@@ -349,7 +349,6 @@ namespace {
 /// One server through the run: its session, its requests, and the time and count of each timed
 /// loop so far (the rounds add up).
 struct Contender {
-  const BenchTarget* target = nullptr;
   std::unique_ptr<Session> session;
   std::int64_t nextId = kInitializeId + 1;
   std::optional<Request> call;
@@ -462,7 +461,6 @@ void runPhase(std::vector<Contender>& contenders, Phase phase, std::size_t count
 
 std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, const BenchConfig& config) {
   std::vector<Contender> contenders(targets.size());
-  for (std::size_t i = 0; i < targets.size(); ++i) contenders[i].target = &targets[i];
 
   // Spawns in turn too: the first server's spawn, the second's, …, and again.
   std::vector<std::vector<double>> millis(targets.size());
