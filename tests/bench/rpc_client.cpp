@@ -23,11 +23,11 @@ constexpr std::string_view kUsage = R"(Usage: toold-bench-rpc --server "CMD ARGS
 
 Measures the servers side by side, taking turns (each timed run in --rounds turns, the order
 turning every round, so that a change of the machine's load lands on all of them; a server is
-stopped with SIGSTOP while the others take their turns): spawn to
-initialize reply (median of --spawns), sequential ping round trips (one in flight), pipelined
-ping round trips (--pipeline in flight), with --call the same for a tool call, and the resident
-memory of the server's process tree afterwards. Prints a
-markdown table; the first server is compared with each server of another program (its peers).
+stopped with SIGSTOP while the others take their turns): spawn to initialize reply (median of
+--spawns), sequential ping round trips (one in flight), pipelined ping round trips (--pipeline
+in flight), with --call the same for a tool call, and the resident memory of the server's
+process tree afterwards. Prints a markdown table; the first server is compared with each server
+of another program (its peers).
 A second table shows each server's calls and what one costs in pings: (pings/s) / (calls/s).
 For native calls a third sends the same request bytes to toold's $/test/echo (parsed and answered
 whole, no pipeline) and shows what is left for the pipeline, in pings:
