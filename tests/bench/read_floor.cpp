@@ -59,6 +59,8 @@ bool appendWindow(std::string& out, const std::string& path, std::uint64_t offse
   if (fd < 0) return false;
   struct stat status {};
   const bool regular = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode);
+  // One pread of it whole: for a file this small, cheaper than reading only up to the window in
+  // blocks and counting newlines as they come (4-5 pings a read that way, against 2.5-3.5).
   const ssize_t got = regular ? ::pread(fd, file.data(), file.size(), 0) : -1;
   ::close(fd);
   if (got < 0) return false;
