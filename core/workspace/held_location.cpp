@@ -60,18 +60,12 @@ std::vector<std::string> componentsOf(const fs::path& canonical) {
 }
 
 /// An absolute path's folder and last element, read from its text, where one call can reach the
-/// folder: a path of two elements or more, none of them "." or "..", with no slash at its end.
-/// Nothing otherwise (the walk takes it). Its elements are those componentsOf finds.
+/// folder: a clean path (isCleanAbsolute) of two elements or more. Nothing otherwise (the walk
+/// takes it). Its elements are those componentsOf finds.
 std::optional<std::pair<std::string_view, std::string_view>> folderAndLeaf(std::string_view path) {
+  if (!isCleanAbsolute(path)) return std::nullopt;
   const std::size_t lastSlash = path.rfind('/');
-  if (!path.starts_with('/') || lastSlash == 0 || lastSlash == std::string_view::npos || lastSlash + 1 == path.size())
-    return std::nullopt;
-  for (std::size_t start = 1; start <= path.size();) {
-    const std::size_t end = std::min(path.find('/', start), path.size());
-    const std::string_view element = path.substr(start, end - start);
-    if (element == "." || element == "..") return std::nullopt;
-    start = end + 1;
-  }
+  if (lastSlash == 0) return std::nullopt;
   return std::pair{path.substr(0, lastSlash), path.substr(lastSlash + 1)};
 }
 

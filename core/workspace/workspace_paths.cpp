@@ -133,20 +133,6 @@ std::string resolveComponents(const fs::path& absolute) {
   return resolved;
 }
 
-/// Whether `path` is written as resolveComponents writes what it returns: absolute, no empty,
-/// `.` or `..` component, no trailing slash.
-bool isCleanAbsolute(std::string_view path) {
-  if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;
-  for (std::size_t start = 1; start <= path.size();) {
-    std::size_t end = path.find('/', start);
-    if (end == std::string_view::npos) end = path.size();
-    const std::string_view component = path.substr(start, end - start);
-    if (component.empty() || component == "." || component == "..") return false;
-    start = end + 1;
-  }
-  return true;
-}
-
 /// The status of `path` when it exists and no component of it is a symlink, found in one call
 /// (openat2 refusing every symlink, then fstat) instead of an lstat per component: the path is
 /// then its own resolution. nullopt for anything else, which resolveComponents works out.
@@ -314,6 +300,18 @@ bool pathContains(const fs::path& root, const fs::path& candidate) {
 }
 
 bool pathTextContains(std::string_view root, std::string_view candidate) { return containsPath(root, candidate, nullptr); }
+
+bool isCleanAbsolute(std::string_view path) {
+  if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;
+  for (std::size_t start = 1; start <= path.size();) {
+    std::size_t end = path.find('/', start);
+    if (end == std::string_view::npos) end = path.size();
+    const std::string_view component = path.substr(start, end - start);
+    if (component.empty() || component == "." || component == "..") return false;
+    start = end + 1;
+  }
+  return true;
+}
 
 fs::path findWorktree(const fs::path& directory) {
   std::error_code error;

@@ -77,6 +77,9 @@ int openWithoutSymlinks(const std::string& path, int flags);
 bool pathContains(const std::filesystem::path& root, const std::filesystem::path& candidate);
 /// The same over the paths' text, where the caller has no path objects to hand.
 bool pathTextContains(std::string_view root, std::string_view candidate);
+/// Whether `path` is written as a canonical path is: absolute, no empty, `.` or `..` component,
+/// no trailing slash (what resolving returns).
+bool isCleanAbsolute(std::string_view path);
 
 /// The git worktree holding `directory`: the nearest ancestor, or itself, with a `.git` directory
 /// or file (a linked worktree or submodule has a file); empty when there is none. Canonical.
