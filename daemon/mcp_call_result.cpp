@@ -33,12 +33,9 @@ void appendCallToolResult(std::string& out, const protocol::ToolOutcome& outcome
   out += '{';
   if (!outcome.notices.empty()) {
     // For the host, not the model: MCP's _meta is where a result carries such side information.
-    out += R"("_meta":{"toold/notices":[)";
-    for (std::size_t i = 0; i < outcome.notices.size(); ++i) {
-      if (i > 0) out += ',';
-      protocol::appendJsonString(out, outcome.notices[i]);
-    }
-    out += "]},";
+    out += R"("_meta":{"toold/notices":)";
+    protocol::appendJsonStrings(out, outcome.notices);
+    out += "},";
   }
   if (!outcome.completed()) {
     out += R"("content":[{"text":)";

@@ -108,6 +108,15 @@ void appendJsonString(std::string& out, std::string_view text) {
   out += '"';
 }
 
+void appendJsonStrings(std::string& out, const std::vector<std::string>& strings) {
+  out += '[';
+  for (std::size_t i = 0; i < strings.size(); ++i) {
+    if (i > 0) out += ',';
+    appendJsonString(out, strings[i]);
+  }
+  out += ']';
+}
+
 void appendJson(std::string& out, const nlohmann::json& value) {
   using Type = nlohmann::json::value_t;
   switch (value.type()) {

@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace toold::protocol {
 
@@ -19,5 +20,8 @@ std::string writeJson(const nlohmann::json& value);
 
 /// Appends `text` as a JSON string literal, quotes included.
 void appendJsonString(std::string& out, std::string_view text);
+
+/// Appends `strings` as a JSON array of string literals.
+void appendJsonStrings(std::string& out, const std::vector<std::string>& strings);
 
 } // namespace toold::protocol

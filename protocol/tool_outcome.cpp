@@ -28,19 +28,6 @@ json outcomeToJson(ToolOutcome&& outcome) {
   return j;
 }
 
-namespace {
-
-void appendStrings(std::string& out, const std::vector<std::string>& strings) {
-  out += '[';
-  for (std::size_t i = 0; i < strings.size(); ++i) {
-    if (i > 0) out += ',';
-    appendJsonString(out, strings[i]);
-  }
-  out += ']';
-}
-
-} // namespace
-
 std::size_t outcomeSizeHint(const ToolOutcome& outcome) {
   std::size_t size = 512 + outcome.errorMessage.size();
   auto addTexts = [&size](const json& value) {
@@ -81,7 +68,7 @@ void appendOutcomeJson(std::string& out, const ToolOutcome& outcome) {
   }
   if (!outcome.notices.empty()) {
     out += R"(,"notices":)";
-    appendStrings(out, outcome.notices);
+    appendJsonStrings(out, outcome.notices);
   }
   if (outcome.completed() && outcome.output) {
     out += R"(,"output":)";
@@ -89,7 +76,7 @@ void appendOutcomeJson(std::string& out, const ToolOutcome& outcome) {
   }
   if (outcome.completed() && !outcome.outputPaths.empty()) {
     out += R"(,"outputPaths":)";
-    appendStrings(out, outcome.outputPaths);
+    appendJsonStrings(out, outcome.outputPaths);
   }
   if (!outcome.completed() && outcome.partial) {
     out += R"(,"partial":)";

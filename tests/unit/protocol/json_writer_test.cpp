@@ -106,3 +106,13 @@ TEST_CASE("writeJson on runs of bytes to escape: every such byte, runs of every 
         if (writeJson(json(text)) != nlohmannDump(json(text))) FAIL("differs for " << json(nlohmannDump(json(text))).dump());
       }
 }
+
+TEST_CASE("appendJsonStrings writes the array nlohmann writes for the same strings", "[protocol]") {
+  for (const std::vector<std::string>& strings :
+       {std::vector<std::string>{}, std::vector<std::string>{""}, std::vector<std::string>{"one"},
+        std::vector<std::string>{"a \"quoted\" notice", "tab\there", "\xc3\xa9\xff"}}) {
+    std::string out = "x";
+    toold::protocol::appendJsonStrings(out, strings);
+    CHECK(out == "x" + nlohmannDump(json(strings)));
+  }
+}
