@@ -6,6 +6,7 @@
 // id and anything else with `{}`. Measured next to toold by scripts/bench-rpc, it shows what one
 // read in flight costs on the machine itself: pipes, wake-ups of the client, the file system calls.
 #include "protocol/framing.h"
+#include "protocol/json_writer.h"
 #include "tests/bench/message_scan.h"
 #include "tests/bench/write_all.h"
 
@@ -34,25 +35,8 @@ std::uint64_t numberMember(std::string_view object, std::string_view key, std::u
   return value;
 }
 
-void appendEscaped(std::string& out, std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  for (const char c : text) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (byte < 0x20) {
-      out += "\\u00";
-      out += kHex[byte >> 4];
-      out += kHex[byte & 15];
-    } else {
-      out += c;
-    }
-  }
-}
-
 /// The numbered lines [offset, offset + limit) of the file at `path` (given without escapes),
-/// appended as a JSON string's contents; false when the file cannot be read.
+/// appended to `out` as they are shown; false when the file cannot be read.
 bool appendWindow(std::string& out, const std::string& path, std::uint64_t offset, std::uint64_t limit,
                   std::string& file) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -75,10 +59,10 @@ bool appendWindow(std::string& out, const std::string& path, std::uint64_t offse
   for (std::uint64_t shown = 0; shown < limit && at < end; ++shown, ++line) {
     const auto* newline = static_cast<const char*>(std::memchr(at, '\n', static_cast<std::size_t>(end - at)));
     const char* stop = newline == nullptr ? end : newline;
-    if (shown > 0) out += "\\n";
+    if (shown > 0) out += '\n';
     out.append(number, std::to_chars(number, number + sizeof number, line).ptr);
     out += ": ";
-    appendEscaped(out, std::string_view(at, static_cast<std::size_t>(stop - at)));
+    out.append(at, static_cast<std::size_t>(stop - at));
     at = newline == nullptr ? end : newline + 1;
   }
   return true;
@@ -104,15 +88,15 @@ void appendResult(std::string& out, std::string_view body, std::string& file) {
     out += "{}";
     return;
   }
-  const std::size_t start = out.size();
-  out += R"({"status":"completed","content":[{"type":"text","text":")";
-  if (!appendWindow(out, std::string(path.substr(1, path.size() - 2)), numberMember(input, "offset", 1),
+  std::string window;
+  if (!appendWindow(window, std::string(path.substr(1, path.size() - 2)), numberMember(input, "offset", 1),
                     numberMember(input, "limit", 2000), file)) {
-    out.resize(start);
     out += R"({"status":"error","errorMessage":"cannot read the file"})";
     return;
   }
-  out += R"("}]})";
+  out += R"({"status":"completed","content":[{"type":"text","text":)";
+  toold::protocol::appendJsonString(out, window);
+  out += R"(}]})";
 }
 
 } // namespace
