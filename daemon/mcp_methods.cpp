@@ -122,7 +122,9 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
         server.notify("notifications/progress", translator->next(update));
       };
     }
-    tools.call(std::move(snapshot), std::move(call), core::CallIo{std::move(progress), context.cancellation},
+    core::CallIo io{std::move(progress), context.cancellation};
+    io.startElsewhere = context.moreFollow;
+    tools.call(std::move(snapshot), std::move(call), std::move(io),
                [reply, &server](core::CallAnswer answer) {
                  if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
                    // A cut output was retained: a new resource the host may list.

@@ -22,6 +22,9 @@ struct RequestContext {
   json id;
   std::string method;
   core::CancellationToken cancellation;
+  /// More frames of the same read wait behind this request: work the handler can start on
+  /// another thread lets the reader go on to them.
+  bool moreFollow = false;
 };
 
 using RequestHandler = std::function<void(json&& params, const RequestContext& context, Reply reply)>;

@@ -86,10 +86,11 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
         onExit(std::move(exitFn)) {}
 
   void bindLifecycle();
-  void handleFrame(protocol::DecodedFrame&& frame);
+  /// `moreFollow`: more frames of the same read wait behind this one (see RequestContext).
+  void handleFrame(protocol::DecodedFrame&& frame, bool moreFollow);
   void handleBatch(json&& batch);
-  void handleMessage(protocol::Message&& message, const AnswerSend& reply);
-  void handleRequest(protocol::Request&& request, const AnswerSend& reply);
+  void handleMessage(protocol::Message&& message, const AnswerSend& reply, bool moreFollow = false);
+  void handleRequest(protocol::Request&& request, const AnswerSend& reply, bool moreFollow);
   /// Enters the request in the in-flight table; nothing when its id is already in flight.
   std::optional<Reply> enterInFlight(const protocol::Request& request, const AnswerSend& replySend,
                                      RequestContext& context);
@@ -119,7 +120,7 @@ asio::io_context& Server::io() { return impl_->io; }
 
 void Server::post(std::vector<protocol::DecodedFrame>&& frames, std::function<void(std::size_t)> consumed) {
   impl_->dispatch.run([impl = impl_, frames = std::move(frames), consumed = std::move(consumed)]() mutable {
-    for (auto& frame : frames) impl->handleFrame(std::move(frame));
+    for (std::size_t i = 0; i < frames.size(); ++i) impl->handleFrame(std::move(frames[i]), i + 1 < frames.size());
     consumed(frames.size());
   });
 }
@@ -214,7 +215,7 @@ void Server::Impl::bindLifecycle() {
   });
 }
 
-void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
+void Server::Impl::handleFrame(protocol::DecodedFrame&& frame, bool moreFollow) {
   if (exiting) return;
   if (frame.error) {
     spdlog::warn("{}", frame.error->message);
@@ -225,7 +226,7 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
   // and dumps of a value recurse once per level. A frame that is one object (nearly all) is read
   // as its members, its envelope never built; anything else, a refusal included, the long way.
   if (auto members = protocol::parseObjectMembersFast(frame.body, protocol::kMaxJsonDepth))
-    return handleMessage(protocol::classify(std::move(*members)), answerSend);
+    return handleMessage(protocol::classify(std::move(*members)), answerSend, moreFollow);
   auto parsed = protocol::parseBounded(frame.body);
   if (!parsed) {
     const RpcError error = frameRefusalError(*parsed.refusal);
@@ -235,7 +236,7 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame) {
   }
   json value = std::move(parsed.value);
   if (value.is_array()) return handleBatch(std::move(value));
-  handleMessage(protocol::classify(std::move(value)), answerSend);
+  handleMessage(protocol::classify(std::move(value)), answerSend, moreFollow);
 }
 
 void Server::Impl::handleBatch(json&& batch) {
@@ -260,12 +261,12 @@ void Server::Impl::handleBatch(json&& batch) {
   for (auto& message : messages) handleMessage(std::move(message), reply);
 }
 
-void Server::Impl::handleMessage(protocol::Message&& message, const AnswerSend& reply) {
+void Server::Impl::handleMessage(protocol::Message&& message, const AnswerSend& reply, bool moreFollow) {
   std::visit(
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, protocol::Request>) {
-          handleRequest(std::move(m), reply);
+          handleRequest(std::move(m), reply, moreFollow);
         } else if constexpr (std::is_same_v<T, protocol::Notification>) {
           handleNotification(std::move(m));
         } else if constexpr (std::is_same_v<T, protocol::Response>) {
@@ -278,7 +279,7 @@ void Server::Impl::handleMessage(protocol::Message&& message, const AnswerSend& 
       std::move(message));
 }
 
-void Server::Impl::handleRequest(protocol::Request&& request, const AnswerSend& replySend) {
+void Server::Impl::handleRequest(protocol::Request&& request, const AnswerSend& replySend, bool moreFollow) {
   if (debugLogged()) spdlog::debug("<-- {}({})", request.method, shown(request.id));
   auto fail = [&](ErrorCode code, std::string message) {
     Reply(request.id, request.method, replySend).error(code, std::move(message));
@@ -290,7 +291,7 @@ void Server::Impl::handleRequest(protocol::Request&& request, const AnswerSend& 
   if (shutdownRequested)
     return fail(ErrorCode::InvalidRequest, "Invalid Request: toold is shutting down; only exit is accepted");
 
-  RequestContext context{request.id, request.method, {}};
+  RequestContext context{request.id, request.method, {}, moreFollow};
   std::optional<Reply> reply = enterInFlight(request, replySend, context);
   if (!reply)
     return fail(ErrorCode::InvalidRequest,

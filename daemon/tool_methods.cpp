@@ -169,6 +169,7 @@ void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snap
                                                           {"update", std::move(update)}});
                     },
                     context.cancellation};
+    io.startElsewhere = context.moreFollow;
     tools.call(std::move(snapshot), std::move(call), std::move(io), [reply](core::CallAnswer answer) {
       if (const auto* outcome = std::get_if<protocol::ToolOutcome>(&answer))
         return reply.writeResult([outcome](std::string& out) { protocol::appendOutcomeJson(out, *outcome); });

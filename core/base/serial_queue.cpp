@@ -12,6 +12,28 @@ void SerialQueue::run(Task task) {
     }
     running_ = true;
   }
+  drain(std::move(task));
+}
+
+bool SerialQueue::runElsewhere(Task task, const std::function<void(Task)>& post) {
+  {
+    std::lock_guard lock(mutex_);
+    if (running_) {
+      pending_.push_back(std::move(task));
+      return false;
+    }
+    running_ = true;
+  }
+  post([this, task = std::move(task)]() mutable { drain(std::move(task)); });
+  return true;
+}
+
+bool SerialQueue::busy() {
+  std::lock_guard lock(mutex_);
+  return running_;
+}
+
+void SerialQueue::drain(Task task) {
   for (;;) {
     task();
     std::lock_guard lock(mutex_);

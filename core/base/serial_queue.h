@@ -19,7 +19,19 @@ public:
   /// submit more tasks; they run after it returns, on the same thread.
   void run(Task task);
 
+  /// As run(), but an idle queue hands `task` to `post` (a worker pool, say) rather than running
+  /// it on this thread; the tasks submitted meanwhile run after it on the thread it ran on. Order
+  /// is kept as run() keeps it: by submission. Returns whether `task` was handed to `post` (false:
+  /// it waits behind a running task). `post` must run what it is given exactly once.
+  bool runElsewhere(Task task, const std::function<void(Task)>& post);
+
+  /// Whether a task is running (on any thread): a task submitted now would wait for it.
+  bool busy();
+
 private:
+  /// Runs `task`, then whatever was queued meanwhile, until the queue is empty.
+  void drain(Task task);
+
   std::mutex mutex_;
   std::deque<Task> pending_;
   bool running_ = false;

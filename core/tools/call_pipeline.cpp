@@ -8,6 +8,7 @@
 #include "core/permission/permission_service.h"
 #include "core/tools/invalid_tool.h"
 #include "core/tools/permission_guard.h"
+#include "core/tools/call_handover.h"
 #include "core/tools/session_table.h"
 #include "core/tools/tool_content.h"
 #include "core/tools/tool_hooks.h"
@@ -88,6 +89,16 @@ bool certainlyWithinLimits(const json& content, const BoundingLimits& limits) {
   return bytes <= limits.maxBytes && lines <= limits.maxLines;
 }
 
+// How many calls may wait to start on the handover's thread: enough to keep it busy while the
+// reader parses, few enough that a call waits at most about a millisecond to start.
+constexpr std::size_t kMaxHandedOver = 32;
+
+// A CPU for each thread but the reader's; past a few, the one reader that feeds them is the limit.
+std::size_t handoverThreads() {
+  const unsigned cpus = std::thread::hardware_concurrency();
+  return std::clamp<std::size_t>(cpus > 1 ? cpus - 1 : 1, 1, 3);
+}
+
 // One call's state. Every step runs on the session's queue except the tool body (inline or on a
 // worker, per the tool) and the retention write (on a worker).
 struct Call : std::enable_shared_from_this<Call> {
@@ -127,9 +138,27 @@ struct Call : std::enable_shared_from_this<Call> {
     });
   }
 
-  void start() {
+  void start(CallHandover& handover) {
     session = services.sessions.get(params.sessionID);
-    onQueue([](Call& c) { c.runBeforeHooks(); });
+    auto first = [](Call& c) { c.runBeforeHooks(); };
+    if (!io.startElsewhere) return onQueue(first);
+    if (!handover.tryAdmit()) {
+      // Enough calls wait for the handover: this one starts here, as it would without one, and
+      // the reader does its work before it reads on. A session whose queue runs elsewhere would
+      // only take it into its queue, though; for that one the reader waits for room instead.
+      if (!session->queue.busy()) return onQueue(first);
+      handover.admit();
+    }
+    // The first step says it began wherever it runs: on the handover's thread when the session's
+    // queue was idle, else after the queue's running task, on that task's thread.
+    session->queue.runElsewhere(
+        [self = shared_from_this(), &handover] {
+          handover.started();
+          if (!self->interrupted()) self->runBeforeHooks();
+        },
+        [&handover, keep = session](SerialQueue::Task task) {
+          handover.post([keep, task = std::move(task)] { task(); });
+        });
   }
 
   json identity() const {
@@ -500,12 +529,16 @@ struct Call : std::enable_shared_from_this<Call> {
 
 } // namespace
 
-CallPipeline::CallPipeline(Services services) : services_(std::move(services)) {}
+CallPipeline::CallPipeline(Services services)
+    : services_(std::move(services)),
+      handover_(std::make_unique<CallHandover>(handoverThreads(), kMaxHandedOver)) {}
+
+CallPipeline::~CallPipeline() = default;
 
 void CallPipeline::call(std::shared_ptr<const Snapshot> snapshot, protocol::CallParams params, CallIo io,
                         std::function<void(CallAnswer)> answer) const {
   auto call = std::make_shared<Call>(services_, std::move(snapshot), std::move(params), std::move(io), std::move(answer));
-  call->start();
+  call->start(*handover_);
 }
 
 } // namespace toold::core

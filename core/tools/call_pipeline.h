@@ -18,6 +18,7 @@
 
 namespace toold::core {
 
+class CallHandover;
 class OutputStore;
 class PermissionService;
 class SessionTable;
@@ -35,6 +36,10 @@ struct CallIo {
   /// A call a Code Mode program made: the doom-loop check judges the program's own call, not
   /// each of the many identical calls a loop inside it may make.
   bool insideProgram = false;
+  /// The caller has more to do at once (the reader, with more frames of the same read waiting):
+  /// the call starts on the handover's thread (call_handover.h), so that calls of different
+  /// sessions overlap; the caller may wait while too many wait to start there.
+  bool startElsewhere = false;
 };
 
 class CallPipeline {
@@ -50,6 +55,7 @@ public:
   };
 
   explicit CallPipeline(Services services);
+  ~CallPipeline();
 
   /// Runs one call through `snapshot`; `answer` runs at most once, from any thread.
   void call(std::shared_ptr<const Snapshot> snapshot, protocol::CallParams params, CallIo io,
@@ -57,6 +63,8 @@ public:
 
 private:
   Services services_;
+  /// Where calls with CallIo::startElsewhere start.
+  std::unique_ptr<CallHandover> handover_;
 };
 
 } // namespace toold::core

@@ -54,3 +54,31 @@ TEST_CASE("tasks from many threads never overlap and each thread's order is kept
     for (std::size_t i = 0; i < perThread.size(); ++i) CHECK(perThread[i] == static_cast<int>(i));
   }
 }
+
+TEST_CASE("an idle queue hands runElsewhere's task to its poster, and tasks submitted meanwhile follow it there",
+          "[serial_queue]") {
+  SerialQueue queue;
+  std::vector<SerialQueue::Task> handed; // the "elsewhere": run below, on another thread
+  std::vector<int> order;                // touched only inside tasks
+  std::vector<std::thread::id> ranOn;
+  auto record = [&](int n) {
+    return [&, n] {
+      order.push_back(n);
+      ranOn.push_back(std::this_thread::get_id());
+    };
+  };
+  CHECK(queue.runElsewhere(record(1), [&](SerialQueue::Task task) { handed.push_back(std::move(task)); }));
+  CHECK(queue.busy()); // handed over, not yet run: the queue counts as running
+  queue.run(record(2)); // waits behind the handed-over task instead of running here
+  CHECK_FALSE(queue.runElsewhere(record(3), [&](SerialQueue::Task task) { handed.push_back(std::move(task)); }));
+  CHECK(order.empty());
+  REQUIRE(handed.size() == 1); // the busy queue took task 3 itself: posted once only
+  std::thread elsewhere([&] { handed.front()(); });
+  const auto elsewhereId = elsewhere.get_id();
+  elsewhere.join();
+  CHECK(order == std::vector<int>{1, 2, 3});
+  CHECK(ranOn == std::vector<std::thread::id>(3, elsewhereId));
+  CHECK_FALSE(queue.busy());
+  queue.run(record(4)); // idle again: inline
+  CHECK(ranOn.back() == std::this_thread::get_id());
+}

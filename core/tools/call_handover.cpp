@@ -1,0 +1,36 @@
+// The handover's count of calls waiting to start, and its threads.
+#include "core/tools/call_handover.h"
+
+#include <boost/asio/post.hpp>
+
+namespace toold::core {
+
+CallHandover::CallHandover(std::size_t threads, std::size_t maxWaiting)
+    : threads_(threads), maxWaiting_(maxWaiting) {}
+
+CallHandover::~CallHandover() { threads_.join(); }
+
+void CallHandover::admit() {
+  std::unique_lock lock(mutex_);
+  room_.wait(lock, [this] { return waiting_ < maxWaiting_; });
+  ++waiting_;
+}
+
+bool CallHandover::tryAdmit() {
+  std::lock_guard lock(mutex_);
+  if (waiting_ >= maxWaiting_) return false;
+  ++waiting_;
+  return true;
+}
+
+void CallHandover::started() {
+  {
+    std::lock_guard lock(mutex_);
+    --waiting_;
+  }
+  room_.notify_one();
+}
+
+void CallHandover::post(std::function<void()> task) { boost::asio::post(threads_, std::move(task)); }
+
+} // namespace toold::core

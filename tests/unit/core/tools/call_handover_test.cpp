@@ -1,0 +1,47 @@
+// The handover: a bound on calls waiting to start, kept whether callers try or wait.
+#include "core/tools/call_handover.h"
+
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <thread>
+
+using toold::core::CallHandover;
+using namespace std::chrono_literals;
+
+TEST_CASE("tryAdmit counts calls up to the bound and refuses past it until one starts", "[call_handover]") {
+  CallHandover handover(1, 2);
+  CHECK(handover.tryAdmit());
+  CHECK(handover.tryAdmit());
+  CHECK_FALSE(handover.tryAdmit());
+  handover.started();
+  CHECK(handover.tryAdmit());
+  CHECK_FALSE(handover.tryAdmit());
+}
+
+TEST_CASE("admit waits while the bound is reached and goes on once a call starts", "[call_handover]") {
+  CallHandover handover(1, 1);
+  REQUIRE(handover.tryAdmit());
+  std::atomic<bool> admitted{false};
+  std::thread waiter([&] {
+    handover.admit();
+    admitted = true;
+  });
+  std::this_thread::sleep_for(50ms);
+  CHECK_FALSE(admitted.load()); // still waiting: the one admitted call has not started
+  handover.started();
+  waiter.join();
+  CHECK(admitted.load());
+  CHECK_FALSE(handover.tryAdmit()); // the waiter's call now holds the only place
+}
+
+TEST_CASE("posted tasks run on the handover's own threads", "[call_handover]") {
+  CallHandover handover(1, 4);
+  std::promise<std::thread::id> ranOn;
+  handover.post([&] { ranOn.set_value(std::this_thread::get_id()); });
+  auto future = ranOn.get_future();
+  REQUIRE(future.wait_for(5s) == std::future_status::ready);
+  CHECK(future.get() != std::this_thread::get_id());
+}
