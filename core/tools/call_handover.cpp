@@ -2,6 +2,7 @@
 #include "core/tools/call_handover.h"
 
 #include <boost/asio/post.hpp>
+#include <spdlog/spdlog.h>
 
 namespace toold::core {
 
@@ -31,6 +32,16 @@ void CallHandover::started() {
   room_.notify_one();
 }
 
-void CallHandover::post(std::function<void()> task) { boost::asio::post(threads_, std::move(task)); }
+void CallHandover::post(std::function<void()> task) {
+  boost::asio::post(threads_, [task = std::move(task)] {
+    // A step that throws would end the thread, and with it toold; on the reader the request's
+    // handler catches it. Here it is logged; the call, dropped, is answered -32603 (reply.h).
+    try {
+      task();
+    } catch (const std::exception& e) {
+      spdlog::error("a call's step failed on the handover thread: {}", e.what());
+    }
+  });
+}
 
 } // namespace toold::core
