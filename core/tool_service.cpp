@@ -67,7 +67,8 @@ struct ToolService::Impl {
         workers(options.workerThreads), workerGrowth(workers, options.workerThreads), processes(ioContext),
         permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
                     makeClientPermissionPrompter(client)),
-        pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
+        pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits},
+                 options.handoverScope),
         cleanupTimer(ioContext) {}
 
   Tool toolFromSpec(const protocol::ToolSpec& spec, const std::string& name) {

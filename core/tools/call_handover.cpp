@@ -6,14 +6,19 @@
 
 namespace toold::core {
 
-CallHandover::CallHandover(std::size_t threads, std::size_t maxWaiting)
-    : threads_(threads), maxWaiting_(maxWaiting) {}
+CallHandover::CallHandover(std::size_t threads, std::size_t maxWaiting, Scope scope)
+    : threads_(threads), maxWaiting_(maxWaiting), scope_(std::move(scope)) {}
 
 CallHandover::~CallHandover() { threads_.join(); }
 
 void CallHandover::admit() {
   std::unique_lock lock(mutex_);
-  room_.wait(lock, [this] { return waiting_ < maxWaiting_; });
+  if (waiting_ >= maxWaiting_) {
+    // Woken only once half of them have started: one wake-up for many calls, not one for each.
+    ++sleepers_;
+    room_.wait(lock, [this] { return waiting_ <= maxWaiting_ / 2; });
+    --sleepers_;
+  }
   ++waiting_;
 }
 
@@ -25,19 +30,18 @@ bool CallHandover::tryAdmit() {
 }
 
 void CallHandover::started() {
-  {
-    std::lock_guard lock(mutex_);
-    --waiting_;
-  }
-  room_.notify_one();
+  std::lock_guard lock(mutex_);
+  --waiting_;
+  if (sleepers_ > 0 && waiting_ == maxWaiting_ / 2) room_.notify_all();
 }
 
 void CallHandover::post(std::function<void()> task) {
-  boost::asio::post(threads_, [task = std::move(task)] {
+  boost::asio::post(threads_, [this, task = std::move(task)] {
     // A step that throws would end the thread, and with it toold; on the reader the request's
     // handler catches it. Here it is logged; the call, dropped, is answered -32603 (reply.h).
     try {
-      task();
+      if (scope_) scope_(task);
+      else task();
     } catch (const std::exception& e) {
       spdlog::error("a call's step failed on the handover thread: {}", e.what());
     }

@@ -17,15 +17,20 @@ namespace toold::core {
 
 class CallHandover {
 public:
-  /// `threads` run the calls handed over; at most `maxWaiting` may wait to start at once.
-  CallHandover(std::size_t threads, std::size_t maxWaiting);
+  using Scope = std::function<void(const std::function<void()>&)>;
+
+  /// `threads` run the calls handed over; at most `maxWaiting` may wait to start at once. Each
+  /// task posted runs inside `scope` when one is given (the daemon holds the answers it writes,
+  /// so that a session's many small answers leave in one write).
+  CallHandover(std::size_t threads, std::size_t maxWaiting, Scope scope = {});
   ~CallHandover();
   CallHandover(const CallHandover&) = delete;
   CallHandover& operator=(const CallHandover&) = delete;
 
   /// Counts one more call waiting to start, unless `maxWaiting` already do; says whether it did.
   bool tryAdmit();
-  /// Counts one more call waiting to start, first waiting while `maxWaiting` already do.
+  /// Counts one more call waiting to start; while `maxWaiting` already do, first waits until
+  /// half of them have started.
   void admit();
   /// An admitted call's first step begins (wherever it runs).
   void started();
@@ -35,9 +40,11 @@ public:
 private:
   boost::asio::thread_pool threads_;
   const std::size_t maxWaiting_;
+  const Scope scope_;
   std::mutex mutex_;
   std::condition_variable room_;
   std::size_t waiting_ = 0;
+  std::size_t sleepers_ = 0; ///< callers waiting in admit()
 };
 
 } // namespace toold::core

@@ -529,9 +529,9 @@ struct Call : std::enable_shared_from_this<Call> {
 
 } // namespace
 
-CallPipeline::CallPipeline(Services services)
+CallPipeline::CallPipeline(Services services, std::function<void(const std::function<void()>&)> handoverScope)
     : services_(std::move(services)),
-      handover_(std::make_unique<CallHandover>(handoverThreads(), kMaxHandedOver)) {}
+      handover_(std::make_unique<CallHandover>(handoverThreads(), kMaxHandedOver, std::move(handoverScope))) {}
 
 CallPipeline::~CallPipeline() = default;
 

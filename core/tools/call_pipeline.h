@@ -54,7 +54,8 @@ public:
     BoundingLimits limits;
   };
 
-  explicit CallPipeline(Services services);
+  /// `handoverScope`: see ToolServiceOptions.
+  explicit CallPipeline(Services services, std::function<void(const std::function<void()>&)> handoverScope = {});
   ~CallPipeline();
 
   /// Runs one call through `snapshot`; `answer` runs at most once, from any thread.

@@ -5,7 +5,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
+#include <stdexcept>
 #include <thread>
 
 using toold::core::CallHandover;
@@ -37,11 +39,42 @@ TEST_CASE("admit waits while the bound is reached and goes on once a call starts
   CHECK_FALSE(handover.tryAdmit()); // the waiter's call now holds the only place
 }
 
-TEST_CASE("posted tasks run on the handover's own threads", "[call_handover]") {
+TEST_CASE("a caller that had to wait goes on only once half of the waiting calls have started", "[call_handover]") {
   CallHandover handover(1, 4);
+  for (int i = 0; i < 4; ++i) REQUIRE(handover.tryAdmit());
+  std::atomic<bool> admitted{false};
+  std::thread waiter([&] {
+    handover.admit();
+    admitted = true;
+  });
+  std::this_thread::sleep_for(50ms);
+  CHECK_FALSE(admitted.load()); // four wait: the bound
+  handover.started();           // three wait: more than half
+  std::this_thread::sleep_for(50ms);
+  CHECK_FALSE(admitted.load());
+  handover.started(); // two wait: half
+  waiter.join();
+  CHECK(admitted.load());
+}
+
+TEST_CASE("posted tasks run on the handover's own threads, inside its scope", "[call_handover]") {
+  std::atomic<int> scopes{0};
+  CallHandover handover(1, 4, [&](const std::function<void()>& work) {
+    ++scopes;
+    work();
+  });
   std::promise<std::thread::id> ranOn;
   handover.post([&] { ranOn.set_value(std::this_thread::get_id()); });
   auto future = ranOn.get_future();
   REQUIRE(future.wait_for(5s) == std::future_status::ready);
   CHECK(future.get() != std::this_thread::get_id());
+  CHECK(scopes.load() == 1);
+}
+
+TEST_CASE("a task that throws is logged and the handover's thread goes on", "[call_handover]") {
+  CallHandover handover(1, 4);
+  handover.post([] { throw std::runtime_error("a step failed"); });
+  std::promise<void> next;
+  handover.post([&] { next.set_value(); });
+  CHECK(next.get_future().wait_for(5s) == std::future_status::ready);
 }
