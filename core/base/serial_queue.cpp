@@ -33,12 +33,22 @@ bool SerialQueue::busy() {
   return running_;
 }
 
+void SerialQueue::runHere(Task task) {
+  {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [this] { return !running_; });
+    running_ = true;
+  }
+  drain(std::move(task));
+}
+
 void SerialQueue::drain(Task task) {
   for (;;) {
     task();
     std::lock_guard lock(mutex_);
     if (pending_.empty()) {
       running_ = false;
+      idle_.notify_all(); // no system call while nobody waits
       return;
     }
     task = std::move(pending_.front());

@@ -4,6 +4,7 @@
 // costs about as much as the whole request.
 #pragma once
 
+#include <condition_variable>
 #include <deque>
 #include <functional>
 #include <mutex>
@@ -28,11 +29,16 @@ public:
   /// Whether a task is running (on any thread): a task submitted now would wait for it.
   bool busy();
 
+  /// As run(), but a queue running on another thread is first waited for until it is idle, and
+  /// `task` then runs here. Must not be called from inside one of this queue's tasks.
+  void runHere(Task task);
+
 private:
   /// Runs `task`, then whatever was queued meanwhile, until the queue is empty.
   void drain(Task task);
 
   std::mutex mutex_;
+  std::condition_variable idle_; ///< signalled whenever the queue becomes idle
   std::deque<Task> pending_;
   bool running_ = false;
 };

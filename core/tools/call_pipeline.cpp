@@ -138,10 +138,19 @@ struct Call : std::enable_shared_from_this<Call> {
     });
   }
 
-  void start(CallHandover& handover) {
+  /// `sameSessionAsLast`: the caller's previous call with startElsewhere was of this session too.
+  void start(CallHandover& handover, bool sameSessionAsLast) {
     session = services.sessions.get(params.sessionID);
     auto first = [](Call& c) { c.runBeforeHooks(); };
     if (!io.startElsewhere) return onQueue(first);
+    if (sameSessionAsLast) {
+      // A session's calls run one at a time wherever they run: a second thread gains it nothing
+      // and costs a hand-off per call. Its calls in a row run here, once an earlier one handed
+      // over has left the queue.
+      return session->queue.runHere([self = shared_from_this(), first] {
+        if (!self->interrupted()) first(*self);
+      });
+    }
     if (!handover.tryAdmit()) {
       // Enough calls wait for the handover: this one starts here, as it would without one, and
       // the reader does its work before it reads on. A session whose queue runs elsewhere would
@@ -537,8 +546,13 @@ CallPipeline::~CallPipeline() = default;
 
 void CallPipeline::call(std::shared_ptr<const Snapshot> snapshot, protocol::CallParams params, CallIo io,
                         std::function<void(CallAnswer)> answer) const {
+  bool sameSessionAsLast = false;
+  if (io.startElsewhere) {
+    sameSessionAsLast = params.sessionID == lastSessionElsewhere_;
+    if (!sameSessionAsLast) lastSessionElsewhere_ = params.sessionID;
+  }
   auto call = std::make_shared<Call>(services_, std::move(snapshot), std::move(params), std::move(io), std::move(answer));
-  call->start(*handover_);
+  call->start(*handover_, sameSessionAsLast);
 }
 
 } // namespace toold::core

@@ -66,6 +66,9 @@ private:
   Services services_;
   /// Where calls with CallIo::startElsewhere start.
   std::unique_ptr<CallHandover> handover_;
+  /// The session of the last call with CallIo::startElsewhere (those come one at a time, from the
+  /// reader's dispatch): a session's calls in a row stay together, on the reader.
+  mutable std::string lastSessionElsewhere_;
 };
 
 } // namespace toold::core

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <atomic>
+#include <chrono>
+#include <future>
 #include <thread>
 #include <vector>
 
@@ -81,4 +83,36 @@ TEST_CASE("an idle queue hands runElsewhere's task to its poster, and tasks subm
   CHECK_FALSE(queue.busy());
   queue.run(record(4)); // idle again: inline
   CHECK(ranOn.back() == std::this_thread::get_id());
+}
+
+TEST_CASE("runHere waits for a queue running on another thread, then runs the task on its own", "[serial_queue]") {
+  SerialQueue queue;
+  std::promise<void> entered;
+  std::promise<void> release;
+  std::vector<int> order; // touched only inside tasks
+  std::thread elsewhere([&] {
+    queue.run([&] {
+      entered.set_value();
+      release.get_future().wait();
+      order.push_back(1);
+    });
+  });
+  entered.get_future().wait(); // the queue now runs on `elsewhere`
+  std::atomic<bool> ran{false};
+  std::thread::id ranOn;
+  std::thread here([&] {
+    queue.runHere([&] {
+      order.push_back(2);
+      ranOn = std::this_thread::get_id();
+      ran = true;
+    });
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(ran.load()); // still waiting: the queue is busy elsewhere
+  const auto hereId = here.get_id();
+  release.set_value();
+  here.join();
+  elsewhere.join();
+  CHECK(order == std::vector<int>{1, 2});
+  CHECK(ranOn == hereId); // run by the waiter, not queued for the other thread
 }
