@@ -67,8 +67,7 @@ struct ToolService::Impl {
         workers(options.workerThreads), workerGrowth(workers, options.workerThreads), processes(ioContext),
         permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
                     makeClientPermissionPrompter(client)),
-        pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits},
-                 options.handoverScope),
+        pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
         cleanupTimer(ioContext) {}
 
   Tool toolFromSpec(const protocol::ToolSpec& spec, const std::string& name) {

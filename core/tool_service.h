@@ -34,9 +34,6 @@ struct ToolServiceOptions {
   PermissionConfig permissionConfig;
   PermissionOptions permissionOptions;
   std::optional<std::string> mcpModel; ///< the model of the MCP face's implicit snapshot
-  /// Runs each stretch of work on the call handover's thread (call_handover.h): the daemon holds
-  /// its answers meanwhile, to write them together. Empty: the work runs as it is.
-  std::function<void(const std::function<void()>&)> handoverScope;
 };
 
 class ToolService {

@@ -171,12 +171,6 @@ int main(int argc, char** argv) {
       options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
   toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
-  // Answers of calls handed over leave together when each stretch of that work ends, as those of
-  // the reader's frames do.
-  toolOptions.handoverScope = [&writer](const std::function<void()>& stretch) {
-    daemon::StdoutWriter::Cork cork(writer);
-    stretch();
-  };
   const core::Location location = toolOptions.location;
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));

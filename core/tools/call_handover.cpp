@@ -6,8 +6,8 @@
 
 namespace toold::core {
 
-CallHandover::CallHandover(std::size_t threads, std::size_t maxWaiting, Scope scope)
-    : threads_(threads), maxWaiting_(maxWaiting), scope_(std::move(scope)) {}
+CallHandover::CallHandover(std::size_t threads, std::size_t maxWaiting)
+    : threads_(threads), maxWaiting_(maxWaiting) {}
 
 CallHandover::~CallHandover() { threads_.join(); }
 
@@ -36,12 +36,11 @@ void CallHandover::started() {
 }
 
 void CallHandover::post(std::function<void()> task) {
-  boost::asio::post(threads_, [this, task = std::move(task)] {
+  boost::asio::post(threads_, [task = std::move(task)] {
     // A step that throws would end the thread, and with it toold; on the reader the request's
     // handler catches it. Here it is logged; the call, dropped, is answered -32603 (reply.h).
     try {
-      if (scope_) scope_(task);
-      else task();
+      task();
     } catch (const std::exception& e) {
       spdlog::error("a call's step failed on the handover thread: {}", e.what());
     }

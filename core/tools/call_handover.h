@@ -17,12 +17,8 @@ namespace toold::core {
 
 class CallHandover {
 public:
-  using Scope = std::function<void(const std::function<void()>&)>;
-
-  /// `threads` run the calls handed over; at most `maxWaiting` may wait to start at once. Each
-  /// task posted runs inside `scope` when one is given (the daemon holds the answers it writes,
-  /// so that a session's many small answers leave in one write).
-  CallHandover(std::size_t threads, std::size_t maxWaiting, Scope scope = {});
+  /// `threads` run the calls handed over; at most `maxWaiting` may wait to start at once.
+  CallHandover(std::size_t threads, std::size_t maxWaiting);
   ~CallHandover();
   CallHandover(const CallHandover&) = delete;
   CallHandover& operator=(const CallHandover&) = delete;
@@ -40,7 +36,6 @@ public:
 private:
   boost::asio::thread_pool threads_;
   const std::size_t maxWaiting_;
-  const Scope scope_;
   std::mutex mutex_;
   std::condition_variable room_;
   std::size_t waiting_ = 0;

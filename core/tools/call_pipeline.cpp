@@ -538,9 +538,8 @@ struct Call : std::enable_shared_from_this<Call> {
 
 } // namespace
 
-CallPipeline::CallPipeline(Services services, std::function<void(const std::function<void()>&)> handoverScope)
-    : services_(std::move(services)),
-      handover_(std::make_unique<CallHandover>(handoverThreads(), kMaxHandedOver, std::move(handoverScope))) {}
+CallPipeline::CallPipeline(Services services)
+    : services_(std::move(services)), handover_(std::make_unique<CallHandover>(handoverThreads(), kMaxHandedOver)) {}
 
 CallPipeline::~CallPipeline() = default;
 

@@ -54,8 +54,7 @@ public:
     BoundingLimits limits;
   };
 
-  /// `handoverScope`: see ToolServiceOptions.
-  explicit CallPipeline(Services services, std::function<void(const std::function<void()>&)> handoverScope = {});
+  explicit CallPipeline(Services services);
   ~CallPipeline();
 
   /// Runs one call through `snapshot`; `answer` runs at most once, from any thread.
