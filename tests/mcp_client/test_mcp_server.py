@@ -196,8 +196,10 @@ def handle(message):
     elif method == "notifications/initialized":
         pass
     elif method == "notifications/cancelled":
-        cancelled.add(params.get("requestId"))
+        # The notice is written before the call's thread can see the cancellation: that thread
+        # writes "cancelled" as soon as it does, and the fixtures check the two in this order.
         event("cancel-notice %s %s" % (params.get("requestId"), params.get("reason")))
+        cancelled.add(params.get("requestId"))
     elif method == "ping":
         send({"jsonrpc": "2.0", "id": rid, "result": {}})
     elif method == "tools/list":
