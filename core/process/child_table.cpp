@@ -66,6 +66,19 @@ std::optional<ChildTable::Reaped> ChildTable::tryReap(ChildId id) {
   return reaped;
 }
 
+bool ChildTable::hasExited(ChildId id) {
+  std::lock_guard lock(mutex_);
+  const auto found = children_.find(id);
+  if (found == children_.end() || found->second.reaped) return true;
+  siginfo_t info{};
+  for (;;) {
+    // WNOWAIT: the status stays for tryReap; si_pid stays 0 while the child runs.
+    if (::waitid(P_PID, static_cast<id_t>(found->second.pid), &info, WEXITED | WNOHANG | WNOWAIT | __WALL) == 0)
+      return info.si_pid != 0;
+    if (errno != EINTR) return true; // ECHILD: not ours to wait for any more, so nothing runs
+  }
+}
+
 void ChildTable::signalGroup(ChildId id, int signal) {
   std::lock_guard lock(mutex_);
   const auto found = children_.find(id);

@@ -50,6 +50,10 @@ public:
   /// nothing while it still runs.
   std::optional<Reaped> tryReap(ChildId id);
 
+  /// Whether the child has exited (or was reaped already), asked of the kernel without reaping it:
+  /// a readiness report of its pidfd is taken as an exit only once this confirms it.
+  bool hasExited(ChildId id);
+
   /// kill(-pid, signal): the child leads its own process group, and the group id cannot be
   /// reused while the leader is unreaped, so the signal is sent only until then.
   void signalGroup(ChildId id, int signal);

@@ -298,6 +298,16 @@ private:
   }
 
   void exited() {
+    if (reaped_) return; // a wait re-armed below completed after the exit was handled
+    // A readiness report is not yet an exit: the reactor can report a descriptor ready when it
+    // is not (an event of a closed descriptor whose slot it reused), and the group kill below
+    // must never reach a command that still runs. So the kernel is asked first; when the exit
+    // comes between the wait re-armed here and the second question, its edge may have come
+    // before the wait was armed, so it is handled now rather than waited for.
+    if (!ChildTable::instance().hasExited(id_)) {
+      waitForExit();
+      if (!ChildTable::instance().hasExited(id_)) return;
+    }
     // The rest of the group goes now, while the unreaped leader keeps its group id from being
     // reused. (Background jobs that should outlive the command are a later, opt-in matter.)
     ChildTable::instance().signalGroup(id_, SIGKILL);
