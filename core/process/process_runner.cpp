@@ -299,9 +299,10 @@ private:
 
   void exited() {
     if (reaped_) return; // a wait re-armed below completed after the exit was handled
-    // A readiness report is not yet an exit: the reactor can report a descriptor ready when it
-    // is not (an event of a closed descriptor whose slot it reused), and the group kill below
-    // must never reach a command that still runs. So the kernel is asked first; when the exit
+    // A readiness report is not yet an exit: the reactor may report a descriptor ready when it
+    // is not (Asio leaves a closed descriptor's epoll entry to the close and reuses its state, so
+    // a late event can land on a newer descriptor), and the group kill below must never reach a
+    // command that still runs. So the kernel is asked first; when the exit
     // comes between the wait re-armed here and the second question, its edge may have come
     // before the wait was armed, so it is handled now rather than waited for.
     if (!ChildTable::instance().hasExited(id_)) {
