@@ -302,9 +302,9 @@ private:
     // A readiness report is not yet an exit: the reactor may report a descriptor ready when it
     // is not (Asio leaves a closed descriptor's epoll entry to the close and reuses its state, so
     // a late event can land on a newer descriptor), and the group kill below must never reach a
-    // command that still runs. So the kernel is asked first; when the exit
-    // comes between the wait re-armed here and the second question, its edge may have come
-    // before the wait was armed, so it is handled now rather than waited for.
+    // command that still runs. So the kernel is asked first; an exit that comes between the
+    // wait re-armed here and the second question may have signalled before the wait was armed,
+    // so it is handled now rather than waited for.
     if (!ChildTable::instance().hasExited(id_)) {
       waitForExit();
       if (!ChildTable::instance().hasExited(id_)) return;
