@@ -44,6 +44,12 @@ void runEditCall(const std::shared_ptr<FileTools>& files, const core::ToolContex
       std::string created;
       const std::string* start = nullptr;
       std::vector<TextEdit> rest = edits;
+      if (creates && current) {
+        // An empty oldString only creates: replacing a whole existing file by an edit lost
+        // everything the model had not meant to touch (opencode refuses this too).
+        return failure("oldString cannot be empty when editing an existing file: " + display +
+                       " exists. Give the exact text to replace, or use the write tool to replace the whole file.");
+      }
       if (creates) {
         created = keepTextStyle(current, rest.front().newString);
         if (created.size() > kMaxEditableBytes) return failure(describeTooLarge(created.size(), kMaxEditableBytes, display));
