@@ -13,13 +13,14 @@ namespace {
 struct ModelToolVariant {
   std::array<std::string_view, 1> contains;
   std::array<std::string_view, 2> excludes;
-  std::array<std::string_view, 2> hiddenWhenMatched;
+  std::array<std::string_view, 3> hiddenWhenMatched;
   std::array<std::string_view, 1> hiddenOtherwise;
 };
 
-// GPT models other than gpt-4 and the open-weight `oss` ones were trained on apply_patch.
+// GPT models other than gpt-4 and the open-weight `oss` ones were trained on apply_patch. The two
+// editing sets exclude each other (seed 004): `multiedit` is several `edit`s, so it goes with them.
 constexpr std::array<ModelToolVariant, 1> kModelToolVariants{{
-    {{"gpt-"}, {"oss", "gpt-4"}, {"edit", "write"}, {"apply_patch"}},
+    {{"gpt-"}, {"oss", "gpt-4"}, {"edit", "write", "multiedit"}, {"apply_patch"}},
 }};
 
 template <std::size_t N>
