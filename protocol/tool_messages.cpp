@@ -128,6 +128,11 @@ CallParams parseCallParams(json&& params) {
   result.name = reader.requireString("name", /*allowEmpty=*/true);
   // Any JSON is a tool input; its schema decides. Absent means null, which most schemas refuse.
   auto it = params.find("input");
+  // MCP's `tools/call` says `arguments`: a runner that sends it here meant the input, and would
+  // otherwise get the model-facing "invalid arguments … null" of an absent input.
+  if (it == params.end() && reader.has("arguments"))
+    reader.fail("arguments", "unknown parameter; the native call takes the tool's input as \"input\" "
+                            "(\"arguments\" is MCP's tools/call)");
   if (it != params.end()) result.input = std::move(*it);
   result.repair = reader.optionalBool("repair").value_or(false);
   return result;
