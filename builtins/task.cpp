@@ -45,7 +45,11 @@ json inputSchema() {
                                   "task_id and the task will continue the same subagent session as before instead of "
                                   "creating a fresh one)"}}},
                 {"command", {{"type", "string"}, {"description", "The command that triggered this task"}}}}},
-              {"required", {"description", "prompt", "subagent_type"}}};
+              {"required", {"description", "prompt", "subagent_type"}},
+              // Closed like every built-in's: a parameter task/run would not carry (opencode's newer
+              // `background`, `model`) is refused by name, not silently run in the foreground on the
+              // default model.
+              {"additionalProperties", false}};
 }
 
 // The agents the caller may start: listed by the snapshot and not denied `task` on their name.
