@@ -91,22 +91,21 @@ json questionElicitation(const json& questions) {
   std::string message = questions.size() == 1 ? questions[0].value("question", std::string()) : "Please answer:";
   for (std::size_t i = 0; i < questions.size(); ++i) {
     const json& q = questions[i];
-    json labels = json::array();
-    json names = json::array();
+    // Titled choices (MCP 2025-11-25): the label is the value, the title adds its description.
+    // `enumNames`, which said the same before, is deprecated and ignored by newer hosts.
+    json choices = json::array();
     for (const auto& option : q.value("options", json::array())) {
-      labels.push_back(option.value("label", std::string()));
+      const std::string label = option.value("label", std::string());
       const std::string description = option.value("description", std::string());
-      names.push_back(description.empty() ? option.value("label", std::string())
-                                          : option.value("label", std::string()) + " — " + description);
+      choices.push_back(json{{"const", label}, {"title", description.empty() ? label : label + " — " + description}});
     }
     json field{{"title", q.value("header", std::string())}, {"description", q.value("question", std::string())}};
     if (q.value("multiple", false)) {
       field["type"] = "array";
-      field["items"] = json{{"type", "string"}, {"enum", labels}};
+      field["items"] = json{{"anyOf", std::move(choices)}};
     } else {
       field["type"] = "string";
-      field["enum"] = labels;
-      field["enumNames"] = names;
+      field["oneOf"] = std::move(choices);
     }
     const std::string key = "q" + std::to_string(i + 1);
     properties[key] = std::move(field);
@@ -200,6 +199,12 @@ core::Tool makeQuestionTool(ClientRequester requester) {
   tool.permission = "question";
   tool.threading = core::ToolThreading::Inline; // it only sends a request and waits for the answer
   tool.execute = std::move(execute);
+  // A client that can be asked nothing is not offered the tool: a model would only learn that in a
+  // wasted turn. The call itself still says so, for a runner that calls it anyway.
+  tool.describe = [](const core::CatalogView& catalog) -> std::optional<std::string> {
+    if (routeFor(catalog.capabilities) == Route::None) return std::nullopt;
+    return std::string(kDescription);
+  };
   return tool;
 }
 

@@ -130,8 +130,11 @@ core::Tool makeSkillTool(std::vector<std::string> configuredFolders) {
                              });
   };
   core::Tool tool = workerTool(describe({}), inputSchema(), "skill", false, std::move(execute));
+  // With no skill to load the tool could only answer "not found": it is not offered at all.
   tool.describe = [configuredFolders](const core::CatalogView& catalog) -> std::optional<std::string> {
-    return describe(permittedSkills(catalog, configuredFolders));
+    auto skills = permittedSkills(catalog, configuredFolders);
+    if (skills.empty()) return std::nullopt;
+    return describe(skills);
   };
   return tool;
 }
