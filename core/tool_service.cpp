@@ -179,7 +179,8 @@ std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
     params.agent = kImplicitAgent;
     params.model = impl_->options.mcpModel;
     impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params,
-                                   impl_->permissions.configuredLayers(params.agent), impl_->environment());
+                                   impl_->permissions.configuredLayers(params.agent), impl_->environment(),
+                                   SnapshotCodemode{&impl_->options.permissionConfig.codemode, impl_->codemodeTool});
     impl_->implicitRevision = revision;
   }
   return impl_->implicit;

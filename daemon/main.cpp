@@ -16,6 +16,7 @@
 #include "daemon/config_methods.h"
 #include "daemon/logging.h"
 #include "daemon/mcp_client_methods.h"
+#include "daemon/mcp_instructions.h"
 #include "daemon/mcp_methods.h"
 #include "daemon/mcp_resources.h"
 #include "daemon/options.h"
@@ -195,12 +196,15 @@ int main(int argc, char** argv) {
         tools->replaceTools(scope, std::move(scopeTools));
       },
       tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset});
-  daemon::bindToolMethods(
-      *server, *tools, [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); }, warmCodemode);
+  const daemon::SnapshotGate mcpSettled = [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); };
+  daemon::bindToolMethods(*server, *tools, mcpSettled, warmCodemode);
   daemon::bindMcpClientMethods(*server, *mcp);
   daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
   mcp->configure(mcpConfig);
-  daemon::bindMcpMethods(*server, *tools);
+  daemon::bindMcpMethods(*server, *tools, mcpSettled);
+  server->setInstructions([&tools, workspace = options.directory] {
+    return daemon::mcpInstructions(*tools->implicitSnapshot(), workspace);
+  });
   auto clientLog = std::make_shared<daemon::ClientLogSink>(
       [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });
   daemon::addLogSink(clientLog);

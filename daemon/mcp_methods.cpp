@@ -1,6 +1,8 @@
 #include "daemon/mcp_methods.h"
 
+#include "builtins/codemode_catalog.h"
 #include "core/tool_service.h"
+#include "core/tools/tool_name.h"
 #include "daemon/client_log_sink.h"
 #include "daemon/logging.h"
 #include "daemon/mcp_call_result.h"
@@ -61,6 +63,15 @@ std::optional<json> mcpDefinition(const core::RegisteredTool& tool) {
   return listed;
 }
 
+// Over MCP the catalog of Code Mode has no field of its own (the native snapshot's `codemode`):
+// it follows `execute`'s description, within the same token budget, so a host that shows its
+// model only the tool list still shows what the program can call.
+void describeCodemode(json& listed, const core::Snapshot& snapshot) {
+  if (!snapshot.codemode || !snapshot.inventory) return;
+  const auto summary = codemode::summarizeCatalog(builtins::catalogEntries(*snapshot.inventory));
+  listed["description"] = listed.value("description", std::string()) + "\n\n" + codemode::renderCatalog(summary);
+}
+
 // `_meta["toold/sessionID"]`: a session the call belongs to, instead of the connection's own.
 std::optional<std::string> metaSession(const json& params) {
   const auto meta = params.find("_meta");
@@ -78,66 +89,107 @@ json declinedResult(const std::string& message) {
   return json{{"content", json::array({json{{"type", "text"}, {"text", message}}})}, {"isError", true}};
 }
 
+// Runs `step` now, or once the MCP servers still starting have settled (bounded by their start-up
+// timeout). A step that throws InvalidParams after the wait answers it as the method would have.
+void whenSettled(const SnapshotGate& settled, Reply reply, std::function<void(Reply&)> step) {
+  auto guarded = [reply, step = std::move(step)]() mutable {
+    try {
+      step(reply);
+    } catch (const InvalidParams& e) {
+      reply.error(protocol::ErrorCode::InvalidParams, std::string("Invalid params: ") + e.what());
+    }
+  };
+  if (!settled) return guarded();
+  settled(std::move(guarded));
+}
+
+// A `tools/call` of a tool the implicit snapshot has: its call params, progress and answer.
+void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<const core::Snapshot> snapshot,
+                  std::atomic<std::uint64_t>& nextCall, json&& params, const RequestContext& context, Reply reply) {
+  protocol::ParamsReader reader(params, "");
+  protocol::CallParams call;
+  call.snapshot = snapshot->id;
+  call.sessionID = snapshot->sessionID;
+  call.agent = snapshot->agent;
+  call.name = reader.requireString("name");
+  // One connection is one session ("mcp") unless the host names one: a host that multiplexes
+  // conversations over one connection keeps their jobs, approvals and loop checks apart.
+  if (auto session = metaSession(params)) call.sessionID = std::move(*session);
+  call.callID = "mcp-call-" + std::to_string(nextCall.fetch_add(1));
+  call.messageID = call.callID;
+  call.input = reader.has("arguments") ? reader.require("arguments") : json::object();
+
+  std::function<void(json)> progress;
+  if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object() && meta->contains("progressToken")) {
+    auto translator = std::make_shared<McpProgress>((*meta)["progressToken"]);
+    progress = [&server, translator](json update) {
+      server.notify("notifications/progress", translator->next(update));
+    };
+  }
+  core::CallIo io{std::move(progress), context.cancellation};
+  io.startElsewhere = context.moreFollow;
+  tools.call(std::move(snapshot), std::move(call), std::move(io),
+             [reply, &server](core::CallAnswer answer) {
+               if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
+                 // A cut output was retained: a new resource the host may list.
+                 if (!outcome->outputPaths.empty()) server.notify("notifications/resources/list_changed", nullptr);
+                 return reply.writeResult([outcome](std::string& out) { appendCallToolResult(out, *outcome); });
+               }
+               auto& error = std::get<protocol::RpcError>(answer);
+               // A person's decline is for the model to read, as opencode gives it: a thrown
+               // -32001 is what the SDK uses for its own timeout, and a host shows the model
+               // nothing of it. The native `call` keeps -32001 for a runner that stops the turn.
+               if (error.code == protocol::ErrorCode::PermissionDeclined) return reply(declinedResult(error.message));
+               reply.error(std::move(error));
+             });
+}
+
 } // namespace
 
-void bindMcpMethods(Server& server, core::ToolService& tools) {
+void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled) {
   MethodTable& methods = server.methods();
   server.declareCapability("tools", json{{"listChanged", true}});
 
-  methods.request("tools/list", [&tools](json&& params, const RequestContext&, Reply reply) {
+  methods.request("tools/list", [&tools, settled](json&& params, const RequestContext&, Reply reply) {
     protocol::ParamsReader reader(params, "", /*nullIsEmpty=*/true);
-    auto snapshot = tools.implicitSnapshot();
-    std::size_t offset = 0;
-    if (auto cursor = reader.optionalString("cursor")) offset = readCursor(*cursor, snapshot->id);
-    json list = json::array();
-    std::size_t next = offset;
-    for (; next < snapshot->tools.size() && list.size() < kToolsListPageSize; ++next)
-      if (auto listed = mcpDefinition(*snapshot->tools[next])) list.push_back(std::move(*listed));
-    json result{{"tools", std::move(list)}};
-    if (next < snapshot->tools.size()) result["nextCursor"] = makeCursor(snapshot->id, next);
-    reply(std::move(result));
+    std::optional<std::string> cursor = reader.optionalString("cursor");
+    // A host that ignores list_changed keeps what it was first shown: the first listing waits for
+    // the configured MCP servers, as a native `snapshot` does.
+    whenSettled(settled, std::move(reply), [&tools, cursor = std::move(cursor)](Reply& answer) {
+      auto snapshot = tools.implicitSnapshot();
+      std::size_t offset = 0;
+      if (cursor) offset = readCursor(*cursor, snapshot->id);
+      json list = json::array();
+      std::size_t next = offset;
+      for (; next < snapshot->tools.size() && list.size() < kToolsListPageSize; ++next)
+        if (auto listed = mcpDefinition(*snapshot->tools[next])) {
+          if (snapshot->tools[next]->name == core::kReservedToolName) describeCodemode(*listed, *snapshot);
+          list.push_back(std::move(*listed));
+        }
+      json result{{"tools", std::move(list)}};
+      if (next < snapshot->tools.size()) result["nextCursor"] = makeCursor(snapshot->id, next);
+      answer(std::move(result));
+    });
   });
 
   auto nextCall = std::make_shared<std::atomic<std::uint64_t>>(1);
-  methods.request("tools/call", [&server, &tools, nextCall](json&& params, const RequestContext& context, Reply reply) {
+  methods.request("tools/call", [&server, &tools, settled, nextCall](json&& params, const RequestContext& context,
+                                                                    Reply reply) {
     protocol::ParamsReader reader(params, "");
+    std::string name = reader.requireString("name");
     auto snapshot = tools.implicitSnapshot();
-    protocol::CallParams call;
-    call.snapshot = snapshot->id;
-    call.sessionID = snapshot->sessionID;
-    call.agent = snapshot->agent;
-    call.name = reader.requireString("name");
-    if (snapshot->find(call.name) == nullptr) throw InvalidParams("Unknown tool: " + call.name);
-    // One connection is one session ("mcp") unless the host names one: a host that multiplexes
-    // conversations over one connection keeps their jobs, approvals and loop checks apart.
-    if (auto session = metaSession(params)) call.sessionID = std::move(*session);
-    call.callID = "mcp-call-" + std::to_string(nextCall->fetch_add(1));
-    call.messageID = call.callID;
-    call.input = reader.has("arguments") ? reader.require("arguments") : json::object();
-
-    std::function<void(json)> progress;
-    if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object() && meta->contains("progressToken")) {
-      auto translator = std::make_shared<McpProgress>((*meta)["progressToken"]);
-      progress = [&server, translator](json update) {
-        server.notify("notifications/progress", translator->next(update));
+    if (snapshot->find(name) == nullptr) {
+      // A host that calls before it listed (or before a server it knows of was connected): the
+      // tool may be one of an MCP server still starting. Only a name not found waits.
+      auto retry = [&server, &tools, nextCall, params = std::move(params), context, name](Reply& answer) mutable {
+        auto settledSnapshot = tools.implicitSnapshot();
+        if (settledSnapshot->find(name) == nullptr) throw InvalidParams("Unknown tool: " + name);
+        startMcpCall(server, tools, std::move(settledSnapshot), *nextCall, std::move(params), context,
+                     std::move(answer));
       };
+      return whenSettled(settled, std::move(reply), std::move(retry));
     }
-    core::CallIo io{std::move(progress), context.cancellation};
-    io.startElsewhere = context.moreFollow;
-    tools.call(std::move(snapshot), std::move(call), std::move(io),
-               [reply, &server](core::CallAnswer answer) {
-                 if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
-                   // A cut output was retained: a new resource the host may list.
-                   if (!outcome->outputPaths.empty()) server.notify("notifications/resources/list_changed", nullptr);
-                   return reply.writeResult([outcome](std::string& out) { appendCallToolResult(out, *outcome); });
-                 }
-                 auto& error = std::get<protocol::RpcError>(answer);
-                 // A person's decline is for the model to read, as opencode gives it: a thrown
-                 // -32001 is what the SDK uses for its own timeout, and a host shows the model
-                 // nothing of it. The native `call` keeps -32001 for a runner that stops the turn.
-                 if (error.code == protocol::ErrorCode::PermissionDeclined) return reply(declinedResult(error.message));
-                 reply.error(std::move(error));
-               });
+    startMcpCall(server, tools, std::move(snapshot), *nextCall, std::move(params), context, std::move(reply));
   });
 }
 

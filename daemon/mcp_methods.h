@@ -2,6 +2,8 @@
 // session, so that any MCP client can use toold as a tool server.
 #pragma once
 
+#include "daemon/tool_methods.h"
+
 #include <cstddef>
 #include <memory>
 
@@ -16,7 +18,9 @@ class Server;
 /// How many tools one `tools/list` page holds.
 inline constexpr std::size_t kToolsListPageSize = 100;
 
-void bindMcpMethods(Server& server, core::ToolService& tools);
+/// `settled` waits for MCP servers still starting (as `snapshot` does): the first `tools/list`
+/// holds their tools, and a call of a tool not listed yet waits for them before it is refused.
+void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled = {});
 
 class ClientLogSink;
 /// `logging/setLevel {level}`: from then on toold's log lines at or above it reach the client as

@@ -69,6 +69,8 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   std::chrono::milliseconds drainTimeout{std::chrono::seconds(30)};
   std::unique_ptr<asio::steady_timer> drainTimer;
   json clientCapabilities = json::object(); // under tablesMutex: read from any thread
+  json clientInfo = json::object();         // under tablesMutex
+  std::function<std::string()> instructions; // set before the first frame
   json serverCapabilities = json::object(); // set before the first frame
 
   std::mutex tablesMutex;
@@ -166,6 +168,15 @@ json Server::clientCapabilities() const {
   return impl_->clientCapabilities;
 }
 
+json Server::clientInfo() const {
+  std::lock_guard lock(impl_->tablesMutex);
+  return impl_->clientInfo;
+}
+
+void Server::setInstructions(std::function<std::string()> instructions) {
+  impl_->instructions = std::move(instructions);
+}
+
 void Server::Impl::bindLifecycle() {
   methods.request("initialize", [this](json&& params, const RequestContext&, Reply reply) {
     if (initialized) return reply.error(ErrorCode::InvalidRequest, "Invalid Request: initialize was already received");
@@ -180,13 +191,19 @@ void Server::Impl::bindLifecycle() {
         std::lock_guard lock(tablesMutex);
         clientCapabilities = *caps;
       }
-      if (auto info = params.find("clientInfo"); info != params.end() && info->is_object())
+      if (auto info = params.find("clientInfo"); info != params.end() && info->is_object()) {
         spdlog::info("client: {} {}", info->value("name", "?"), info->value("version", ""));
+        std::lock_guard lock(tablesMutex);
+        clientInfo = *info;
+      }
     }
     initialized = true;
-    reply(json{{"protocolVersion", version},
-               {"serverInfo", {{"name", "toold"}, {"version", TOOLD_VERSION}}},
-               {"capabilities", serverCapabilities}});
+    json result{{"protocolVersion", version},
+                {"serverInfo", {{"name", "toold"}, {"title", "toold: the workspace's tools"}, {"version", TOOLD_VERSION}}},
+                {"capabilities", serverCapabilities}};
+    if (instructions)
+      if (std::string text = instructions(); !text.empty()) result["instructions"] = std::move(text);
+    reply(std::move(result));
   });
   methods.notification("notifications/initialized", [](json&&) {});
   // The empty object written as text: a ping is the cheapest request there is, and building a

@@ -52,10 +52,15 @@ public:
   void notify(std::string_view method, json params);
   /// What the client declared in `initialize` (an empty object before).
   json clientCapabilities() const;
+  /// The client's `clientInfo` from `initialize` (an empty object before, or when it sent none).
+  json clientInfo() const;
 
   /// Adds a capability to `initialize`'s result (before the first frame): what is served and
   /// nothing else is declared.
   void declareCapability(const std::string& name, json value);
+  /// `initialize`'s `instructions` (MCP): asked once the client's capabilities and info are known;
+  /// an empty text is left out.
+  void setInstructions(std::function<std::string()> instructions);
 
   MethodTable& methods();
   boost::asio::io_context& io();

@@ -137,6 +137,9 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
     inventory->model = snapshot->model;
     inventory->final = snapshot->final;
     inventory->rules = snapshot->rules;
+    // Inner calls see the client as the outer call does: `question` and `task` inside a program
+    // work exactly when they work directly.
+    inventory->catalog = snapshot->catalog;
     std::vector<std::shared_ptr<const RegisteredTool>> direct;
     for (auto& tool : snapshot->tools)
       (runsInCodemode(*tool, codemode.settings) ? inventory->tools : direct).push_back(std::move(tool));
