@@ -28,4 +28,12 @@ struct SchemaError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// A schema that is valid JSON Schema but uses what toold's validator cannot enforce (a keyword
+/// of a newer draft, a reference to another document). Unlike a malformed schema or one over
+/// toold's limits, it says nothing wrong of the tool: seed 003's validateInput takes the input
+/// unchecked when no validator can be produced, and so does the registry (RegisteredTool::schemaNote).
+struct SchemaUnsupported : SchemaError {
+  using SchemaError::SchemaError;
+};
+
 } // namespace toold::core

@@ -196,16 +196,16 @@ private:
         {"maxContains", "use \"contains\" alone"}};
     for (const auto& [keyword, instead] : kRefused)
       if (node.contains(keyword))
-        throw SchemaError("Unsupported keyword \"" + std::string(keyword) + "\" at " + shown(at) +
+        throw SchemaUnsupported("Unsupported keyword \"" + std::string(keyword) + "\" at " + shown(at) +
                           ": it cannot be enforced; " + instead);
     if (dialect_ == SchemaDialect::Draft07)
       for (const char* keyword : {"prefixItems", "dependentRequired", "dependentSchemas"})
         if (node.contains(keyword))
-          throw SchemaError("Unsupported keyword \"" + std::string(keyword) + "\" at " + shown(at) +
+          throw SchemaUnsupported("Unsupported keyword \"" + std::string(keyword) + "\" at " + shown(at) +
                             ": it is JSON Schema 2020-12, but this schema is draft-07 (its \"$schema\" says so, or it "
                             "has a top-level \"definitions\")");
     if (!at.empty() && node.contains("$id"))
-      throw SchemaError("Unsupported keyword \"$id\" at " + shown(at) +
+      throw SchemaUnsupported("Unsupported keyword \"$id\" at " + shown(at) +
                         ": \"$id\" is only supported at the root, since below it would change what local "
                         "references mean");
   }
@@ -214,7 +214,7 @@ private:
   std::string checkedReference(const std::string& ref, const std::string& at) const {
     const std::optional<std::string> pointer = localPointer(ref, shown(at));
     if (!pointer)
-      throw SchemaError("Unsupported \"$ref\" at " + shown(at) + ": " + shortJson(ref) +
+      throw SchemaUnsupported("Unsupported \"$ref\" at " + shown(at) + ": " + shortJson(ref) +
                         " is not a location in this document; only \"#\" and \"#/<JSON pointer>\" references are "
                         "supported");
     if (!nodeAt(original_, *pointer))

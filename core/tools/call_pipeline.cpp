@@ -206,6 +206,11 @@ struct Call : std::enable_shared_from_this<Call> {
     // judges the input it describes.
     if (auto undo = snapshot->inputUndo.find(tool->name); undo != snapshot->inputUndo.end())
       undoProjection(params.input, undo->second);
+    // A schema toold cannot enforce (the definition's schemaNote says so): the input as it came.
+    if (!tool->input) {
+      decodedInput = std::move(params.input);
+      return guardDoomLoop();
+    }
     // The raw input is kept apart only when defaults can change it: the error text shows what the
     // model sent, and most inputs are small enough that one copy matters per call.
     const bool copy = tool->input->hasDefaults();
@@ -388,8 +393,9 @@ struct Call : std::enable_shared_from_this<Call> {
 
   void settle(ToolResult result) {
     // The output contract: declared ⇔ present, and valid against its schema.
-    if (tool->output) {
+    if (tool->tool.outputSchema) {
       if (!result.output) return fail(error_type::kFailure, "Tool did not return its declared output", true);
+      if (!tool->output) return accept(std::move(result));  // a schema toold cannot enforce: unchecked
       return checkOutput(std::move(result));
     }
     if (result.output)

@@ -4,19 +4,34 @@
 #include "core/schema/schema_cache.h"
 #include "core/tools/tool_name.h"
 
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
 
 namespace toold::core {
 
 namespace {
 
+// A schema that uses what toold cannot enforce leaves the tool usable, unchecked, with a note
+// (seed 003: validateInput accepts the input unchanged when no validator can be produced); a
+// malformed schema, or one over toold's limits, refuses the registration.
 std::shared_ptr<const CompiledSchema> compileFor(SchemaCache& schemas, const json& document, const std::string& tool,
-                                                 std::string_view which) {
+                                                 std::string_view which, std::string& note) {
   try {
     return schemas.get(document);
+  } catch (const SchemaUnsupported& e) {
+    note += std::string(note.empty() ? "" : " ") + "The " + std::string(which) + " is not validated by toold: " + e.what() + ".";
+    spdlog::warn("tool \"{}\": its {} schema is not validated: {}", tool, which, e.what());
+    return nullptr;
   } catch (const SchemaError& e) {
     throw RegistrationError("Invalid " + std::string(which) + " schema for tool \"" + tool + "\": " + e.what());
   }
+}
+
+void compileSchemas(SchemaCache& schemas, RegisteredTool& registered, const Tool& tool, const std::string& shownName) {
+  registered.input = compileFor(schemas, tool.inputSchema, shownName, "input", registered.schemaNote);
+  if (tool.outputSchema)
+    registered.output = compileFor(schemas, *tool.outputSchema, shownName, "output", registered.schemaNote);
 }
 
 json makeDefinition(const RegisteredTool& registered) {
@@ -24,6 +39,7 @@ json makeDefinition(const RegisteredTool& registered) {
                   {"description", registered.tool.description},
                   {"inputSchema", registered.tool.inputSchema}};
   if (registered.tool.outputSchema) definition["outputSchema"] = *registered.tool.outputSchema;
+  if (!registered.schemaNote.empty()) definition["schemaNote"] = registered.schemaNote;
   return definition;
 }
 
@@ -63,8 +79,7 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::install(const std
     registered->ns = options.ns;
     registered->scope = scope;
     if (options.codemode) tool.codemode = *options.codemode;
-    registered->input = compileFor(schemas_, tool.inputSchema, authored, "input");
-    if (tool.outputSchema) registered->output = compileFor(schemas_, *tool.outputSchema, authored, "output");
+    compileSchemas(schemas_, *registered, tool, authored);
     registered->tool = std::move(tool);
     registered->definition = makeDefinition(*registered);
     names.emplace_back(authored, registered->name);
@@ -95,8 +110,7 @@ std::shared_ptr<const RegisteredTool> ToolRegistry::prepareReserved(const std::s
   registered->name = name;
   registered->authoredName = name;
   registered->scope = "toold:reserved";
-  registered->input = compileFor(schemas_, tool.inputSchema, name, "input");
-  if (tool.outputSchema) registered->output = compileFor(schemas_, *tool.outputSchema, name, "output");
+  compileSchemas(schemas_, *registered, tool, name);
   registered->tool = std::move(tool);
   registered->definition = makeDefinition(*registered);
   return registered;

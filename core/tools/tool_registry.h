@@ -27,9 +27,13 @@ struct RegisteredTool {
   std::string scope;
   std::uint64_t sequence = 0; ///< registration order; the highest active one wins a name
   Tool tool;
+  /// Null when the input schema uses what toold cannot enforce: the input is then taken as it is.
   std::shared_ptr<const CompiledSchema> input;
-  std::shared_ptr<const CompiledSchema> output; ///< null without an output schema
-  json definition;           ///< {name, description, inputSchema, outputSchema?}, built once
+  /// Null without an output schema, or when it uses what toold cannot enforce (unchecked then).
+  std::shared_ptr<const CompiledSchema> output;
+  /// Why a schema of the tool is not checked (empty: both are); shown in its definition.
+  std::string schemaNote;
+  json definition;           ///< {name, description, inputSchema, outputSchema?, schemaNote?}, built once
 
   /// The permission action guarding this tool: its own `permission`, else its effective name.
   const std::string& action() const { return tool.permission.empty() ? name : tool.permission; }

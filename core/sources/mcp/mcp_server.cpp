@@ -279,9 +279,12 @@ void McpServer::install(const json& tools) {
                            : json{{"type", "object"}};
     if (const auto output = definition.find("outputSchema"); output != definition.end() && output->is_object())
       tool.outputSchema = *output;
-    // A schema toold cannot compile drops that tool only, never the server's others.
+    // A malformed schema (or one over toold's limits) drops that tool only, never the server's
+    // others; one that is valid but uses what toold cannot enforce keeps the tool, unchecked (the
+    // registry notes it in the tool's schemaNote).
     try {
       CompiledSchema::compile(tool.inputSchema);
+    } catch (const SchemaUnsupported&) {
     } catch (const std::exception& e) {
       spdlog::warn("MCP server {}: tool \"{}\" skipped: its input schema cannot be used: {}", name_, names[i].raw, e.what());
       continue;
@@ -289,6 +292,7 @@ void McpServer::install(const json& tools) {
     if (tool.outputSchema) {
       try {
         CompiledSchema::compile(*tool.outputSchema);
+      } catch (const SchemaUnsupported&) {
       } catch (const std::exception& e) {
         spdlog::warn("MCP server {}: tool \"{}\": its output schema cannot be used and is ignored: {}", name_,
                      names[i].raw, e.what());

@@ -127,3 +127,33 @@ TEST_CASE("registry: the revision and the listener follow changes of the effecti
   CHECK(changes == 2);
   CHECK(registry.revision() > revision);
 }
+
+TEST_CASE("registry: a schema toold cannot enforce keeps the tool, unchecked, with a note", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  auto tools = record({{"newer", "2020-12 keywords"}, {"remote", "a remote $ref"}});
+  tools[0].second.inputSchema = json{{"type", "object"}, {"unevaluatedProperties", false}};
+  tools[0].second.outputSchema = json{{"type", "object"}, {"minContains", 1}};
+  tools[1].second.inputSchema = json{{"$ref", "https://example.com/schema.json"}};
+  registry.add("s", tools, {});
+  const auto effective = registry.effective();
+  REQUIRE(effective.size() == 2);
+  const auto& newer = *effective[0];
+  CHECK(newer.input == nullptr);
+  CHECK(newer.output == nullptr);
+  CHECK_THAT(newer.schemaNote, Catch::Contains("The input is not validated by toold: Unsupported keyword \"unevaluatedProperties\""));
+  CHECK_THAT(newer.schemaNote, Catch::Contains("The output is not validated by toold: Unsupported keyword \"minContains\""));
+  CHECK(newer.definition.at("schemaNote") == newer.schemaNote);
+  CHECK_THAT(effective[1]->schemaNote, Catch::Contains("Unsupported \"$ref\""));
+
+  // Limits still refuse: they protect the daemon, not the tool.
+  json deep = json::object();
+  for (int i = 0; i < 200; ++i) deep = json{{"type", "object"}, {"properties", {{"a", deep}}}};
+  auto tooDeep = record({{"deep", "nested too far"}});
+  tooDeep[0].second.inputSchema = deep;
+  CHECK_THROWS_WITH(registry.add("t", tooDeep, {}), Catch::Contains("Invalid input schema for tool \"deep\""));
+  // A plain valid schema has no note.
+  registry.add("u", record({{"plain", "ok"}}), {});
+  for (const auto& tool : registry.effective())
+    if (tool->name == "plain") CHECK_FALSE(tool->definition.contains("schemaNote"));
+}
