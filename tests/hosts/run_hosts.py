@@ -158,6 +158,11 @@ enabled = false
 [features]
 # Codex's own shell tool duplicates toold's bash; the model should use toold's.
 shell_tool = false
+# No network but the fake model: plugin and app syncs would only fail and log.
+plugins = false
+remote_plugin = false
+apps = false
+in_app_updates = false
 
 [model_providers.fake]
 name = "fake model"
@@ -179,7 +184,7 @@ default_tools_approval_mode = "approve"
 """
         with open(os.path.join(codex_home, "config.toml"), "w") as f:
             f.write(config)
-        argv = self.command() + ["exec", "--skip-git-repo-check", "--json", "-C", self.ws, PROMPT]
+        argv = self.command() + ["exec", "--strict-config", "--skip-git-repo-check", "--json", "-C", self.ws, PROMPT]
         env = self.base_env()
         env.update({"CODEX_HOME": codex_home, "OPENAI_API_KEY": "dummy", "RUST_LOG": "warn"})
         return argv, env
@@ -283,22 +288,18 @@ def stop_strays(marker):
 # --- toold's log ------------------------------------------------------------------------------
 
 def toold_times(log_path):
-    """toold's own duration of each tools/call from its debug log: a list of (tool, ms) in
-    order, and the raw lines for the report."""
+    """toold's own duration of each tools/call, from its debug log's reply lines
+    (`--> reply:tools/call(7) ok 12.345ms`), in the order they were answered: a list of
+    (request id, outcome, ms). The script makes one call at a time, so the order is the calls'."""
     out = []
     if not os.path.exists(log_path):
         return out
+    rx = re.compile(r"--> reply:tools/call\((.*?)\) (\S+) ([\d.]+)ms")
     with open(log_path, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if "tools/call" not in line:
-                continue
-            m = re.search(r"(\d+(?:\.\d+)?)\s*(ms|µs|us|s)\b", line)
-            tool = re.search(r"\btool[=: ]+\"?([A-Za-z0-9_]+)", line) or re.search(r"name[=: ]+\"?([A-Za-z0-9_]+)", line)
-            if m and ("reply" in line or "->" in line or "done" in line or "answered" in line or "result" in line):
-                v = float(m.group(1))
-                unit = m.group(2)
-                ms = v if unit == "ms" else v * 1000 if unit == "s" else v / 1000
-                out.append((tool.group(1) if tool else "?", ms, line.strip()))
+            m = rx.search(line)
+            if m:
+                out.append((m.group(1), m.group(2), float(m.group(3))))
     return out
 
 
@@ -392,7 +393,7 @@ def run_host(host_cls, args, results):
     rep.update({"host": host_cls.name, "version": version, "exit": proc.returncode, "seconds": round(elapsed, 1),
                 "timed_out": timed_out, "dir": tmp, "strays_killed": strays})
     times = toold_times(toold_log)
-    rep["toold_calls"] = [(t, round(ms, 1)) for t, ms, _ in times]
+    rep["toold_calls"] = [(rid, outcome, round(ms, 1)) for rid, outcome, ms in times]
     with open(err_path, errors="replace") as f:
         rep["host_stderr_tail"] = f.read()[-3000:]
     with open(out_path, errors="replace") as f:
@@ -412,7 +413,7 @@ def print_host(rep):
     log(f"-- {rep['host']} {rep['version']}: {passed}/{len(steps)} steps passed, {len(failed)} failed, "
         f"{rep['seconds']} s, exit {rep['exit']}{' (timed out)' if rep['timed_out'] else ''}")
     # toold's own times in order of its calls, matched to the script's calls by order.
-    toold_ms = [ms for _, ms in rep.get("toold_calls", [])]
+    toold_ms = [ms for _, _, ms in rep.get("toold_calls", [])]
     k = 0
     log(f"   {'step':<28} {'status':<11} {'calls':>5} {'host ms':>9} {'toold ms':>9}")
     for s in steps:
