@@ -255,7 +255,8 @@ class Script:
             if m:
                 self.variables[var] = m.group(1)
         if problems:
-            shown = text if len(text) <= 3000 else text[:1500] + "\n[…]\n" + text[-1500:]
+            # The end is where a host's cut shows (a lost hint, a lost exit status).
+            shown = text if len(text) <= 1500 else text[:300] + "\n[…]\n" + text[-1200:]
             self._finish_step("failed", "; ".join(problems) + f"; the result{' (is_error)' if is_error else ''} "
                               f"was ({len(text.encode())} bytes): {shown!r}")
         else:

@@ -121,13 +121,14 @@ class Claude(Host):
             # from it.
             "MCP_CONNECTION_NONBLOCKING": "false",
             "MCP_TIMEOUT": "60000",
-            "MCP_TOOL_TIMEOUT": str(self.tool_timeout_s * 1000),
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
             "DISABLE_AUTOUPDATER": "1",
             "DISABLE_TELEMETRY": "1",
             "DISABLE_ERROR_REPORTING": "1",
             "CLAUDE_CODE_MAX_RETRIES": "0",
         })
+        if self.tool_timeout_s:
+            env["MCP_TOOL_TIMEOUT"] = str(self.tool_timeout_s * 1000)
         return argv, env
 
 
@@ -178,7 +179,7 @@ args = [{args}]
 # Codex refuses to start the turn without toold rather than run it without toold's tools.
 required = true
 startup_timeout_sec = 60
-tool_timeout_sec = {self.tool_timeout_s}
+{f"tool_timeout_sec = {self.tool_timeout_s}" if self.tool_timeout_s else "# tool_timeout_sec: the default (60 s)"}
 # Codex asks before any tool not marked read-only; headless, nobody can answer.
 default_tools_approval_mode = "approve"
 """
@@ -210,14 +211,15 @@ class Opencode(Host):
                 "options": {"baseURL": self.base_url + "/v1", "apiKey": "dummy"},
                 "models": {"fake-model": {"name": "Fake model", "tool_call": True,
                                           "limit": {"context": 200000, "output": 32000}}}}},
-            "mcp": {"toold": {"type": "local", "command": [self.toold] + self.toold_args, "enabled": True,
-                              "timeout": self.tool_timeout_s * 1000}},
+            "mcp": {"toold": {"type": "local", "command": [self.toold] + self.toold_args, "enabled": True}},
             # opencode's own tools that toold duplicates are denied, which takes them out of the
             # model's tool list; toold's (toold_*) stay allowed, toold's own rules decide.
             "permission": {"*": "allow", "bash": "deny", "read": "deny", "edit": "deny", "glob": "deny",
                            "grep": "deny", "list": "deny", "todowrite": "deny", "webfetch": "deny",
                            "task": "deny", "skill": "deny", "question": "deny"},
         }
+        if self.tool_timeout_s:
+            cfg["mcp"]["toold"]["timeout"] = self.tool_timeout_s * 1000
         with open(os.path.join(self.ws, "opencode.json"), "w") as f:
             json.dump(cfg, f, indent=2)
         argv = self.command() + ["run", "--format", "json", PROMPT]
@@ -443,8 +445,9 @@ def main():
     ap.add_argument("--quick", action="store_true", help="skip the 75 s silent command")
     ap.add_argument("--keep", action="store_true", help="keep each host's folder even when it passed")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per host")
-    ap.add_argument("--tool-timeout", type=int, default=300,
-                    help="the hosts' own per-call MCP timeout, in seconds, where they have one")
+    ap.add_argument("--tool-timeout", type=int, default=0,
+                    help="set the hosts' own per-call MCP timeout to this many seconds (default: leave each "
+                         "host's default, which is what a user meets first)")
     ap.add_argument("--toold-arg", action="append", default=[], help="(repeatable) extra argument for toold")
     ap.add_argument("--script", help="a JSON list of steps to play instead of the realistic turn")
     ap.add_argument("--report", help="write every host's report here (JSON)")
