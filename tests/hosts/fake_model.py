@@ -104,7 +104,8 @@ def _substitute(value, variables):
 class ToolSet:
     """The tools a host offered in one request, with a way to find toold's by toold's name."""
 
-    def __init__(self, names, namespaced=None):
+    def __init__(self, names, namespaced=None, raw=None):
+        self.raw = raw or []  # the definitions as the host sent them
         self.names = list(names)  # flat function names
         # namespace name -> list of inner tool names (Codex may group an MCP server's tools)
         self.namespaced = namespaced or {}
@@ -164,6 +165,7 @@ class Script:
         self.log = log
         self.last_reply = None  # (pending call id, reply) to answer a retried request alike
         self.tools_seen = None
+        self.tool_defs = None
         self.main_requests = 0
         self.side_requests = 0
         self.started = _now()
@@ -200,6 +202,7 @@ class Script:
             self.main_requests += 1
             if self.tools_seen is None:
                 self.tools_seen = tools.all_names()
+                self.tool_defs = tools.raw
             if self.pending is not None:
                 res = results.get(self.pending["call_id"])
                 if res is None:
@@ -343,7 +346,7 @@ class JsonLog:
 # --- wire formats --------------------------------------------------------------------------
 
 def _anthropic_tools(body):
-    return ToolSet([t.get("name", "") for t in body.get("tools", []) or []])
+    return ToolSet([t.get("name", "") for t in body.get("tools", []) or []], raw=body.get("tools"))
 
 
 def _anthropic_results(body):
@@ -362,7 +365,7 @@ def _chat_tools(body):
     for t in body.get("tools", []) or []:
         fn = t.get("function") or {}
         names.append(fn.get("name") or t.get("name", ""))
-    return ToolSet(names)
+    return ToolSet(names, raw=body.get("tools"))
 
 
 def _chat_results(body):
@@ -387,7 +390,7 @@ def _responses_tools(body):
             namespaced[ns] = inner
         else:
             names.append(t.get("name") or ttype or "")
-    return ToolSet(names, namespaced)
+    return ToolSet(names, namespaced, raw=body.get("tools"))
 
 
 def _responses_results(body):

@@ -394,6 +394,9 @@ def run_host(host_cls, args, results):
                 o["reason"] = f"{rel} does not contain {want!r} after the call"
     rep.update({"host": host_cls.name, "version": version, "exit": proc.returncode, "seconds": round(elapsed, 1),
                 "timed_out": timed_out, "dir": tmp, "strays_killed": strays})
+    # The tool definitions as the host passed them to the model: names, descriptions, schemas.
+    with open(os.path.join(tmp, "tools.json"), "w") as f:
+        json.dump(fm.script.tool_defs, f, indent=2)
     times = toold_times(toold_log)
     rep["toold_calls"] = [(rid, outcome, round(ms, 1)) for rid, outcome, ms in times]
     with open(err_path, errors="replace") as f:
