@@ -104,13 +104,17 @@ def _substitute(value, variables):
 class ToolSet:
     """The tools a host offered in one request, with a way to find toold's by toold's name."""
 
-    def __init__(self, names, namespaced=None, raw=None):
+    def __init__(self, names, namespaced=None, raw=None, searchable=False):
         self.raw = raw or []  # the definitions as the host sent them
+        # The host defers some tools behind a search tool the model calls (Codex's tool_search).
+        self.searchable = searchable
         self.names = list(names)  # flat function names
         # namespace name -> list of inner tool names (Codex may group an MCP server's tools)
         self.namespaced = namespaced or {}
 
     def has_toold(self):
+        if self.searchable:
+            return True
         if self.namespaced:
             for ns in self.namespaced:
                 if SERVER_NAME in ns:
@@ -164,6 +168,9 @@ class Script:
         self.report_path = report_path
         self.log = log
         self.last_reply = None  # (pending call id, reply) to answer a retried request alike
+        self.searching = None  # the call id of a tool search the host answers next
+        self.searched = set()  # toold tool names searched for once already
+        self.searches = 0
         self.tools_seen = None
         self.tool_defs = None
         self.main_requests = 0
@@ -203,7 +210,10 @@ class Script:
             if self.tools_seen is None:
                 self.tools_seen = tools.all_names()
                 self.tool_defs = tools.raw
-            if self.pending is not None:
+            if self.searching is not None:
+                # The host answered the search with the tools it loaded; they are in `tools` now.
+                self.searching = None
+            elif self.pending is not None:
                 res = results.get(self.pending["call_id"])
                 if res is None:
                     # A retried request (no answer to our last call in it): answer as before.
@@ -276,6 +286,13 @@ class Script:
                 self._finish_step("skipped", step["skip"])
                 continue
             found = tools.find(step["tool"])
+            if found is None and tools.searchable and step["tool"] not in self.searched:
+                # Deferred behind the host's tool search: search as a model would, once.
+                self.searched.add(step["tool"])
+                self.searches += 1
+                call_id = "call_" + uuid.uuid4().hex[:20]
+                self.searching = call_id
+                return ("search", call_id, f"toold {step['tool']}")
             if found is None:
                 if step.get("optional"):
                     self._finish_step("skipped", f"the host does not offer toold's {step['tool']} "
@@ -324,7 +341,8 @@ class Script:
                         o["reason"] = "the host never sent this call's result (it stopped or was stopped first)"
             return {"steps": self.outcomes, "deviations": self.deviations, "finished": self.finished,
                     "variables": self.variables, "tools": self.tools_seen,
-                    "main_requests": self.main_requests, "side_requests": self.side_requests}
+                    "main_requests": self.main_requests, "side_requests": self.side_requests,
+                    "tool_searches": self.searches}
 
 
 class JsonLog:
@@ -378,7 +396,16 @@ def _chat_results(body):
 
 def _responses_tools(body):
     names, namespaced = [], {}
-    for t in body.get("tools", []) or []:
+    searchable = False
+    defs = list(body.get("tools", []) or [])
+    # Tools a tool search loaded arrive in the conversation, not in `tools`.
+    for item in body.get("input", []) if isinstance(body.get("input"), list) else []:
+        if isinstance(item, dict) and item.get("type") == "tool_search_output":
+            defs += item.get("tools", []) or []
+    for t in defs:
+        if t.get("type") == "tool_search":
+            searchable = True
+            continue
         ttype = t.get("type")
         if ttype == "function":
             names.append(t.get("name", ""))
@@ -390,7 +417,7 @@ def _responses_tools(body):
             namespaced[ns] = inner
         else:
             names.append(t.get("name") or ttype or "")
-    return ToolSet(names, namespaced, raw=body.get("tools"))
+    return ToolSet(names, namespaced, raw=defs, searchable=searchable)
 
 
 def _responses_results(body):
@@ -400,7 +427,7 @@ def _responses_results(body):
         return out
     for item in inp:
         if isinstance(item, dict) and item.get("type") in ("function_call_output", "custom_tool_call_output",
-                                                             "mcp_tool_call_output", "tool_search_output"):
+                                                             "mcp_tool_call_output"):
             output = item.get("output")
             is_error = False
             if isinstance(output, dict):
@@ -607,7 +634,11 @@ class Handler(BaseHTTPRequestHandler):
         model = body.get("model", "fake-model")
         usage = {"input_tokens": 100, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 20,
                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 120}
-        if reply[0] == "call":
+        if reply[0] == "search":
+            _, call_id, query = reply
+            item = {"type": "tool_search_call", "id": "ts_" + uuid.uuid4().hex[:20], "call_id": call_id,
+                    "execution": "client", "arguments": {"query": query, "limit": 50}, "status": "completed"}
+        elif reply[0] == "call":
             _, name, ns, call_id, args = reply
             item = {"type": "function_call", "id": "fc_" + uuid.uuid4().hex[:20], "call_id": call_id, "name": name,
                     "arguments": json.dumps(args), "status": "completed"}
@@ -631,7 +662,9 @@ class Handler(BaseHTTPRequestHandler):
 
         ev("response.created", {"response": dict(response, status="in_progress", output=[], usage=None)})
         ev("response.in_progress", {"response": dict(response, status="in_progress", output=[], usage=None)})
-        if item["type"] == "function_call":
+        if item["type"] == "tool_search_call":
+            ev("response.output_item.added", {"output_index": 0, "item": dict(item, status="in_progress")})
+        elif item["type"] == "function_call":
             ev("response.output_item.added", {"output_index": 0, "item": dict(item, arguments="", status="in_progress")})
             ev("response.function_call_arguments.delta", {"output_index": 0, "item_id": item["id"],
                                                           "delta": item["arguments"]})

@@ -147,7 +147,7 @@ class Codex(Host):
             return json.dumps(s)
 
         args = ", ".join(toml_str(a) for a in self.toold_args)
-        config = f"""model = "gpt-5-codex"
+        config = f"""model = "gpt-5.5"
 model_provider = "fake"
 approval_policy = "never"
 sandbox_mode = "workspace-write"
@@ -322,7 +322,13 @@ def write_workspace(ws):
 
 
 def write_toold_config(ws, data_dir):
+    mcp_server = os.path.join(os.path.dirname(HERE), "mcp_client", "test_mcp_server.py")
     cfg = {
+        # An MCP server of toold's own that takes 2 s to start: its tools must be in the host's
+        # first tools/list all the same (hosts that ignore list_changed never see later ones).
+        # Direct tools, not Code Mode, so the host lists them.
+        "mcp": {"slowstart": {"type": "local", "command": ["sh", "-c", f"sleep 2; exec python3 {mcp_server}"],
+                              "codemode": False}},
         # The edit must be asked, so the ask route is exercised.
         "permission": {"edit": {"*": "ask"}},
         # Code Mode: glob and the todo tools run inside programs, and a command tool declared here
@@ -416,7 +422,8 @@ def print_host(rep):
     passed = sum(1 for s in steps if s["status"] == "passed")
     failed = [s for s in steps if s["status"] not in ("passed", "skipped")]
     log(f"-- {rep['host']} {rep['version']}: {passed}/{len(steps)} steps passed, {len(failed)} failed, "
-        f"{rep['seconds']} s, exit {rep['exit']}{' (timed out)' if rep['timed_out'] else ''}")
+        f"{rep['seconds']} s, exit {rep['exit']}{' (timed out)' if rep['timed_out'] else ''}, "
+        f"{rep['main_requests']} model requests (+{rep['side_requests']} side), {rep['tool_searches']} tool searches")
     # toold's own times in order of its calls, matched to the script's calls by order.
     toold_ms = [ms for _, _, ms in rep.get("toold_calls", [])]
     k = 0

@@ -3,8 +3,9 @@ the host's names), with what a correct toold must answer. Expectations are regex
 text the host hands back to the model, so they also catch what a host cuts away.
 
 The workspace (run_hosts.write_workspace): src/app.py (VERSION = 1 and 99 handlers, 299 lines),
-src/util.py (a TODO), README.md, notes.md; toold.json asks for every edit, and puts glob, the todo
-tools and the command tool line_count into Code Mode.
+src/util.py (a TODO), README.md, notes.md; toold.json asks for every edit, puts glob, the todo
+tools and the command tool line_count into Code Mode, and has toold connect to an MCP server
+(tests/mcp_client/test_mcp_server.py as `slowstart`, 2 s late) whose tools stay direct.
 """
 
 # The five inner calls of the Code Mode program: each kind of tool Code Mode reaches (a moved
@@ -24,6 +25,9 @@ NOT_A_PERSON = r"(?i)user (rejected|dismissed|declined)"
 
 def steps(host, quick=False):
     s = [
+        # toold's MCP server `slowstart` (2 s to start) serves `echo`: toold names it slowstart_echo.
+        {"name": "MCP server's tool", "tool": "slowstart_echo", "args": {"text": "echo through toold"},
+         "expect": [r"echo through toold"]},
         {"name": "list", "tool": "list", "args": {"path": "."},
          "expect": [r"src/", r"app\.py", r"util\.py"]},
         {"name": "read with offset", "tool": "read", "args": {"filePath": "src/app.py", "offset": 40, "limit": 10},
