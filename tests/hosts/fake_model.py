@@ -23,7 +23,8 @@ Script steps (a list of dicts):
   expect      regexes the result text must all match (re.S | re.M)
   reject      regexes the result text must not match
   capture     {var: regex with one group}: values later steps may use
-  when        a var name: the step runs only when it was captured (else it is skipped)
+  when        a var name: the step runs only when it was captured (else it is skipped, saying
+              `when_note` if given)
   until       a regex: the call is repeated until the result matches, at most `max` times
   max         bound for `until` (default 10)
   repeat      the call is made this many times in a row (default 1); expectations apply to the last
@@ -280,7 +281,7 @@ class Script:
             step = self.steps[self.index]
             o = self._outcome(step)
             if step.get("when") and step["when"] not in self.variables:
-                self._finish_step("skipped", f"runs only after ${{{step['when']}}} was captured")
+                self._finish_step("skipped", step.get("when_note") or f"runs only after ${{{step['when']}}} was captured")
                 continue
             if step.get("skip"):
                 self._finish_step("skipped", step["skip"])

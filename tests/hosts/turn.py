@@ -56,12 +56,15 @@ def steps(host, quick=False):
          "capture": {"slow_shell": r"\b(shell-\d+)\b"},
          "skip": "skipped by --quick" if quick else None},
         {"name": "follow the 75 s job", "tool": "bash_output", "when": "slow_shell",
+         "when_note": "not needed: the 75 s command was not handed to the background",
+         "skip": "skipped by --quick" if quick else None,
          "args": {"shellId": "${slow_shell}", "wait": 30}, "until": r"slow-done", "max": 6},
         {"name": "background job", "tool": "bash",
          "args": {"command": "for i in 1 2 3; do echo tick $i; sleep 2; done; echo bg-finished",
                   "description": "Tick in the background", "background": True},
          "expect": [r"shell-\d+", r"bash_output"], "capture": {"bg_shell": r"\b(shell-\d+)\b"}},
         {"name": "follow the job to its end", "tool": "bash_output", "when": "bg_shell",
+         "when_note": "not possible: the answer the host passed on names no job",
          "args": {"shellId": "${bg_shell}", "wait": 30}, "until": r"bg-finished", "max": 8,
          "expect": [r"bg-finished"]},
         # 100,000 lines: toold cuts them; the hint how to continue and the saved file must reach
@@ -70,6 +73,7 @@ def steps(host, quick=False):
          "expect": [r"(?m)^1$", r"(?m)^100000$", r"(?i)full output is in"],
          "capture": {"full_output": r"full output is in (/[^\s;,]+)"}},
         {"name": "read the continuation", "tool": "read", "when": "full_output",
+         "when_note": "not possible: the answer the host passed on names no saved output",
          "args": {"filePath": "${full_output}", "offset": 99991, "limit": 20},
          "expect": [r"(?m)^99991: 99991$", r"(?m)^100000: 100000$"]},
         # Three identical calls with identical answers: the third is held as a loop, and the
