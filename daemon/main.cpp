@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
   daemon::bindMcpClientMethods(*server, *mcp);
   daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
   mcp->configure(mcpConfig);
-  daemon::bindMcpMethods(*server, *tools, mcpSettled);
+  daemon::bindMcpMethods(*server, *tools, mcpSettled, options.mcpKeepAlive);
   server->setInstructions([&tools, workspace = options.directory] {
     return daemon::mcpInstructions(*tools->implicitSnapshot(), workspace);
   });

@@ -10,6 +10,8 @@
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"
 
+#include <boost/asio/steady_timer.hpp>
+
 #include <atomic>
 #include <optional>
 #include <charconv>
@@ -19,6 +21,9 @@ namespace toold::daemon {
 namespace {
 
 constexpr std::string_view kMetaSessionKey = "toold/sessionID";
+// A call that sent no progress for `keepAlive` (--mcp-keep-alive) sends its newest message again:
+// hosts that time a call out unless progress arrives (opencode: 60 s, reset by each notification)
+// keep a silent command alive. Checked four times per period.
 constexpr std::size_t kMaxSessionIdBytes = 256;
 
 // A cursor names the snapshot the listing started from and where the next page begins; a listing
@@ -103,9 +108,36 @@ void whenSettled(const SnapshotGate& settled, Reply reply, std::function<void(Re
   settled(std::move(guarded));
 }
 
+// The keep-alive of one call with a progress token: a timer that re-arms until the call answered
+// or was cancelled (a cancelled call is never answered). The answer only sets `done` (the timer's
+// handler may be running on another loop thread); the timer then ends at its next tick.
+struct McpKeepAlive : std::enable_shared_from_this<McpKeepAlive> {
+  McpKeepAlive(boost::asio::io_context& io, Server& to, std::shared_ptr<McpProgress> translator,
+               core::CancellationToken token, std::chrono::milliseconds period)
+      : timer(io), server(to), progress(std::move(translator)), cancellation(std::move(token)), quiet(period) {}
+
+  void arm() {
+    timer.expires_after(quiet / 4);
+    timer.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+      if (ec || self->done.load() || self->cancellation.isCancelled()) return;
+      if (auto params = self->progress->keepAlive(self->quiet))
+        self->server.notify("notifications/progress", std::move(*params));
+      self->arm();
+    });
+  }
+
+  boost::asio::steady_timer timer;
+  Server& server;
+  std::shared_ptr<McpProgress> progress;
+  core::CancellationToken cancellation;
+  std::chrono::milliseconds quiet;
+  std::atomic<bool> done{false};
+};
+
 // A `tools/call` of a tool the implicit snapshot has: its call params, progress and answer.
 void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<const core::Snapshot> snapshot,
-                  std::atomic<std::uint64_t>& nextCall, json&& params, const RequestContext& context, Reply reply) {
+                  std::atomic<std::uint64_t>& nextCall, std::chrono::milliseconds keepAliveQuiet, json&& params,
+                  const RequestContext& context, Reply reply) {
   protocol::ParamsReader reader(params, "");
   protocol::CallParams call;
   call.snapshot = snapshot->id;
@@ -120,16 +152,20 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
   call.input = reader.has("arguments") ? reader.require("arguments") : json::object();
 
   std::function<void(json)> progress;
+  std::shared_ptr<McpKeepAlive> keepAlive;
   if (auto meta = params.find("_meta"); meta != params.end() && meta->is_object() && meta->contains("progressToken")) {
     auto translator = std::make_shared<McpProgress>((*meta)["progressToken"]);
     progress = [&server, translator](json update) {
       server.notify("notifications/progress", translator->next(update));
     };
+    keepAlive = std::make_shared<McpKeepAlive>(tools.io(), server, translator, context.cancellation, keepAliveQuiet);
+    keepAlive->arm();
   }
   core::CallIo io{std::move(progress), context.cancellation};
   io.startElsewhere = context.moreFollow;
   tools.call(std::move(snapshot), std::move(call), std::move(io),
-             [reply, &server](core::CallAnswer answer) {
+             [reply, &server, keepAlive](core::CallAnswer answer) {
+               if (keepAlive) keepAlive->done = true;
                if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
                  // A cut output was retained: a new resource the host may list.
                  if (!outcome->outputPaths.empty()) server.notify("notifications/resources/list_changed", nullptr);
@@ -146,7 +182,7 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
 
 } // namespace
 
-void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled) {
+void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled, std::chrono::milliseconds keepAlive) {
   MethodTable& methods = server.methods();
   server.declareCapability("tools", json{{"listChanged", true}});
 
@@ -173,23 +209,25 @@ void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settl
   });
 
   auto nextCall = std::make_shared<std::atomic<std::uint64_t>>(1);
-  methods.request("tools/call", [&server, &tools, settled, nextCall](json&& params, const RequestContext& context,
-                                                                    Reply reply) {
+  methods.request("tools/call", [&server, &tools, settled, nextCall, keepAlive](json&& params,
+                                                                               const RequestContext& context, Reply reply) {
     protocol::ParamsReader reader(params, "");
     std::string name = reader.requireString("name");
     auto snapshot = tools.implicitSnapshot();
     if (snapshot->find(name) == nullptr) {
       // A host that calls before it listed (or before a server it knows of was connected): the
       // tool may be one of an MCP server still starting. Only a name not found waits.
-      auto retry = [&server, &tools, nextCall, params = std::move(params), context, name](Reply& answer) mutable {
+      auto retry = [&server, &tools, nextCall, keepAlive, params = std::move(params), context,
+                    name](Reply& answer) mutable {
         auto settledSnapshot = tools.implicitSnapshot();
         if (settledSnapshot->find(name) == nullptr) throw InvalidParams("Unknown tool: " + name);
-        startMcpCall(server, tools, std::move(settledSnapshot), *nextCall, std::move(params), context,
+        startMcpCall(server, tools, std::move(settledSnapshot), *nextCall, keepAlive, std::move(params), context,
                      std::move(answer));
       };
       return whenSettled(settled, std::move(reply), std::move(retry));
     }
-    startMcpCall(server, tools, std::move(snapshot), *nextCall, std::move(params), context, std::move(reply));
+    startMcpCall(server, tools, std::move(snapshot), *nextCall, keepAlive, std::move(params), context,
+                 std::move(reply));
   });
 }
 

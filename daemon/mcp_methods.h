@@ -4,6 +4,7 @@
 
 #include "daemon/tool_methods.h"
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 
@@ -20,7 +21,10 @@ inline constexpr std::size_t kToolsListPageSize = 100;
 
 /// `settled` waits for MCP servers still starting (as `snapshot` does): the first `tools/list`
 /// holds their tools, and a call of a tool not listed yet waits for them before it is refused.
-void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled = {});
+/// `keepAlive`: a call with a progress token that sent no progress for this long repeats its newest
+/// progress message.
+void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled = {},
+                    std::chrono::milliseconds keepAlive = std::chrono::seconds(20));
 
 class ClientLogSink;
 /// `logging/setLevel {level}`: from then on toold's log lines at or above it reach the client as

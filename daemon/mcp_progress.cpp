@@ -42,9 +42,11 @@ std::string newestLines(const std::string& text, std::size_t lines, std::size_t 
 
 nlohmann::json McpProgress::next(const nlohmann::json& update) {
   std::lock_guard lock(mutex_);
+  lastSent_ = std::chrono::steady_clock::now();
   nlohmann::json params{{"progressToken", token_}, {"progress", ++count_}};
   if (update.is_string()) {
     params["message"] = update;
+    message_ = update.get<std::string>();
     return params;
   }
   if (!update.is_object()) return params;
@@ -62,6 +64,17 @@ nlohmann::json McpProgress::next(const nlohmann::json& update) {
     if (auto shown = newestLines(tail_, kProgressMessageLines, kProgressMessageBytes); !shown.empty())
       params["message"] = std::move(shown);
   }
+  if (auto it = params.find("message"); it != params.end()) message_ = it->get<std::string>();
+  return params;
+}
+
+std::optional<nlohmann::json> McpProgress::keepAlive(std::chrono::steady_clock::duration quiet) {
+  std::lock_guard lock(mutex_);
+  const auto now = std::chrono::steady_clock::now();
+  if (now - lastSent_ < quiet) return std::nullopt;
+  lastSent_ = now;
+  nlohmann::json params{{"progressToken", token_}, {"progress", ++count_}};
+  if (!message_.empty()) params["message"] = message_;
   return params;
 }
 

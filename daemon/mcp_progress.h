@@ -5,8 +5,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <cstddef>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace toold::daemon {
@@ -25,12 +27,17 @@ public:
   /// string, its `message`, or the newest lines of its `output` (the shell tool's live output,
   /// which arrives in chunks that may end mid-line). Thread-safe.
   nlohmann::json next(const nlohmann::json& update);
+  /// A keep-alive's params when nothing was sent for `quiet` (else nothing): the newest message
+  /// again (a host shows it as it was), with a progress that still increases.
+  std::optional<nlohmann::json> keepAlive(std::chrono::steady_clock::duration quiet);
 
 private:
   std::mutex mutex_;
   nlohmann::json token_;
   std::uint64_t count_ = 0;
   std::string tail_; ///< the end of the output seen so far, enough for the newest lines
+  std::string message_; ///< the newest message sent
+  std::chrono::steady_clock::time_point lastSent_ = std::chrono::steady_clock::now();
 };
 
 /// The newest non-blank lines of `text`, at most `lines` of them and `bytes` in all (cut at the

@@ -44,6 +44,9 @@ Options:
   --mcp-healthy-reset S  how long an MCP server must stay connected for its failures in a row to
                          be forgotten (its next restart waits the first delay again, and five
                          more failures are needed to give up; fractions allowed; default: 300)
+  --mcp-keep-alive S     an MCP tools/call with a progress token that sent no progress for S
+                         seconds repeats its newest progress message, so that a host that times
+                         a silent call out (opencode: 60 s) keeps it (fractions allowed; default: 20)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
@@ -107,7 +110,8 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
                arg == "--unattended" || arg == "--permission-timeout" || arg == "--mcp-model" ||
-               arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset") {
+               arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset" ||
+               arg == "--mcp-keep-alive") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -130,6 +134,10 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         auto reset = parseSeconds(*v);
         if (!reset) return fail("--mcp-healthy-reset must be a positive number of seconds (got '" + std::string(*v) + "')");
         options.mcpHealthyReset = *reset;
+      } else if (arg == "--mcp-keep-alive") {
+        auto quiet = parseSeconds(*v);
+        if (!quiet) return fail("--mcp-keep-alive must be a positive number of seconds (got '" + std::string(*v) + "')");
+        options.mcpKeepAlive = *quiet;
       } else if (arg == "--mcp-model") {
         if (v->empty()) return fail("--mcp-model needs a model name");
         options.mcpModel = std::string(*v);

@@ -30,6 +30,7 @@ struct Options {
   std::chrono::milliseconds drainTimeout{30000}; ///< --drain-timeout: how long requests run on after end of input
   std::chrono::milliseconds mcpRestartDelay{1000}; ///< --mcp-restart-delay: an MCP server's first restart delay
   std::chrono::milliseconds mcpHealthyReset{300000}; ///< --mcp-healthy-reset: connected this long, its failures are forgotten
+  std::chrono::milliseconds mcpKeepAlive{20000}; ///< --mcp-keep-alive: an MCP call silent this long repeats its progress
   std::string mcpModel;                   ///< --mcp-model: the model the MCP face serves (empty: the config's, else none)
 };
 
