@@ -91,22 +91,20 @@ json questionElicitation(const json& questions) {
   std::string message = questions.size() == 1 ? questions[0].value("question", std::string()) : "Please answer:";
   for (std::size_t i = 0; i < questions.size(); ++i) {
     const json& q = questions[i];
-    json labels = json::array();
-    json names = json::array();
+    // Titled choices (MCP 2025-11-25; `enumNames` is deprecated): the label is what comes back.
+    json choices = json::array();
     for (const auto& option : q.value("options", json::array())) {
-      labels.push_back(option.value("label", std::string()));
+      const std::string label = option.value("label", std::string());
       const std::string description = option.value("description", std::string());
-      names.push_back(description.empty() ? option.value("label", std::string())
-                                          : option.value("label", std::string()) + " — " + description);
+      choices.push_back(json{{"const", label}, {"title", description.empty() ? label : label + " — " + description}});
     }
     json field{{"title", q.value("header", std::string())}, {"description", q.value("question", std::string())}};
     if (q.value("multiple", false)) {
       field["type"] = "array";
-      field["items"] = json{{"type", "string"}, {"enum", labels}};
+      field["items"] = json{{"anyOf", std::move(choices)}};
     } else {
       field["type"] = "string";
-      field["enum"] = labels;
-      field["enumNames"] = names;
+      field["oneOf"] = std::move(choices);
     }
     const std::string key = "q" + std::to_string(i + 1);
     properties[key] = std::move(field);
