@@ -243,8 +243,8 @@ struct Call : std::enable_shared_from_this<Call> {
   }
 
   PermissionCaller permissionCaller() const {
-    return PermissionCaller{params.sessionID, params.agent, params.messageID, params.callID, snapshot->rules,
-                            io.cancellation};
+    return PermissionCaller{params.sessionID, params.agent,   params.messageID, params.callID,
+                            snapshot->rules,  io.cancellation, tool->name};
   }
 
   // A call repeating the two before it, which got the same answer, asserts `doom_loop` before it
