@@ -21,6 +21,8 @@ bool formElicitation(const json& capabilities) {
   return elicitation.contains("form") || !elicitation.contains("url");
 }
 
+constexpr std::size_t kQuotedErrorBytes = 200;
+
 // Content a person typed or chose: an empty object (or none) is what a host sends when no one did.
 bool hasContent(const json& result) {
   auto it = result.find("content");
@@ -65,26 +67,41 @@ AskDecision AskRouter::decide(const json& capabilities) const {
                                   "permission capability nor MCP form elicitation"};
 }
 
+void AskRouter::rememberHeadless(std::string why, const std::string& logged) {
+  {
+    std::lock_guard lock(mutex_);
+    if (!headless_.empty()) return;
+    headless_ = std::move(why);
+  }
+  spdlog::warn("permission: {}: no one is there to answer. From now on this connection's asks are decided by the "
+               "unattended policy (--unattended); start toold with --asks client to keep asking the client",
+               logged);
+}
+
 std::optional<std::string> AskRouter::judgeFormAnswer(const json& result, std::chrono::milliseconds elapsed) {
   if (route_ != AskRoute::Auto || !dismissedWithoutPerson(result, elapsed)) return std::nullopt;
   const std::string action = result.value("action", std::string());
   const std::string ms = std::to_string(elapsed.count()) + " ms";
-  bool first = false;
-  {
-    std::lock_guard lock(mutex_);
-    if (headless_.empty()) {
-      first = true;
-      headless_ = "the client answers permission forms without showing them to anyone: it answered one with \"" +
-                  action + "\" after " + ms;
-    }
-  }
-  if (first)
-    spdlog::warn("permission: the client answered a permission form with \"{}\" after {}, sooner than a person can "
-                 "read it: no one is there to answer. From now on this connection's asks are decided by the "
-                 "unattended policy (--unattended); start toold with --asks client to keep asking the client",
-                 action, ms);
+  rememberHeadless("the client answers permission forms without showing them to anyone: it answered one with \"" +
+                       action + "\" after " + ms,
+                   "the client answered a permission form with \"" + action + "\" after " + ms +
+                       ", sooner than a person can read it");
   return "the client answered the form with \"" + action + "\" after " + ms +
          ", sooner than a person can read it, so no person saw it";
+}
+
+std::optional<std::string> AskRouter::judgeFormError(const std::string& error) {
+  if (route_ != AskRoute::Auto) return std::nullopt;
+  // The client's words, bounded (and never cut inside a UTF-8 character): they reach the model.
+  std::string message = error;
+  if (message.size() > kQuotedErrorBytes) {
+    std::size_t cut = kQuotedErrorBytes;
+    while (cut > 0 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80) --cut;
+    message = message.substr(0, cut) + "…";
+  }
+  rememberHeadless("the client cannot show permission forms: it answered one with the error \"" + message + "\"",
+                   "the client answered a permission form with the error \"" + message + "\"");
+  return "the client answered the form with the error \"" + message + "\", so no person saw it";
 }
 
 } // namespace toold::core

@@ -61,10 +61,17 @@ public:
   /// answer is the person's.
   std::optional<std::string> judgeFormAnswer(const nlohmann::json& result, std::chrono::milliseconds elapsed);
 
+  /// Judges an error answer to `elicitation/create` (the host cannot show forms after all: "method
+  /// not found", "not supported"). No person could have given it either: with the auto route,
+  /// returns why no one answered, and sends every later ask to the unattended policy.
+  std::optional<std::string> judgeFormError(const std::string& error);
+
 private:
   const AskRoute route_;
   mutable std::mutex mutex_;
   std::string headless_; ///< why the client was found answering headless; empty until then
+
+  void rememberHeadless(std::string why, const std::string& logged);
 };
 
 } // namespace toold::core

@@ -59,6 +59,10 @@ public:
     client_->request(native ? "permission/ask" : "elicitation/create", native ? request : elicitationParams(request),
                      std::move(cancellation),
                      [native, sent, router = router_, answered = std::move(answered)](ClientReply reply) {
+                       // A form the client cannot show is no one's answer either; toold's own
+                       // exit (-32800) is not the client's doing.
+                       if (reply.error && !native && reply.error->code != protocol::ErrorCode::RequestCancelled)
+                         if (auto why = router->judgeFormError(reply.error->message)) return answered(NoOneAnswered{*why});
                        if (reply.error) return answered("the client answered with an error: " + reply.error->message);
                        const json result = reply.result.value_or(json());
                        if (native) return answered(parsePermissionReply(result));

@@ -260,3 +260,32 @@ TEST_CASE("permission prompter: --asks client keeps a fast cancel a decline", "[
   CHECK(native->sent(0).method == "permission/ask");
   CHECK(nativePrompter->attended());
 }
+
+TEST_CASE("permission prompter: a form the client answers with an error is no one's answer (auto only)",
+          "[permission_prompter]") {
+  auto reject = [](FakeClient& client, std::size_t i, std::string message) {
+    client.sent(i).reply(ClientReply{std::nullopt, toold::protocol::RpcError{toold::protocol::ErrorCode::MethodNotFound,
+                                                                             std::move(message), nullptr}});
+  };
+  auto client = std::make_shared<FakeClient>(json{{"elicitation", json::object()}});
+  auto prompter = makeClientPermissionPrompter(client);
+  std::optional<PromptAnswer> got;
+  prompter->ask(bashRequest(), CancellationToken{}, [&](PromptAnswer answer) { got = std::move(answer); });
+  reject(*client, 0, "Method not found: elicitation/create " + std::string(300, 'x'));
+  REQUIRE(got.has_value());
+  REQUIRE(std::holds_alternative<NoOneAnswered>(*got));
+  const std::string why = std::get<NoOneAnswered>(*got).why;
+  CHECK(why.starts_with("the client answered the form with the error \"Method not found: elicitation/create xxx"));
+  CHECK(why.size() < 300); // the client's words are bounded
+  CHECK_FALSE(prompter->attended());
+  CHECK(prompter->whyUnattended().starts_with("the client cannot show permission forms"));
+
+  auto kept = std::make_shared<FakeClient>(json{{"elicitation", json::object()}});
+  auto clientRoute = makeClientPermissionPrompter(kept, AskRoute::Client);
+  got.reset();
+  clientRoute->ask(bashRequest(), CancellationToken{}, [&](PromptAnswer answer) { got = std::move(answer); });
+  reject(*kept, 0, "Method not found");
+  REQUIRE(got.has_value());
+  CHECK(std::holds_alternative<std::string>(*got)); // could not be asked, as before
+  CHECK(clientRoute->attended());
+}
