@@ -66,7 +66,7 @@ struct ToolService::Impl {
         client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(options.location.dataDir),
         workers(options.workerThreads), workerGrowth(workers, options.workerThreads), processes(ioContext),
         permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
-                    makeClientPermissionPrompter(client)),
+                    makeClientPermissionPrompter(client, options.permissionOptions.asks)),
         pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
         cleanupTimer(ioContext) {}
 

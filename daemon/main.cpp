@@ -167,9 +167,12 @@ int main(int argc, char** argv) {
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
   toolOptions.mcpModel = options.mcpModel.empty() ? permissionConfig.mcpModel : std::optional<std::string>(options.mcpModel);
   const core::CodemodeSettings codemodeSettings = permissionConfig.codemode;
+  // The flags win over toold.json's `asks` section.
+  const bool unattendedAllow = options.unattendedAllow.value_or(permissionConfig.unattendedAllow.value_or(false));
+  toolOptions.permissionOptions.unattended = unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
+  toolOptions.permissionOptions.asks = options.asks.empty() ? permissionConfig.asks.value_or(core::AskRoute::Auto)
+                                                            : core::parseAskRoute(options.asks).value_or(core::AskRoute::Auto);
   toolOptions.permissionConfig = std::move(permissionConfig);
-  toolOptions.permissionOptions.unattended =
-      options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
   toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
   const core::Location location = toolOptions.location;

@@ -90,6 +90,24 @@ std::optional<std::string> metaSession(const json& params) {
   return session->get<std::string>();
 }
 
+// The host's own id for the call, when its `_meta` carries one (Claude Code: `claudecode/toolUseId`;
+// others: `callId`, `codex/callId`, `toolUseId`, `toolCallId`): permission forms, logs and the
+// call's environment then name the call as the host shows it, not as toold counted it. A value
+// that is not a short string is ignored, never a reason to refuse the call.
+std::optional<std::string> hostCallId(const json& params) {
+  static constexpr std::string_view kKeys[] = {"claudecode/toolUseId", "codex/callId", "callId", "toolUseId",
+                                               "toolCallId"};
+  const auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object()) return std::nullopt;
+  for (auto key : kKeys) {
+    const auto id = meta->find(key);
+    if (id != meta->end() && id->is_string() && !id->get_ref<const std::string&>().empty() &&
+        id->get_ref<const std::string&>().size() <= kMaxSessionIdBytes)
+      return id->get<std::string>();
+  }
+  return std::nullopt;
+}
+
 json declinedResult(const std::string& message) {
   return json{{"content", json::array({json{{"type", "text"}, {"text", message}}})}, {"isError", true}};
 }
@@ -147,7 +165,7 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
   // One connection is one session ("mcp") unless the host names one: a host that multiplexes
   // conversations over one connection keeps their jobs, approvals and loop checks apart.
   if (auto session = metaSession(params)) call.sessionID = std::move(*session);
-  call.callID = "mcp-call-" + std::to_string(nextCall.fetch_add(1));
+  call.callID = hostCallId(params).value_or("mcp-call-" + std::to_string(nextCall.fetch_add(1)));
   call.messageID = call.callID;
   call.input = reader.has("arguments") ? reader.require("arguments") : json::object();
 

@@ -29,8 +29,14 @@ Options:
                          saved under the data dir (default: 2000)
   --max-output-bytes N   the same for bytes of text (default: 51200)
   --config FILE          the permission config (default: toold.json in the directory, if any)
-  --unattended POLICY    deny (default) or allow: what happens to a permission ask when the
-                         client cannot answer permission requests
+  --asks ROUTE           how permission asks are answered: auto (default: through the client
+                         when it declared permission or form elicitation, until it answers a
+                         form faster than a person can, 300 ms, with cancel or decline: then by
+                         the unattended policy), client (always through the client), or
+                         unattended (never the client). Also toold.json's "asks"
+  --unattended POLICY    deny (default) or allow: what happens to a permission ask no one can
+                         answer (the client cannot, or answers without a person, or --asks
+                         unattended). Also toold.json's "asks": {"unattended": ...}
   --permission-timeout S refuse a permission ask left unanswered for S seconds (fractions
                          allowed; default: wait as long as the call lives)
   --drain-timeout S      at the end of input, requests in flight may finish for S seconds before
@@ -109,7 +115,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
-               arg == "--unattended" || arg == "--permission-timeout" || arg == "--mcp-model" ||
+               arg == "--unattended" || arg == "--asks" || arg == "--permission-timeout" || arg == "--mcp-model" ||
                arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset" ||
                arg == "--mcp-keep-alive") {
       auto v = next();
@@ -145,6 +151,10 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         if (*v != "deny" && *v != "allow")
           return fail("--unattended must be deny or allow (got '" + std::string(*v) + "')");
         options.unattendedAllow = *v == "allow";
+      } else if (arg == "--asks") {
+        if (*v != "auto" && *v != "client" && *v != "unattended")
+          return fail("--asks must be auto, client or unattended (got '" + std::string(*v) + "')");
+        options.asks = std::string(*v);
       } else if (arg == "--permission-timeout") {
         auto timeout = parseSeconds(*v);
         if (!timeout) return fail("--permission-timeout must be a positive number of seconds (got '" + std::string(*v) + "')");

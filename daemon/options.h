@@ -25,7 +25,8 @@ struct Options {
   bool conformanceTools = false;          ///< --conformance-tools: the MCP conformance suite's fixture tools
   bool testMethods = false;               ///< binds the $/test/ methods (fixtures and benchmarks only)
   std::string configFile;                 ///< --config; empty: <directory>/toold.json when it exists
-  bool unattendedAllow = false;           ///< --unattended allow: asks no client can answer are allowed
+  std::optional<bool> unattendedAllow;    ///< --unattended allow|deny; unset: toold.json's asks.unattended, else deny
+  std::string asks;                       ///< --asks auto|client|unattended; empty: toold.json's asks, else auto
   std::optional<std::chrono::milliseconds> permissionTimeout; ///< how long an ask may wait
   std::chrono::milliseconds drainTimeout{30000}; ///< --drain-timeout: how long requests run on after end of input
   std::chrono::milliseconds mcpRestartDelay{1000}; ///< --mcp-restart-delay: an MCP server's first restart delay

@@ -142,16 +142,45 @@ public:
         config.webfetchPrivateAddresses = readWebfetch(value, at);
       else if (key == "codemode")
         config.codemode = readCodemode(value, at);
+      else if (key == "asks")
+        readAsks(value, at, config);
       else if (key == "tools")
         continue; // command tools, read and checked by core/sources/config_tools
       else
         fail(at, "unknown key " + jsonQuoted(key) +
-                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch" or "codemode"))");
+                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode" or "asks"))");
     }
     return config;
   }
 
 private:
+  /// `asks`: a route ("auto", "client" or "unattended"), or {route?, unattended?: "deny"|"allow"}.
+  void readAsks(const OrderedJson& value, const ConfigLocation& at, PermissionConfig& config) {
+    auto route = [&](const OrderedJson& entry, const ConfigLocation& member) {
+      auto parsed = entry.is_string() ? parseAskRoute(entry.get<std::string>()) : std::nullopt;
+      if (!parsed)
+        fail(member, member.path + R"(: expected "auto", "client" or "unattended", got )" + describeValue(entry));
+      return *parsed;
+    };
+    if (value.is_string()) {
+      config.asks = route(value, at);
+      return;
+    }
+    if (!value.is_object()) fail(at, at.path + ": expected a route or an object, got " + describeValue(value));
+    for (const auto& [key, entry] : value.items()) {
+      const ConfigLocation member = at.member(key);
+      if (key == "route") {
+        config.asks = route(entry, member);
+      } else if (key == "unattended") {
+        if (entry != "deny" && entry != "allow")
+          fail(member, member.path + R"(: expected "deny" or "allow", got )" + describeValue(entry));
+        config.unattendedAllow = entry == "allow";
+      } else {
+        fail(member, at.path + ": unknown key " + jsonQuoted(key) + R"( (expected "route" or "unattended"))");
+      }
+    }
+  }
+
   /// `codemode`: true/false, or {enabled?, timeout?, maxToolCalls?, memory?, tools?: {pattern: bool}}.
   CodemodeSettings readCodemode(const OrderedJson& value, const ConfigLocation& at) {
     CodemodeSettings settings;

@@ -13,7 +13,9 @@
 //     "mcp": {"model": "gpt-5"},                       (the model the MCP face serves; optional)
 //     "codemode": true                                 (Code Mode for every snapshot; or an object:)
 //     "codemode": {"enabled": true, "timeout": 120000, "maxToolCalls": 1000, "memory": 384,
-//                  "tools": {"read": true, "acme_*": false}}   (which tools run inside it)
+//                  "tools": {"read": true, "acme_*": false}},  (which tools run inside it)
+//     "asks": "auto"                                   (how asks are answered: auto, client or unattended;
+//     "asks": {"route": "auto", "unattended": "allow"}  or an object, with the unattended policy too)
 //   }
 //
 // `permission` may also be one effect, a rule for every action and resource. Rules keep the order
@@ -26,6 +28,7 @@
 // patterns. Each error names the file, the line and the key.
 #pragma once
 
+#include "core/permission/ask_route.h"
 #include "core/permission/permission_rule.h"
 
 #include <cstdint>
@@ -63,6 +66,8 @@ struct PermissionConfig {
   std::vector<std::string> skillPaths; ///< `skills.paths`: more folders of SKILL.md files
   bool webfetchPrivateAddresses = false; ///< `webfetch.allowPrivateAddresses`
   CodemodeSettings codemode;           ///< `codemode`
+  std::optional<AskRoute> asks;        ///< `asks` (or `asks.route`): how asks are answered; the flag wins
+  std::optional<bool> unattendedAllow; ///< `asks.unattended`: the unattended policy; the flag wins
 };
 
 /// A configuration that cannot be used. The message is complete and meant for the user, e.g.

@@ -4,6 +4,7 @@
 #include "core/output/output_store.h"
 #include "core/permission/permission_defaults.h"
 #include "core/permission/permission_evaluation.h"
+#include "core/permission/permission_form.h"
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/post.hpp>
@@ -63,6 +64,25 @@ PermissionVerdict declined(std::string message) { return {Kind::Declined, std::m
 std::string notGranted(const PermissionAsk& ask, const std::string& why) {
   return "Permission required and not granted: " + describe(ask) + " needs approval, and " + why +
          ". Do not retry this call; continue without it or tell the user what you need.";
+}
+
+// A config rule that would allow `ask`, as the user would write it in toold.json.
+std::string allowingRule(const PermissionAsk& ask) {
+  if (ask.save.empty() || ask.save == std::vector<std::string>{"*"})
+    return json{{"permission", {{ask.action, "allow"}}}}.dump();
+  return json{{"permission", {{ask.action, {{ask.save.front(), "allow"}}}}}}.dump();
+}
+
+// The unattended policy's refusal, told as it happened: no one could answer, what decided, and
+// how the user can allow such a call; never an invitation to try the same call again.
+std::string deniedUnattended(const PermissionAsk& ask, const std::string& why) {
+  const std::string rule = ask.literalOnly ? std::string("a permission rule in toold.json")
+                                           : "a permission rule in toold.json (for example " + allowingRule(ask) + ")";
+  return "Permission required and not granted: " + describe(ask) +
+         " needs approval, and no one could answer the permission request (" + why +
+         "), so toold's unattended policy denied it. Do not retry this call: it would be refused the same way. "
+         "The user can allow such calls with " + rule +
+         " or by starting toold with --unattended allow; continue without it or tell the user what you need.";
 }
 
 } // namespace
@@ -130,20 +150,18 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
     case PermissionEffect::Ask:
       break;
     }
-    if (!prompter->attended()) return decideUnattended(ask, caller, std::move(decided));
+    if (!prompter->attended()) return decided(decideUnattended(ask, caller, prompter->whyUnattended()));
     askClient(std::move(ask), std::move(caller), std::move(decided));
   }
 
-  void decideUnattended(const PermissionAsk& ask, const PermissionCaller& caller,
-                        const std::function<void(PermissionVerdict)>& decided) {
+  // The verdict of the unattended policy for an ask no one can answer (`why`, for the model).
+  PermissionVerdict decideUnattended(const PermissionAsk& ask, const PermissionCaller& caller, const std::string& why) {
     if (options.unattended == UnattendedPolicy::Allow) {
-      spdlog::info("permission: {} for call {} allowed by the unattended policy", describe(ask), caller.callID);
-      return decided(granted());
+      spdlog::info("permission: {} for call {} allowed by the unattended policy ({})", describe(ask), caller.callID, why);
+      return granted();
     }
-    spdlog::info("permission: {} for call {} denied by the unattended policy (the client cannot be asked)",
-                 describe(ask), caller.callID);
-    decided(failed(notGranted(ask, "no one can approve it here (toold runs unattended: the client cannot answer "
-                                   "permission requests)")));
+    spdlog::info("permission: {} for call {} denied by the unattended policy ({})", describe(ask), caller.callID, why);
+    return failed(deniedUnattended(ask, why));
   }
 
   void askClient(PermissionAsk ask, PermissionCaller caller, std::function<void(PermissionVerdict)> decided) {
@@ -185,6 +203,7 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
     json request{{"id", entry.id},
                 {"sessionID", entry.caller.sessionID},
                 {"agent", entry.caller.agent},
+                {"tool", entry.caller.tool},
                 {"action", ask.action},
                 {"resources", ask.resources.empty() ? std::vector<std::string>{"*"} : ask.resources},
                 {"save", ask.save},
@@ -192,6 +211,8 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
                 {"source", {{"type", "tool"}, {"messageID", entry.caller.messageID}, {"callID", entry.caller.callID}}}};
     // Only on fail-closed asks, whose "always" saves the exact text (see PermissionAsk::literalOnly).
     if (ask.literalOnly) request["literal"] = true;
+    // What "always" will grant, in words the person can weigh before choosing it.
+    request["always"] = alwaysGrants(request);
     return request;
   }
 
@@ -236,6 +257,11 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   }
 
   void answered(const std::string& id, PromptAnswer answer) {
+    if (auto* noOne = std::get_if<NoOneAnswered>(&answer)) {
+      auto entry = find(id);
+      if (!entry) return;
+      return settle(id, decideUnattended(entry->ask, entry->caller, noOne->why), "no one could answer");
+    }
     if (auto* problem = std::get_if<std::string>(&answer)) {
       spdlog::warn("permission {}: {}", id, *problem);
       auto entry = find(id);

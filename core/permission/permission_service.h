@@ -7,6 +7,7 @@
 
 #include "core/base/cancellation.h"
 #include "core/base/location.h"
+#include "core/permission/ask_route.h"
 #include "core/permission/permission_ask.h"
 #include "core/permission/permission_config.h"
 #include "core/permission/permission_prompter.h"
@@ -28,6 +29,8 @@ enum class UnattendedPolicy { Deny, Allow };
 struct PermissionOptions {
   /// What happens to an ask when the client cannot be asked.
   UnattendedPolicy unattended = UnattendedPolicy::Deny;
+  /// How asks reach an answer: through the client, or by the unattended policy (ask_route.h).
+  AskRoute asks = AskRoute::Auto;
   /// How long an ask may wait for the person; none: as long as the call lives.
   std::optional<std::chrono::milliseconds> timeout;
   /// How often the log repeats which asks are still waiting.
@@ -42,6 +45,7 @@ struct PermissionCaller {
   std::string callID;
   std::shared_ptr<const Ruleset> snapshotRules;
   CancellationToken cancellation;
+  std::string tool; ///< the tool whose call asks, shown to the person
 };
 
 struct PermissionVerdict {

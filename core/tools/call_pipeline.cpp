@@ -248,8 +248,8 @@ struct Call : std::enable_shared_from_this<Call> {
   }
 
   PermissionCaller permissionCaller() const {
-    return PermissionCaller{params.sessionID, params.agent, params.messageID, params.callID, snapshot->rules,
-                            io.cancellation};
+    return PermissionCaller{params.sessionID, params.agent,   params.messageID, params.callID,
+                            snapshot->rules,  io.cancellation, tool->name};
   }
 
   // A call repeating the two before it, which got the same answer, asserts `doom_loop` before it
@@ -268,7 +268,9 @@ struct Call : std::enable_shared_from_this<Call> {
         if (verdict.granted()) return c.execute();
         c.session->doomLoop.forget(*c.loopTicket);
         c.loopTicket.reset();
-        if (verdict.kind == PermissionVerdict::Kind::Failed) verdict.message = loopAdvice(c.tool->name) + verdict.message;
+        // Whatever became of the ask (a person's reject or decline, a form no one could answer,
+        // the unattended policy), the model learns why it was held: that it repeated itself.
+        verdict.message = loopAdvice(c.tool->name) + verdict.message;
         std::visit([&c](auto&& value) { c.settle(std::move(value)); }, refusalOf(verdict));
       });
     });

@@ -81,3 +81,20 @@ TEST_CASE("the option --drain-timeout takes seconds where 0 cancels at once and 
   CHECK(parse({"--drain-timeout=2.5"}).options->drainTimeout == std::chrono::milliseconds(2500));
   for (const char* bad : {"-1", "soon", ""}) CHECK(parse({"--drain-timeout", bad}).exitStatus == 2);
 }
+
+TEST_CASE("the options --asks and --unattended are unset unless given, so toold.json may set them", "[options]") {
+  auto defaults = parse({});
+  CHECK(defaults.options->asks.empty());
+  CHECK_FALSE(defaults.options->unattendedAllow.has_value());
+  auto given = parse({"--asks", "client", "--unattended=allow"});
+  REQUIRE(given.options);
+  CHECK(given.options->asks == "client");
+  CHECK(given.options->unattendedAllow == true);
+  CHECK(parse({"--asks=unattended"}).options->asks == "unattended");
+  CHECK(parse({"--unattended", "deny"}).options->unattendedAllow == false);
+  auto bad = parse({"--asks", "person"});
+  CHECK_FALSE(bad.options);
+  CHECK(bad.exitStatus == 2);
+  CHECK(bad.message.find("--asks must be auto, client or unattended (got 'person')") != std::string::npos);
+  CHECK(parse({"--help"}).message.find("--asks ROUTE") != std::string::npos);
+}

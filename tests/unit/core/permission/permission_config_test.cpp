@@ -12,6 +12,7 @@
 #include <string>
 
 namespace fs = std::filesystem;
+using toold::core::AskRoute;
 using toold::core::ConfigError;
 using toold::core::loadPermissionConfig;
 using toold::core::parsePermissionConfig;
@@ -190,9 +191,9 @@ TEST_CASE("permission config: an error anywhere refuses the whole file", "[permi
 
 TEST_CASE("permission config: unknown keys are errors", "[permission_config]") {
   CHECK(errorOf("{\n  \"permision\": {}\n}") ==
-        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch" or "codemode"))");
+        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode" or "asks"))");
   CHECK(errorOf("{\"permission\": \"allow\",\n\"agents\": {}}") ==
-        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch" or "codemode"))");
+        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode" or "asks"))");
   CHECK(errorOf("{\"agent\": {\"plan\": {\n\"permissions\": \"ask\"}}}") ==
         R"(toold.json:2: agent.plan: unknown key "permissions" (expected "permission"))");
   CHECK(errorOf("{\"agent\": {\"my agent\": {\"permission\": \"ask\",\n\"model\": \"x\"}}}") ==
@@ -339,4 +340,20 @@ TEST_CASE("permission config: the codemode section", "[permission_config]") {
   CHECK(errorOf("{\"codemode\": {\n\"budget\": 1}}") ==
         R"(toold.json:2: codemode: unknown key "budget" (expected "enabled", "timeout", "maxToolCalls", "memory" or "tools"))");
   CHECK(parse(R"({"codemode": {"memory": 128}})").codemode.memoryMb == 128u);
+}
+
+TEST_CASE("permission config: the asks section", "[permission_config]") {
+  CHECK_FALSE(parse("{}").asks.has_value());
+  CHECK_FALSE(parse("{}").unattendedAllow.has_value());
+  CHECK(parse(R"({"asks": "unattended"})").asks == AskRoute::Unattended);
+  CHECK(parse(R"({"asks": "client"})").asks == AskRoute::Client);
+  const auto both = parse(R"({"asks": {"route": "auto", "unattended": "allow"}})");
+  CHECK(both.asks == AskRoute::Auto);
+  CHECK(both.unattendedAllow == true);
+  CHECK(parse(R"({"asks": {"unattended": "deny"}})").unattendedAllow == false);
+  CHECK(errorOf(R"({"asks": "person"})") == R"(toold.json:1: asks: expected "auto", "client" or "unattended", got "person")");
+  CHECK(errorOf("{\"asks\": {\n\"unattended\": true}}") ==
+        R"(toold.json:2: asks.unattended: expected "deny" or "allow", got true)");
+  CHECK(errorOf("{\"asks\": {\n\"mode\": \"auto\"}}") ==
+        R"(toold.json:2: asks: unknown key "mode" (expected "route" or "unattended"))");
 }

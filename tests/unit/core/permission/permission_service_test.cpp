@@ -82,7 +82,7 @@ struct Fixture {
 };
 
 PermissionCaller caller(std::string session = "s1", std::string call = "c1", CancellationToken token = {}) {
-  return PermissionCaller{std::move(session), "build", "m1", std::move(call), nullptr, std::move(token)};
+  return PermissionCaller{std::move(session), "build", "m1", std::move(call), nullptr, std::move(token), "bash"};
 }
 
 PermissionConfig askBash() {
@@ -122,14 +122,18 @@ TEST_CASE("permission service: an ask goes to the client with its source, and on
                  caller("s1", "c7"), outcome.callback());
   REQUIRE(f.prompter->count() == 1);
   auto question = f.prompter->question(0);
-  CHECK(question.request == json{{"id", "per_1"},
-                                 {"sessionID", "s1"},
-                                 {"agent", "build"},
-                                 {"action", "bash"},
-                                 {"resources", {"git push"}},
-                                 {"save", {"git push *"}},
-                                 {"metadata", {{"command", "git push"}}},
-                                 {"source", {{"type", "tool"}, {"messageID", "m1"}, {"callID", "c7"}}}});
+  CHECK(question.request ==
+        json{{"id", "per_1"},
+             {"sessionID", "s1"},
+             {"agent", "build"},
+             {"tool", "bash"},
+             {"action", "bash"},
+             {"resources", {"git push"}},
+             {"save", {"git push *"}},
+             {"metadata", {{"command", "git push"}}},
+             {"source", {{"type", "tool"}, {"messageID", "m1"}, {"callID", "c7"}}},
+             {"always", "the shell command `git push` with any arguments, from now on, without asking again (saved "
+                        "for this workspace, kept after toold restarts)"}});
   CHECK(service->pendingAsks(std::nullopt).size() == 1);
   CHECK_FALSE(outcome.ready());
   question.answer(PermissionReply{PermissionReplyKind::Once, {}});
@@ -218,8 +222,10 @@ TEST_CASE("permission service: unattended, the policy decides and no one is aske
   denying->check(bash("git push"), caller(), denied.callback());
   auto verdict = denied.get();
   CHECK(verdict.kind == Kind::Failed);
-  CHECK(verdict.message.starts_with("Permission required and not granted: bash on \"git push\" needs approval"));
-  CHECK(verdict.message.find("unattended") != std::string::npos);
+  CHECK(verdict.message.starts_with("Permission required and not granted: bash on \"git push\" needs approval, and no "
+                                    "one could answer the permission request (the client cannot answer permission "
+                                    "requests), so toold's unattended policy denied it. Do not retry this call"));
+  CHECK(verdict.message.find("--unattended allow") != std::string::npos);
   PermissionOptions allow;
   allow.unattended = UnattendedPolicy::Allow;
   auto allowing = f.service(askBash(), allow);
@@ -359,4 +365,31 @@ TEST_CASE("permission service: a revoked approval asks again", "[permission_serv
   REQUIRE(f.prompter->count() == 2);
   f.prompter->question(1).answer(PermissionReply{PermissionReplyKind::Once, {}});
   CHECK(revoked.get().granted());
+}
+
+TEST_CASE("permission service: a form no one could answer is decided by the unattended policy, truthfully",
+          "[permission_service]") {
+  Fixture f;
+  auto denying = f.service(askBash());
+  Outcome denied;
+  denying->check(bash("git push", "git push *"), caller(), denied.callback());
+  f.prompter->question(0).answer(NoOneAnswered{"the client answered the form with \"cancel\" after 60 ms"});
+  auto verdict = denied.get();
+  CHECK(verdict.kind == Kind::Failed); // not a decline: the model reads why
+  CHECK(verdict.message ==
+        "Permission required and not granted: bash on \"git push\" needs approval, and no one could answer the "
+        "permission request (the client answered the form with \"cancel\" after 60 ms), so toold's unattended "
+        "policy denied it. Do not retry this call: it would be refused the same way. The user can allow such calls "
+        "with a permission rule in toold.json (for example {\"permission\":{\"bash\":{\"git push *\":\"allow\"}}}) "
+        "or by starting toold with --unattended allow; continue without it or tell the user what you need.");
+  CHECK(verdict.message.find("rejected") == std::string::npos);
+
+  PermissionOptions allow;
+  allow.unattended = UnattendedPolicy::Allow;
+  auto allowing = f.service(askBash(), allow);
+  Outcome allowed;
+  allowing->check(bash("git push"), caller(), allowed.callback());
+  f.prompter->question(1).answer(NoOneAnswered{"the client answered the form with \"decline\" after 0 ms"});
+  CHECK(allowed.get().granted());
+  CHECK(allowing->pendingAsks(std::nullopt).empty());
 }
