@@ -166,6 +166,14 @@ int main(int argc, char** argv) {
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
   toolOptions.mcpModel = options.mcpModel.empty() ? permissionConfig.mcpModel : std::optional<std::string>(options.mcpModel);
   const core::CodemodeSettings codemodeSettings = permissionConfig.codemode;
+  // How long a call may hold a command, per face: an MCP host gives up on a call after a fixed
+  // time, a native runner waits as long as it takes. 0 turns it off.
+  auto limitOrNone = [](std::chrono::milliseconds limit) {
+    return limit.count() > 0 ? std::optional<std::chrono::milliseconds>(limit) : std::nullopt;
+  };
+  const auto mcpForegroundLimit = limitOrNone(
+      options.foregroundLimit.value_or(permissionConfig.mcpForegroundLimit.value_or(daemon::kDefaultMcpForegroundLimit)));
+  const auto nativeForegroundLimit = limitOrNone(options.nativeForegroundLimit);
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.unattended =
       options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
@@ -196,11 +204,12 @@ int main(int argc, char** argv) {
       },
       tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset});
   daemon::bindToolMethods(
-      *server, *tools, [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); }, warmCodemode);
+      *server, *tools, [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); }, warmCodemode,
+      nativeForegroundLimit);
   daemon::bindMcpClientMethods(*server, *mcp);
   daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
   mcp->configure(mcpConfig);
-  daemon::bindMcpMethods(*server, *tools);
+  daemon::bindMcpMethods(*server, *tools, mcpForegroundLimit);
   auto clientLog = std::make_shared<daemon::ClientLogSink>(
       [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });
   daemon::addLogSink(clientLog);

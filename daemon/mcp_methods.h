@@ -2,8 +2,10 @@
 // session, so that any MCP client can use toold as a tool server.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 
 namespace toold::core {
 class ToolService;
@@ -16,7 +18,10 @@ class Server;
 /// How many tools one `tools/list` page holds.
 inline constexpr std::size_t kToolsListPageSize = 100;
 
-void bindMcpMethods(Server& server, core::ToolService& tools);
+/// `foregroundLimit`: how long a call may run before a long command answers from the background
+/// (ToolContext::foregroundLimit); hosts give up on a call after a fixed time.
+void bindMcpMethods(Server& server, core::ToolService& tools,
+                    std::optional<std::chrono::milliseconds> foregroundLimit = std::nullopt);
 
 class ClientLogSink;
 /// `logging/setLevel {level}`: from then on toold's log lines at or above it reach the client as
