@@ -1,11 +1,13 @@
 #include "builtins/bash.h"
 
+#include "builtins/shell/foreground_run.h"
 #include "builtins/shell/shell_permissions.h"
 #include "builtins/shell/shell_run.h"
 #include "builtins/tool_support.h"
 #include "core/output/output_store.h"
 #include "core/workspace/workspace_paths.h"
 
+#include <algorithm>
 
 namespace toold::builtins {
 
@@ -25,7 +27,8 @@ Usage:
 - stdin is /dev/null and there is no terminal: commands that wait for input, an editor or a pager get end-of-file at once. Pass non-interactive flags (`git commit -m`, `npm init -y`, `apt-get -y`).
 - timeout is in milliseconds (default 120000; 0 means none). On timeout the whole process group is stopped and the output so far is returned.
 - stdout and stderr are merged. Long output keeps its start and its end (up to 2000 lines / 50 KiB in all); the full output is saved to a file whose path is given, to read or grep.
-- Set background: true for servers, watchers and long builds: the call returns at once with a shell ID; bash_output shows its output (with wait, it waits for new output or the job's end), bash_kill stops it. Don't start servers with `&` in the foreground: they are stopped when the command ends. Don't poll with sleep.
+- Set background: true for servers, watchers and long builds: the call returns at once with a shell ID; bash_output shows its output (with wait, it waits for new output or the job's end; with until: "exit", for the end), bash_kill stops it. Don't start servers with `&` in the foreground: they are stopped when the command ends. Don't poll with sleep.
+- A foreground command that runs longer than the client can wait for one call is moved to the background, not stopped: the answer says so and gives its shell ID and the output so far; follow it with bash_output (until: "exit").
 - A non-zero exit code is reported, not treated as an error.
 - Prefer the dedicated tools over shell equivalents: read (not cat/head/tail), grep (not grep/rg), glob (not find/ls), edit/write (not sed/echo >).)";
 }
@@ -93,6 +96,56 @@ core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t
   return core::ToolResult{std::nullopt, std::move(content), std::move(metadata)};
 }
 
+/// "45 s", "1.5 s".
+std::string seconds(std::chrono::milliseconds duration) {
+  const auto tenths = (duration.count() + 50) / 100;
+  return std::to_string(tenths / 10) + (tenths % 10 != 0 ? "." + std::to_string(tenths % 10) : "") + " s";
+}
+
+/// A foreground command past the foreground limit, now a background job: what it printed so far,
+/// then what happened to it and how to follow it. The model must learn that it still runs (not a
+/// failure, not to be run again) and the exact calls that wait for it.
+core::ToolCompletion movedResult(const MovedToBackground& moved, std::int64_t timeoutMs,
+                                 std::chrono::milliseconds limit, json metadata) {
+  const auto& soFar = moved.soFar;
+  const auto& job = moved.job;
+  std::string text = soFar.text.text.empty() ? "(no output yet)" : soFar.text.text;
+  const auto blankLine = [&text] { return text.ends_with('\n') ? "\n" : "\n\n"; };
+  if (soFar.text.truncated)
+    text += blankLine() + ("[Output so far truncated: the start and the end of " + std::to_string(soFar.outputLines) +
+                           " lines (" + humanSize(soFar.outputBytes) + ") are shown; all of it is in the log below.]");
+  if (!soFar.logError.empty()) text += blankLine() + ("[The full output could not be kept: " + soFar.logError + "]");
+
+  // bash_output's wait is bounded by the same limit: suggest one wait that fits it.
+  const auto waitSeconds = std::max<std::int64_t>(1, std::min<std::int64_t>(60, limit.count() / 1000));
+  const std::string id = "\"shellId\": \"" + job.id + "\"";
+  const std::string log = job.logPath ? job.logPath->string() : std::string("(no log: ") + soFar.logError + ")";
+  std::string notice =
+      "Command still running after " + seconds(moved.elapsed) +
+      ", so it was moved to the background instead of holding this call: it was NOT stopped and goes on as " + job.id +
+      (timeoutMs > 0 ? " (its timeout of " + std::to_string(timeoutMs) + " ms still applies)" : "") +
+      ". The output above is what it printed so far; all of its output, from the start, goes to " + log +
+      ".\nWait for its end with bash_output {" + id + ", \"until\": \"exit\", \"wait\": " +
+      std::to_string(waitSeconds) +
+      "} (it answers when the command ends, with its exit code and the output since this answer, or says it is still "
+      "running when the wait is over: then call it again), or for its next output with bash_output {" + id +
+      ", \"wait\": " + std::to_string(waitSeconds) + "}. Stop it with bash_kill {" + id +
+      "}. Do not run the command again: it is still running.";
+
+  metadata["shellId"] = job.id;
+  metadata["background"] = true;
+  metadata["movedToBackground"] = true;
+  metadata["foregroundLimitMs"] = limit.count();
+  metadata["logPath"] = job.logPath ? json(job.logPath->string()) : json();
+  metadata["truncated"] = soFar.text.truncated;
+  metadata["outputBytes"] = soFar.outputBytes;
+  metadata["outputLines"] = soFar.outputLines;
+  metadata["durationMs"] = moved.elapsed.count();
+  json content = json::array({json{{"type", "text"}, {"text", std::move(text)}},
+                              json{{"type", "text"}, {"text", std::move(notice)}}});
+  return core::ToolResult{std::nullopt, std::move(content), std::move(metadata)};
+}
+
 core::ToolCompletion backgroundResult(const JobView& job, json metadata) {
   const std::string log = job.logPath ? job.logPath->string() : std::string("(no log: ") + job.error + ")";
   std::string text = "Command started in the background (shell ID: " + job.id + ").\nOutput is streaming to: " + log +
@@ -140,10 +193,16 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
     return done(backgroundResult(job, std::move(metadata)));
   }
   options.progress = context.progress;
-  ShellRun::start(shell->io, shell->runner, std::move(options), context.cancellation,
-                  [done, timeoutMs, metadata = std::move(metadata)](ShellRunResult result) mutable {
-                    done(foregroundResult(result, timeoutMs, std::move(metadata)));
-                  });
+  const auto limit = context.foregroundLimit;
+  runForeground(
+      shell->io, shell->runner, shell->jobs, ForegroundRequest{context.sessionID, command, description, std::move(options), limit},
+      context.cancellation,
+      [done, timeoutMs, metadata](ShellRunResult result) mutable {
+        done(foregroundResult(result, timeoutMs, std::move(metadata)));
+      },
+      [done, timeoutMs, limit, metadata](MovedToBackground moved) mutable {
+        done(movedResult(moved, timeoutMs, limit.value_or(std::chrono::milliseconds(0)), std::move(metadata)));
+      });
 }
 
 } // namespace

@@ -29,7 +29,9 @@ Usage:
 - shellId is the ID bash returned ("shell-1").
 - Without offset, returns the output from where the previous bash_output call for this job stopped (from the start the first time); with offset, from that byte offset of the log.
 - Returns at most about 48 KiB per call; when more is waiting, call again with the offset given.
-- Set wait (seconds, at most 60) to wait for the job: the call returns as soon as there is new output or the job ends, or after that many seconds if nothing happened. Prefer one call with wait to repeated calls, and do other work meanwhile when you can.)";
+- Set wait (seconds, at most 60) to wait for the job: the call returns as soon as there is new output or the job ends, or after that many seconds if nothing happened. Prefer one call with wait to repeated calls, and do other work meanwhile when you can.
+- With until: "exit", the wait is for the job's end only: the call returns when it has ended (with its exit code and the output since the last read) or, still running, when the wait is over; then call it again.
+- A wait may be shortened to what the caller can wait for one call; the answer then says the job is still running.)";
 
 json inputSchema() {
   return json{{"type", "object"},
@@ -44,14 +46,30 @@ json inputSchema() {
                  {{"type", "number"},
                   {"minimum", 0},
                   {"maximum", kMaxWaitSeconds},
-                  {"description", "Seconds to wait for new output or the job's end before answering (default 0: answer at once)"}}}}},
+                  {"description", "Seconds to wait for new output or the job's end before answering (default 0: answer at once)"}}},
+                {"until",
+                 {{"type", "string"},
+                  {"enum", {"output", "exit"}},
+                  {"description", "What the wait is for: \"output\" (the default: new output or the job's end) or "
+                                  "\"exit\" (the job's end only)"}}}}},
               {"required", {"shellId"}},
               {"additionalProperties", false}};
 }
 
+/// What a waiting call waits for.
+enum class WaitFor { Output, Exit };
+
+/// Said after the status when a wait for the job's end ran out: the job is not stuck, nor done.
+std::string stillRunningNote(const JobView& job, std::chrono::milliseconds waited) {
+  const auto tenths = (waited.count() + 50) / 100;
+  return job.id + " is still running: it did not end within the " + std::to_string(tenths / 10) +
+         (tenths % 10 != 0 ? "." + std::to_string(tenths % 10) : "") +
+         " s waited. Call bash_output again with until: \"exit\" to wait on, or bash_kill to stop it.";
+}
+
 // The answer: the log from `offset` on, cleaned, and the job's state.
 core::ToolCompletion readJob(ShellTools& shell, const std::string& sessionID, const JobView& job,
-                             std::uint64_t offset) {
+                             std::uint64_t offset, const std::string& note = {}) {
   LogSlice slice;
   try {
     slice = readLogSlice(*job.logPath, offset, kSliceBytes, kSliceLines);
@@ -66,6 +84,7 @@ core::ToolCompletion readJob(ShellTools& shell, const std::string& sessionID, co
   text += "\n\n[" + jobStatus(job) + ". Read bytes " + std::to_string(slice.offset) + "–" +
           std::to_string(slice.nextOffset) + " of " + std::to_string(slice.fileSize) +
           (more ? "; more is waiting: call bash_output again" : "") + ".]";
+  if (!note.empty()) text += "\n[" + note + "]";
   json metadata = job.toJson();
   metadata["offset"] = slice.offset;
   metadata["nextOffset"] = slice.nextOffset;
@@ -74,8 +93,9 @@ core::ToolCompletion readJob(ShellTools& shell, const std::string& sessionID, co
   return core::ToolResult{std::nullopt, json(std::move(text)), std::move(metadata)};
 }
 
-bool hasNews(const JobView& job, std::uint64_t offset) {
+bool hasNews(const JobView& job, std::uint64_t offset, WaitFor waitFor) {
   if (job.state != JobState::Running) return true;
+  if (waitFor == WaitFor::Exit) return false;
   std::error_code ec;
   const auto size = std::filesystem::file_size(*job.logPath, ec);
   return ec || size > offset;
@@ -85,9 +105,9 @@ bool hasNews(const JobView& job, std::uint64_t offset) {
 // passes or the call is cancelled, then answers on the loop thread (one bounded read).
 struct JobWait : std::enable_shared_from_this<JobWait> {
   JobWait(std::shared_ptr<ShellTools> s, core::ToolContext c, core::ToolDone d, std::string i, std::uint64_t o,
-          std::chrono::steady_clock::time_point until)
-      : shell(std::move(s)), context(std::move(c)), done(std::move(d)), id(std::move(i)), offset(o),
-        deadline(until), timer(shell->io) {}
+          WaitFor w, std::chrono::milliseconds wait)
+      : shell(std::move(s)), context(std::move(c)), done(std::move(d)), id(std::move(i)), offset(o), waitFor(w),
+        waited(wait), deadline(std::chrono::steady_clock::now() + wait), timer(shell->io) {}
 
   void poll() {
     timer.expires_after(kWaitPoll);
@@ -98,8 +118,10 @@ struct JobWait : std::enable_shared_from_this<JobWait> {
     if (context.cancellation.isCancelled()) return done(failure("bash_output was cancelled while waiting"));
     auto job = shell->jobs->find(context.sessionID, id);
     if (!job) return done(failure(noSuchJob(*shell->jobs, context.sessionID, id)));
-    if (hasNews(*job, offset) || std::chrono::steady_clock::now() >= deadline)
-      return done(readJob(*shell, context.sessionID, *job, offset));
+    if (hasNews(*job, offset, waitFor)) return done(readJob(*shell, context.sessionID, *job, offset));
+    if (std::chrono::steady_clock::now() >= deadline)
+      return done(readJob(*shell, context.sessionID, *job, offset,
+                          waitFor == WaitFor::Exit ? stillRunningNote(*job, waited) : std::string()));
     poll();
   }
 
@@ -108,6 +130,8 @@ struct JobWait : std::enable_shared_from_this<JobWait> {
   core::ToolDone done;
   std::string id;
   std::uint64_t offset;
+  WaitFor waitFor;
+  std::chrono::milliseconds waited;
   std::chrono::steady_clock::time_point deadline;
   boost::asio::steady_timer timer;
 };
@@ -123,12 +147,19 @@ core::Tool makeBashOutputTool(std::shared_ptr<ShellTools> shell) {
     if (!job->logPath) return done(failure(jobStatus(*job) + "; it has no output log."));
     const std::uint64_t offset = input.contains("offset") ? input["offset"].get<std::uint64_t>()
                                                           : shell->jobs->readOffset(context.sessionID, id);
-    const double waitSeconds = input.value("wait", 0.0);
-    if (waitSeconds <= 0 || hasNews(*job, offset)) return done(readJob(*shell, context.sessionID, *job, offset));
-    const auto deadline = std::chrono::steady_clock::now() +
-                          std::chrono::milliseconds(static_cast<std::int64_t>(waitSeconds * 1000.0));
-    auto wait = std::make_shared<JobWait>(shell, std::move(context), std::move(done), id, offset, deadline);
-    wait->poll();
+    const WaitFor waitFor = input.value("until", "output") == "exit" ? WaitFor::Exit : WaitFor::Output;
+    auto wait = std::chrono::milliseconds(static_cast<std::int64_t>(input.value("wait", 0.0) * 1000.0));
+    // A wait longer than the caller can wait for one call would be cut off by it, answer and all.
+    if (context.foregroundLimit && *context.foregroundLimit > std::chrono::milliseconds(0))
+      wait = std::min(wait, *context.foregroundLimit);
+    if (hasNews(*job, offset, waitFor)) return done(readJob(*shell, context.sessionID, *job, offset));
+    if (wait <= std::chrono::milliseconds(0))
+      return done(readJob(*shell, context.sessionID, *job, offset,
+                          waitFor == WaitFor::Exit && input.contains("wait") ? stillRunningNote(*job, wait)
+                                                                             : std::string()));
+    auto waiting =
+        std::make_shared<JobWait>(shell, std::move(context), std::move(done), id, offset, waitFor, wait);
+    waiting->poll();
   });
   tool.polls = true; // its answer changes as the job runs: repeating it is no loop
   return tool;

@@ -172,6 +172,14 @@ int main(int argc, char** argv) {
   toolOptions.permissionOptions.unattended = unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
   toolOptions.permissionOptions.asks = options.asks.empty() ? permissionConfig.asks.value_or(core::AskRoute::Auto)
                                                             : core::parseAskRoute(options.asks).value_or(core::AskRoute::Auto);
+  // How long a call may hold a command, per face: an MCP host gives up on a call after a fixed
+  // time, a native runner waits as long as it takes. 0 turns it off.
+  auto limitOrNone = [](std::chrono::milliseconds limit) {
+    return limit.count() > 0 ? std::optional<std::chrono::milliseconds>(limit) : std::nullopt;
+  };
+  const auto mcpForegroundLimit = limitOrNone(
+      options.foregroundLimit.value_or(permissionConfig.mcpForegroundLimit.value_or(daemon::kDefaultMcpForegroundLimit)));
+  const auto nativeForegroundLimit = limitOrNone(options.nativeForegroundLimit);
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
   toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
@@ -200,11 +208,11 @@ int main(int argc, char** argv) {
       },
       tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset});
   const daemon::SnapshotGate mcpSettled = [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); };
-  daemon::bindToolMethods(*server, *tools, mcpSettled, warmCodemode);
+  daemon::bindToolMethods(*server, *tools, mcpSettled, warmCodemode, nativeForegroundLimit);
   daemon::bindMcpClientMethods(*server, *mcp);
   daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
   mcp->configure(mcpConfig);
-  daemon::bindMcpMethods(*server, *tools, mcpSettled, options.mcpKeepAlive);
+  daemon::bindMcpMethods(*server, *tools, mcpSettled, daemon::McpCallSettings{options.mcpKeepAlive, mcpForegroundLimit});
   server->setInstructions([&tools, workspace = options.directory] {
     return daemon::mcpInstructions(*tools->implicitSnapshot(), workspace);
   });

@@ -154,7 +154,7 @@ struct McpKeepAlive : std::enable_shared_from_this<McpKeepAlive> {
 
 // A `tools/call` of a tool the implicit snapshot has: its call params, progress and answer.
 void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<const core::Snapshot> snapshot,
-                  std::atomic<std::uint64_t>& nextCall, std::chrono::milliseconds keepAliveQuiet, json&& params,
+                  std::atomic<std::uint64_t>& nextCall, const McpCallSettings& settings, json&& params,
                   const RequestContext& context, Reply reply) {
   protocol::ParamsReader reader(params, "");
   protocol::CallParams call;
@@ -176,11 +176,13 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
     progress = [&server, translator](json update) {
       server.notify("notifications/progress", translator->next(update));
     };
-    keepAlive = std::make_shared<McpKeepAlive>(tools.io(), server, translator, context.cancellation, keepAliveQuiet);
+    keepAlive =
+        std::make_shared<McpKeepAlive>(tools.io(), server, translator, context.cancellation, settings.keepAlive);
     keepAlive->arm();
   }
   core::CallIo io{std::move(progress), context.cancellation};
   io.startElsewhere = context.moreFollow;
+  io.foregroundLimit = settings.foregroundLimit;
   tools.call(std::move(snapshot), std::move(call), std::move(io),
              [reply, &server, keepAlive](core::CallAnswer answer) {
                if (keepAlive) keepAlive->done = true;
@@ -200,7 +202,7 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
 
 } // namespace
 
-void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled, std::chrono::milliseconds keepAlive) {
+void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled, McpCallSettings settings) {
   MethodTable& methods = server.methods();
   server.declareCapability("tools", json{{"listChanged", true}});
 
@@ -227,24 +229,24 @@ void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settl
   });
 
   auto nextCall = std::make_shared<std::atomic<std::uint64_t>>(1);
-  methods.request("tools/call", [&server, &tools, settled, nextCall, keepAlive](json&& params,
-                                                                               const RequestContext& context, Reply reply) {
+  methods.request("tools/call", [&server, &tools, settled, nextCall, settings](json&& params,
+                                                                              const RequestContext& context, Reply reply) {
     protocol::ParamsReader reader(params, "");
     std::string name = reader.requireString("name");
     auto snapshot = tools.implicitSnapshot();
     if (snapshot->find(name) == nullptr) {
       // A host that calls before it listed (or before a server it knows of was connected): the
       // tool may be one of an MCP server still starting. Only a name not found waits.
-      auto retry = [&server, &tools, nextCall, keepAlive, params = std::move(params), context,
+      auto retry = [&server, &tools, nextCall, settings, params = std::move(params), context,
                     name](Reply& answer) mutable {
         auto settledSnapshot = tools.implicitSnapshot();
         if (settledSnapshot->find(name) == nullptr) throw InvalidParams("Unknown tool: " + name);
-        startMcpCall(server, tools, std::move(settledSnapshot), *nextCall, keepAlive, std::move(params), context,
+        startMcpCall(server, tools, std::move(settledSnapshot), *nextCall, settings, std::move(params), context,
                      std::move(answer));
       };
       return whenSettled(settled, std::move(reply), std::move(retry));
     }
-    startMcpCall(server, tools, std::move(snapshot), *nextCall, keepAlive, std::move(params), context,
+    startMcpCall(server, tools, std::move(snapshot), *nextCall, settings, std::move(params), context,
                  std::move(reply));
   });
 }

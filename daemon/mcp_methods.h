@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <optional>
 
 namespace toold::core {
 class ToolService;
@@ -19,12 +20,19 @@ class Server;
 /// How many tools one `tools/list` page holds.
 inline constexpr std::size_t kToolsListPageSize = 100;
 
+/// What every MCP tools/call gets. `keepAlive`: a call with a progress token that sent no progress
+/// for this long repeats its newest progress message. `foregroundLimit`: how long a call may run
+/// before a long command answers from the background (ToolContext::foregroundLimit); hosts give
+/// up on a call after a fixed time.
+struct McpCallSettings {
+  std::chrono::milliseconds keepAlive = std::chrono::seconds(20);
+  std::optional<std::chrono::milliseconds> foregroundLimit;
+};
+
 /// `settled` waits for MCP servers still starting (as `snapshot` does): the first `tools/list`
 /// holds their tools, and a call of a tool not listed yet waits for them before it is refused.
-/// `keepAlive`: a call with a progress token that sent no progress for this long repeats its newest
-/// progress message.
 void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settled = {},
-                    std::chrono::milliseconds keepAlive = std::chrono::seconds(20));
+                    McpCallSettings settings = {});
 
 class ClientLogSink;
 /// `logging/setLevel {level}`: from then on toold's log lines at or above it reach the client as

@@ -45,6 +45,15 @@ Options:
   --mcp-model MODEL      the model the MCP face (tools/list, tools/call) chooses its tools for, as
                          a snapshot's model does: a GPT model sees apply_patch instead of edit and
                          write (default: toold.json's mcp.model, else none: edit and write)
+  --foreground-limit S   an MCP tools/call of bash whose command still runs after S seconds
+                         answers then: the command goes on as a background job (not stopped), and
+                         the answer gives its shell ID, its output so far and how to follow it
+                         with bash_output; bash_output's waits are bounded by it too (fractions
+                         allowed; 0 never moves a command; default: toold.json's
+                         mcp.foregroundLimit, else 45, below the 60 s hosts wait for a call)
+  --native-foreground-limit S
+                         the same for the native call method (default: 0, never: a native runner
+                         waits for its calls as long as they take)
   --mcp-restart-delay S  the delay before an MCP server that failed is started again; it doubles
                          with each failure in a row, up to 60 s (fractions allowed; default: 1)
   --mcp-healthy-reset S  how long an MCP server must stay connected for its failures in a row to
@@ -117,7 +126,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
                arg == "--unattended" || arg == "--asks" || arg == "--permission-timeout" || arg == "--mcp-model" ||
                arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset" ||
-               arg == "--mcp-keep-alive") {
+               arg == "--mcp-keep-alive" || arg == "--foreground-limit" || arg == "--native-foreground-limit") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -132,6 +141,14 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         auto timeout = *v == "0" ? std::optional<std::chrono::milliseconds>(0) : parseSeconds(*v);
         if (!timeout) return fail("--drain-timeout must be 0 or a positive number of seconds (got '" + std::string(*v) + "')");
         options.drainTimeout = *timeout;
+      } else if (arg == "--foreground-limit" || arg == "--native-foreground-limit") {
+        auto limit = *v == "0" ? std::optional<std::chrono::milliseconds>(0) : parseSeconds(*v);
+        if (!limit)
+          return fail(std::string(arg) + " must be 0 or a positive number of seconds (got '" + std::string(*v) + "')");
+        if (arg == "--foreground-limit")
+          options.foregroundLimit = *limit;
+        else
+          options.nativeForegroundLimit = *limit;
       } else if (arg == "--mcp-restart-delay") {
         auto delay = parseSeconds(*v);
         if (!delay) return fail("--mcp-restart-delay must be a positive number of seconds (got '" + std::string(*v) + "')");

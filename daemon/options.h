@@ -11,6 +11,10 @@
 
 namespace toold::daemon {
 
+/// Below the 60 s after which MCP hosts (opencode's client, Codex's tool_timeout_sec) give up on a
+/// call, with room for the answer's way back.
+inline constexpr std::chrono::milliseconds kDefaultMcpForegroundLimit{45000};
+
 struct Options {
   std::string directory;                  ///< the Location; the current directory by default
   std::string dataDir;                    ///< $XDG_DATA_HOME/toold, else ~/.local/share/toold
@@ -33,6 +37,12 @@ struct Options {
   std::chrono::milliseconds mcpHealthyReset{300000}; ///< --mcp-healthy-reset: connected this long, its failures are forgotten
   std::chrono::milliseconds mcpKeepAlive{20000}; ///< --mcp-keep-alive: an MCP call silent this long repeats its progress
   std::string mcpModel;                   ///< --mcp-model: the model the MCP face serves (empty: the config's, else none)
+  /// --foreground-limit: how long an MCP `tools/call` of bash holds a command before moving it to
+  /// the background (nullopt: toold.json's mcp.foregroundLimit, else kDefaultMcpForegroundLimit;
+  /// 0: never moved).
+  std::optional<std::chrono::milliseconds> foregroundLimit;
+  /// --native-foreground-limit: the same for the native `call` (0, the default: never moved).
+  std::chrono::milliseconds nativeForegroundLimit{0};
 };
 
 /// What parsing the command line decided: run with these options, or print this and exit.

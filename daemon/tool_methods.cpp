@@ -96,7 +96,7 @@ json snapshotResult(const core::Snapshot& snapshot, builtins::CodemodeCatalogs& 
 } // namespace
 
 void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snapshotGate,
-                     std::function<void()> codemodeSnapshot) {
+                     std::function<void()> codemodeSnapshot, std::optional<std::chrono::milliseconds> foregroundLimit) {
   MethodTable& methods = server.methods();
 
   methods.request("register", [&tools](json&& params, const RequestContext&, Reply reply) {
@@ -152,7 +152,7 @@ void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snap
     reply(json::object());
   });
 
-  methods.request("call", [&server, &tools](json&& params, const RequestContext& context, Reply reply) {
+  methods.request("call", [&server, &tools, foregroundLimit](json&& params, const RequestContext& context, Reply reply) {
     auto call = protocol::parseCallParams(std::move(params));
     auto snapshot = tools.findSnapshot(call.snapshot);
     if (!snapshot)
@@ -170,6 +170,7 @@ void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snap
                     },
                     context.cancellation};
     io.startElsewhere = context.moreFollow;
+    io.foregroundLimit = foregroundLimit;
     tools.call(std::move(snapshot), std::move(call), std::move(io), [reply](core::CallAnswer answer) {
       if (const auto* outcome = std::get_if<protocol::ToolOutcome>(&answer))
         return reply.writeResult([outcome](std::string& out) { protocol::appendOutcomeJson(out, *outcome); });

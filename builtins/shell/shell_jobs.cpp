@@ -127,6 +127,19 @@ JobView ShellJobs::viewLocked(const Job& job) const {
   return view;
 }
 
+std::optional<std::string> ShellJobs::enterLocked(const std::shared_ptr<Job>& job) {
+  auto& session = sessions_[job->sessionID];
+  if (!session) session = std::make_shared<Session>();
+  const auto running = std::count_if(session->jobs.begin(), session->jobs.end(),
+                                     [](const auto& other) { return other->state == JobState::Running; });
+  if (static_cast<std::size_t>(running) >= kRunningJobsPerSession)
+    return "This session already runs " + std::to_string(running) +
+           " background jobs; stop one with bash_kill (see bash_jobs) before starting another.";
+  job->id = "shell-" + std::to_string(nextId_++);
+  session->jobs.push_back(job);
+  return std::nullopt;
+}
+
 std::variant<JobView, std::string> ShellJobs::start(Request request) {
   auto job = std::make_shared<Job>();
   job->sessionID = request.sessionID;
@@ -135,15 +148,7 @@ std::variant<JobView, std::string> ShellJobs::start(Request request) {
   job->workdir = request.run.spec.cwd.string();
   {
     std::lock_guard lock(mutex_);
-    auto& session = sessions_[request.sessionID];
-    if (!session) session = std::make_shared<Session>();
-    const auto running = std::count_if(session->jobs.begin(), session->jobs.end(),
-                                       [](const auto& other) { return other->state == JobState::Running; });
-    if (static_cast<std::size_t>(running) >= kRunningJobsPerSession)
-      return "This session already runs " + std::to_string(running) +
-             " background jobs; stop one with bash_kill (see bash_jobs) before starting another.";
-    job->id = "shell-" + std::to_string(nextId_++);
-    session->jobs.push_back(job);
+    if (auto refusal = enterLocked(job)) return std::move(*refusal);
   }
   // Started outside the lock: a job that cannot start ends at once, and ended() takes the lock.
   auto run = ShellRun::start(io_, runner_, std::move(request.run), job->stop.token(),
@@ -153,6 +158,24 @@ std::variant<JobView, std::string> ShellJobs::start(Request request) {
   std::lock_guard lock(mutex_);
   if (job->state == JobState::Running) job->run = std::move(run);
   return viewLocked(*job);
+}
+
+std::variant<ShellJobs::Adopted, std::string> ShellJobs::adopt(Adoption adoption) {
+  auto job = std::make_shared<Job>();
+  job->sessionID = std::move(adoption.sessionID);
+  job->command = std::move(adoption.command);
+  job->description = std::move(adoption.description);
+  job->workdir = std::move(adoption.workdir);
+  job->stop = std::move(adoption.stop);
+  job->run = std::move(adoption.run);
+  job->startedAt = adoption.startedAt;
+  job->startedSteady = adoption.startedSteady;
+  job->readOffset = adoption.readOffset;
+  std::lock_guard lock(mutex_);
+  if (auto refusal = enterLocked(job)) return std::move(*refusal);
+  return Adopted{viewLocked(*job), [weak = weak_from_this(), job](ShellRunResult result) {
+                   if (auto self = weak.lock()) self->ended(job, std::move(result));
+                 }};
 }
 
 void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {

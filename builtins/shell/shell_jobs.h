@@ -66,6 +66,27 @@ public:
   /// many running in the session).
   std::variant<JobView, std::string> start(Request request);
 
+  /// A foreground command that goes on as a job (bash moves one that is still running at the
+  /// foreground limit): it already runs, started with `stop`'s token, which bash_kill and the
+  /// session's end cancel.
+  struct Adoption {
+    std::string sessionID;
+    std::string command;
+    std::string description;
+    std::string workdir;
+    std::shared_ptr<ShellRun> run;
+    core::CancellationSource stop;
+    std::chrono::system_clock::time_point startedAt;
+    std::chrono::steady_clock::time_point startedSteady;
+    std::uint64_t readOffset = 0; ///< where bash_output goes on: past what the call's answer showed
+  };
+  struct Adopted {
+    JobView view;
+    std::function<void(ShellRunResult)> ended; ///< to be given the run's result when it ends
+  };
+  /// Enters a running command in the session's table; or why it cannot (too many running).
+  std::variant<Adopted, std::string> adopt(Adoption adoption);
+
   std::optional<JobView> find(const std::string& sessionID, const std::string& id) const;
   /// The session's jobs, oldest first.
   std::vector<JobView> list(const std::string& sessionID) const;
@@ -87,6 +108,8 @@ public:
 private:
   struct Job;
   struct Session;
+  /// Gives the job its id and puts it in its session's table; or why not. Requires mutex_.
+  std::optional<std::string> enterLocked(const std::shared_ptr<Job>& job);
   void ended(const std::shared_ptr<Job>& job, ShellRunResult result);
   JobView viewLocked(const Job& job) const;
   std::shared_ptr<Job> findLocked(const std::string& sessionID, const std::string& id) const;

@@ -21,10 +21,11 @@ namespace asio = boost::asio;
 namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
-/// `log` and `digest` are touched only on the runner's strand (output and exit arrive there), so
-/// the write to the log takes no lock; what other threads read of them (bash_jobs, bash_output)
-/// is mirrored in `bytes` and `path`. The throttle is shared with the progress timer (any loop
-/// thread) under `progressMutex`. `progress` is only called, never changed.
+/// `log` and `digest` are written on the runner's strand (output and exit arrive there) under
+/// `outputMutex`, which only a hand-over to the background contends for (once, from a timer);
+/// what other threads read of them (bash_jobs, bash_output) is mirrored in `bytes` and `path`.
+/// The throttle is shared with the progress timer (any loop thread) under `progressMutex`.
+/// `progress` is only called, never changed, and not at all once `progressDetached`.
 struct ShellRun::State {
   State(asio::io_context& io, ShellRunOptions options)
       : log(options.logFolder, options.memoryBytes), progressTimer(io), progress(std::move(options.progress)),
@@ -41,6 +42,7 @@ struct ShellRun::State {
     pathPublished = true;
   }
 
+  std::mutex outputMutex;
   OutputLog log;
   OutputDigest digest;
   bool pathPublished = false;
@@ -53,6 +55,7 @@ struct ShellRun::State {
   asio::steady_timer progressTimer;
   bool timerArmed = false;
   bool ended = false;
+  bool progressDetached = false; ///< handed over to the background: the call's progress is over
   const std::function<void(nlohmann::json)> progress;
   const Clock::time_point started;
 };
@@ -131,14 +134,18 @@ std::optional<fs::path> ShellRun::logPath() const {
 }
 
 void ShellRun::onOutput(std::string_view bytes) {
-  state_->log.append(bytes);
-  state_->digest.append(bytes);
-  state_->bytes.store(state_->log.size(), std::memory_order_relaxed);
-  state_->publishPath();
+  {
+    std::lock_guard lock(state_->outputMutex);
+    state_->log.append(bytes);
+    state_->digest.append(bytes);
+    state_->bytes.store(state_->log.size(), std::memory_order_relaxed);
+    state_->publishPath();
+  }
   if (!state_->progress) return;
   std::vector<ProgressUpdate> due;
   {
     std::lock_guard lock(state_->progressMutex);
+    if (state_->progressDetached) return;
     const auto now = Clock::now();
     if (auto update = state_->throttle.add(bytes, now)) due.push_back(std::move(*update));
     while (auto update = state_->throttle.flush(now)) due.push_back(std::move(*update));
@@ -162,12 +169,34 @@ void ShellRun::armProgressTimer() {
     {
       std::lock_guard lock(state->progressMutex);
       state->timerArmed = false;
-      if (state->ended) return;
+      if (state->ended || state->progressDetached) return;
       while (auto update = state->throttle.flush(Clock::now())) due.push_back(std::move(*update));
       if (auto run = self.lock(); run && state->throttle.deadline()) run->armProgressTimer();
     }
     for (const auto& update : due) sendProgress(state->progress, update);
   });
+}
+
+ShellRun::SoFar ShellRun::handOver() {
+  std::optional<ProgressUpdate> last;
+  {
+    std::lock_guard lock(state_->progressMutex);
+    if (state_->progress && !state_->progressDetached && !state_->ended) last = state_->throttle.drain();
+    state_->progressDetached = true;
+    state_->progressTimer.cancel();
+  }
+  // Sent before the answer that says the command moved: the call's progress ends with what it
+  // had printed.
+  if (last) sendProgress(state_->progress, *last);
+  SoFar soFar;
+  std::lock_guard lock(state_->outputMutex);
+  soFar.text = state_->digest.render();
+  soFar.logPath = state_->log.persist();
+  soFar.logError = state_->log.error();
+  soFar.outputBytes = state_->log.size();
+  soFar.outputLines = state_->digest.totalLines();
+  state_->publishPath();
+  return soFar;
 }
 
 void ShellRun::onExit(core::ProcessOutcome outcome, const std::function<void(ShellRunResult)>& done) {
@@ -177,19 +206,22 @@ void ShellRun::onExit(core::ProcessOutcome outcome, const std::function<void(She
     std::lock_guard lock(state_->progressMutex);
     state_->ended = true;
     state_->progressTimer.cancel();
-    if (state_->progress) last = state_->throttle.drain();
+    if (state_->progress && !state_->progressDetached) last = state_->throttle.drain();
   }
-  result.text = state_->digest.render();
-  // The whole output must stay readable when the model is shown only part of it, and when the
-  // call was interrupted (its answer went out before the output ended).
-  if (result.text.truncated || outcome.cancelled || outcome.timedOut || state_->log.path()) {
-    result.logPath = state_->log.persist();
+  {
+    std::lock_guard lock(state_->outputMutex);
+    result.text = state_->digest.render();
+    // The whole output must stay readable when the model is shown only part of it, and when the
+    // call was interrupted (its answer went out before the output ended).
+    if (result.text.truncated || outcome.cancelled || outcome.timedOut || state_->log.path()) {
+      result.logPath = state_->log.persist();
+    }
+    result.logError = state_->log.error();
+    result.outputBytes = state_->log.size();
+    result.outputLines = state_->digest.totalLines();
+    state_->publishPath();
   }
-  result.logError = state_->log.error();
-  result.outputBytes = state_->log.size();
-  result.outputLines = state_->digest.totalLines();
   result.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - state_->started);
-  state_->publishPath();
   if (last) sendProgress(state_->progress, *last);
   if (!result.logError.empty()) spdlog::warn("shell output log: {}", result.logError);
   result.outcome = std::move(outcome);

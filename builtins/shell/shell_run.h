@@ -59,6 +59,20 @@ public:
   std::uint64_t outputBytes() const;
   std::optional<std::filesystem::path> logPath() const;
 
+  /// What a foreground command had printed when it was moved to the background.
+  struct SoFar {
+    OutputDigest::Rendered text;                  ///< the model's view of the output so far
+    std::optional<std::filesystem::path> logPath; ///< the log, from the first byte on
+    std::string logError;
+    std::uint64_t outputBytes = 0;
+    std::uint64_t outputLines = 0;
+  };
+  /// For a foreground command that goes on as a background job: sends the progress still waiting
+  /// and no more after it (the call it belonged to is answered), writes the log's file so that it
+  /// can be read while the command runs, and returns the output so far. Thread-safe; the result
+  /// still comes to `done` when the command ends.
+  SoFar handOver();
+
 private:
   struct State;
   void onOutput(std::string_view bytes);

@@ -134,8 +134,10 @@ public:
         config.rules = readPermission(value, at);
       else if (key == "agent")
         config.agents = readAgents(value, at);
-      else if (key == "mcp")
+      else if (key == "mcp") {
         config.mcpModel = readMcp(value, at);
+        config.mcpForegroundLimit = readMcpForegroundLimit(value, at);
+      }
       else if (key == "skills")
         config.skillPaths = readSkills(value, at);
       else if (key == "webfetch")
@@ -237,6 +239,17 @@ private:
       model = entry.get<std::string>();
     }
     return model;
+  }
+
+  /// The MCP face's `{"foregroundLimit": 45}`: seconds (fractions allowed), 0 for never. A V1
+  /// server of that name is an object, and the MCP client's.
+  std::optional<std::chrono::milliseconds> readMcpForegroundLimit(const OrderedJson& value, const ConfigLocation& at) {
+    const auto entry = value.find("foregroundLimit");
+    if (entry == value.end() || entry->is_object()) return std::nullopt;
+    const ConfigLocation member = at.member("foregroundLimit");
+    if (!entry->is_number() || entry->get<double>() < 0 || entry->get<double>() > 86400.0 * 365)
+      fail(member, member.path + ": expected 0 or a positive number of seconds, got " + describeValue(*entry));
+    return std::chrono::milliseconds(static_cast<std::int64_t>(entry->get<double>() * 1000.0 + 0.5));
   }
 
   /// `{"paths": ["folder", …]}`: more folders the skill tool looks for SKILL.md files in.

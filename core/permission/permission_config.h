@@ -31,6 +31,7 @@
 #include "core/permission/ask_route.h"
 #include "core/permission/permission_rule.h"
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -63,6 +64,8 @@ struct PermissionConfig {
   Ruleset rules;    ///< the `permission` section, in file order
   std::map<std::string, Ruleset, std::less<>> agents; ///< per-agent `permission` sections, by agent name
   std::optional<std::string> mcpModel; ///< `mcp.model`: the model the MCP face's tool set is chosen for
+  /// `mcp.foregroundLimit` (seconds; 0: never): how long the MCP face's calls hold a command.
+  std::optional<std::chrono::milliseconds> mcpForegroundLimit;
   std::vector<std::string> skillPaths; ///< `skills.paths`: more folders of SKILL.md files
   bool webfetchPrivateAddresses = false; ///< `webfetch.allowPrivateAddresses`
   CodemodeSettings codemode;           ///< `codemode`

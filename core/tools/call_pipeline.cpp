@@ -321,7 +321,8 @@ struct Call : std::enable_shared_from_this<Call> {
                         snapshot->catalog, snapshot,
                         [&workers = services.workers](std::function<void()> work) {
                           boost::asio::post(workers, std::move(work));
-                        }};
+                        },
+                        io.foregroundLimit};
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;

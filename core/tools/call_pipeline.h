@@ -12,8 +12,10 @@
 
 #include <boost/asio/thread_pool.hpp>
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <variant>
 
 namespace toold::core {
@@ -40,6 +42,8 @@ struct CallIo {
   /// the call starts on the handover's thread (call_handover.h), so that calls of different
   /// sessions overlap; the caller may wait while too many wait to start there.
   bool startElsewhere = false;
+  /// How long the caller can wait for the answer (ToolContext::foregroundLimit); nullopt: no bound.
+  std::optional<std::chrono::milliseconds> foregroundLimit{};
 };
 
 class CallPipeline {

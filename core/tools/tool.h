@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -54,6 +55,10 @@ struct ToolContext {
   /// Runs `work` on the worker pool: an Inline tool hands over there what turns out to take long
   /// (a large file, a folder to list). Empty outside the pipeline: the tool then runs it itself.
   std::function<void(std::function<void()> work)> offload;
+  /// How long the caller can wait for this call's answer (a host that gives up on a call after a
+  /// fixed time); nullopt: as long as it takes. A tool that may run longer hands its work over
+  /// (bash moves the command to the background) rather than be cut off with nothing said.
+  std::optional<std::chrono::milliseconds> foregroundLimit{};
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;

@@ -217,8 +217,9 @@ McpConfig parseMcpConfig(std::string_view text, const std::string& displayName) 
     if (const auto timeout = mcp->find("timeout"); timeout != mcp->end())
       defaults = reader.timeouts(*timeout, at.member("timeout"), defaults);
     for (const auto& [key, value] : mcp->items()) {
-      if (key == "servers" || key == "timeout" || key == "model") continue;
-      reader.fail(at.member(key), "mcp: unknown key " + jsonQuoted(key) + R"( (expected "servers", "timeout" or "model"))");
+      if (key == "servers" || key == "timeout" || key == "model" || key == "foregroundLimit") continue;
+      reader.fail(at.member(key), "mcp: unknown key " + jsonQuoted(key) +
+                                      R"( (expected "servers", "timeout", "model" or "foregroundLimit"))");
     }
     const auto& servers = (*mcp)["servers"];
     const Reader::At serversAt = at.member("servers");
@@ -231,6 +232,7 @@ McpConfig parseMcpConfig(std::string_view text, const std::string& displayName) 
   }
   for (const auto& [name, value] : mcp->items()) {
     if (name == "model" && value.is_string()) continue; // toold's own MCP face
+    if (name == "foregroundLimit" && value.is_number()) continue; // the same
     if (name == "timeout")
       reader.fail(at.member(name), R"(mcp.timeout: shared timeouts belong to the V2 shape, beside "servers")");
     if (name.empty()) reader.fail(at.member(name), "mcp: empty server name");

@@ -80,7 +80,7 @@ TEST_CASE("mcp config: errors name the file, the line and the key", "[mcp_config
   CHECK(errorOf("{\"mcp\": {\"servers\": {\"r\": {\"type\": \"remote\",\n\"url\": \"ftp://x\"}}}}") ==
         R"(toold.json:2: mcp.servers.r.url: expected an http:// or https:// URL, got "ftp://x")");
   CHECK(errorOf("{\"mcp\": {\"servers\": {},\n\"extra\": 1}}") ==
-        R"(toold.json:2: mcp: unknown key "extra" (expected "servers", "timeout" or "model"))");
+        R"(toold.json:2: mcp: unknown key "extra" (expected "servers", "timeout", "model" or "foregroundLimit"))");
   CHECK(errorOf("{\"mcp\": {\"servers\": {\"a\": {\"type\": \"local\", \"command\": [\"a\"],\n\"timeout\": {\"exec\": 1}}}}}") ==
         R"(toold.json:2: mcp.servers.a.timeout: unknown key "exec" (expected "startup", "catalog" or "execution"))");
   CHECK(errorOf("{\"mcp\": {\"a\": {\"type\": \"local\", \"command\": [\"a\"],\n\"enabled\": \"yes\"}}}") ==
