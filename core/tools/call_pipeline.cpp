@@ -108,6 +108,7 @@ struct Call : std::enable_shared_from_this<Call> {
   CallIo io;
   std::function<void(CallAnswer)> answer;
   std::shared_ptr<Session> session;
+  BoundingLimits limits; ///< the face's, else the service's
 
   const RegisteredTool* tool = nullptr;
   json decodedInput;
@@ -122,7 +123,8 @@ struct Call : std::enable_shared_from_this<Call> {
 
   Call(const CallPipeline::Services& s, std::shared_ptr<const Snapshot> snap, protocol::CallParams p, CallIo i,
        std::function<void(CallAnswer)> a)
-      : services(s), snapshot(std::move(snap)), params(std::move(p)), io(std::move(i)), answer(std::move(a)) {
+      : services(s), snapshot(std::move(snap)), params(std::move(p)), io(std::move(i)), answer(std::move(a)),
+        limits(io.limits.value_or(services.limits)) {
     outcome.sessionID = params.sessionID;
     outcome.agent = params.agent;
     outcome.messageID = params.messageID;
@@ -314,7 +316,8 @@ struct Call : std::enable_shared_from_this<Call> {
                         snapshot->catalog, snapshot,
                         [&workers = services.workers](std::function<void()> work) {
                           boost::asio::post(workers, std::move(work));
-                        }};
+                        },
+                        limits};
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;
@@ -449,11 +452,11 @@ struct Call : std::enable_shared_from_this<Call> {
   // Bounds the outcome's text, retaining the full text on a worker when it is over the limits.
   template <class Next>
   void bound(Next next) {
-    if (preBounded || certainlyWithinLimits(outcome.content, services.limits)) return next(*this);
+    if (preBounded || certainlyWithinLimits(outcome.content, limits)) return next(*this);
     boost::asio::post(services.workers, [self = shared_from_this(), next = std::move(next)]() mutable {
       try {
         const bool mayDelegate = self->snapshot->find("task") != nullptr;
-        auto bounded = boundContent(self->outcome.content, self->services.limits,
+        auto bounded = boundContent(self->outcome.content, self->limits,
                                     [&](std::string_view text) { return self->services.outputs.retain(text); },
                                     truncationHint(mayDelegate));
         self->onQueue([bounded = std::move(bounded), next = std::move(next)](Call& c) mutable {

@@ -14,6 +14,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <variant>
 
 namespace toold::core {
@@ -40,6 +41,9 @@ struct CallIo {
   /// the call starts on the handover's thread (call_handover.h), so that calls of different
   /// sessions overlap; the caller may wait while too many wait to start there.
   bool startElsewhere = false;
+  /// The budget of the face the call came through (its client's own limits); none: the
+  /// service's. It bounds the answer, and the tool fits its own pages into it.
+  std::optional<BoundingLimits> limits = std::nullopt;
 };
 
 class CallPipeline {

@@ -5,6 +5,7 @@
 
 #include "core/base/cancellation.h"
 #include "core/base/location.h"
+#include "core/output/output_bounding.h"
 #include "core/permission/permission_ask.h"
 #include "core/tools/catalog_view.h"
 
@@ -54,6 +55,11 @@ struct ToolContext {
   /// Runs `work` on the worker pool: an Inline tool hands over there what turns out to take long
   /// (a large file, a folder to list). Empty outside the pipeline: the tool then runs it itself.
   std::function<void(std::function<void()> work)> offload;
+  /// How much text the client may be shown of this call's answer, everything included: a tool
+  /// that bounds its own output (sets metadata.truncated) fits its pages into it, wrapper and
+  /// footer too, since the pipeline does not bound such output again. The face the call came
+  /// through sets it (CallIo::limits).
+  BoundingLimits budget = {};
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;
