@@ -19,6 +19,7 @@
 #include "daemon/mcp_methods.h"
 #include "daemon/mcp_resources.h"
 #include "daemon/options.h"
+#include "daemon/output_budgets.h"
 #include "daemon/permission_methods.h"
 #include "daemon/server.h"
 #include "daemon/server_client_channel.h"
@@ -166,11 +167,15 @@ int main(int argc, char** argv) {
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
   toolOptions.mcpModel = options.mcpModel.empty() ? permissionConfig.mcpModel : std::optional<std::string>(options.mcpModel);
   const core::CodemodeSettings codemodeSettings = permissionConfig.codemode;
+  const daemon::ExplicitBudget userBudget =
+      daemon::explicitBudget(options.maxOutputLines, options.maxOutputBytes, permissionConfig.outputMaxLines,
+                             permissionConfig.outputMaxBytes);
+  toolOptions.limits = daemon::faceBudget(userBudget, daemon::kCallFaceBudget);
+  const core::BoundingLimits mcpBudget = daemon::faceBudget(userBudget, daemon::kMcpFaceBudget);
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.unattended =
       options.unattendedAllow ? core::UnattendedPolicy::Allow : core::UnattendedPolicy::Deny;
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
-  toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
   const core::Location location = toolOptions.location;
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
@@ -200,7 +205,7 @@ int main(int argc, char** argv) {
   daemon::bindMcpClientMethods(*server, *mcp);
   daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
   mcp->configure(mcpConfig);
-  daemon::bindMcpMethods(*server, *tools);
+  daemon::bindMcpMethods(*server, *tools, mcpBudget);
   auto clientLog = std::make_shared<daemon::ClientLogSink>(
       [&server](nlohmann::json params) { server->notify("notifications/message", std::move(params)); });
   daemon::addLogSink(clientLog);

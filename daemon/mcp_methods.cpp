@@ -80,7 +80,7 @@ json declinedResult(const std::string& message) {
 
 } // namespace
 
-void bindMcpMethods(Server& server, core::ToolService& tools) {
+void bindMcpMethods(Server& server, core::ToolService& tools, core::BoundingLimits budget) {
   MethodTable& methods = server.methods();
   server.declareCapability("tools", json{{"listChanged", true}});
 
@@ -99,7 +99,7 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
   });
 
   auto nextCall = std::make_shared<std::atomic<std::uint64_t>>(1);
-  methods.request("tools/call", [&server, &tools, nextCall](json&& params, const RequestContext& context, Reply reply) {
+  methods.request("tools/call", [&server, &tools, nextCall, budget](json&& params, const RequestContext& context, Reply reply) {
     protocol::ParamsReader reader(params, "");
     auto snapshot = tools.implicitSnapshot();
     protocol::CallParams call;
@@ -124,6 +124,7 @@ void bindMcpMethods(Server& server, core::ToolService& tools) {
     }
     core::CallIo io{std::move(progress), context.cancellation};
     io.startElsewhere = context.moreFollow;
+    io.limits = budget; // the MCP face's, which hosts keep whole (output_budgets.h)
     tools.call(std::move(snapshot), std::move(call), std::move(io),
                [reply, &server](core::CallAnswer answer) {
                  if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {

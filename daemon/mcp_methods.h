@@ -2,6 +2,8 @@
 // session, so that any MCP client can use toold as a tool server.
 #pragma once
 
+#include "core/output/output_bounding.h"
+
 #include <cstddef>
 #include <memory>
 
@@ -16,7 +18,8 @@ class Server;
 /// How many tools one `tools/list` page holds.
 inline constexpr std::size_t kToolsListPageSize = 100;
 
-void bindMcpMethods(Server& server, core::ToolService& tools);
+/// `budget`: what a tool's answer may hold on this face (output_budgets.h).
+void bindMcpMethods(Server& server, core::ToolService& tools, core::BoundingLimits budget);
 
 class ClientLogSink;
 /// `logging/setLevel {level}`: from then on toold's log lines at or above it reach the client as

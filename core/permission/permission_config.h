@@ -11,6 +11,7 @@
 //     },
 //     "agent": {"plan": {"permission": {"edit": "deny"}}, "review": {"permission": "ask"}},
 //     "mcp": {"model": "gpt-5"},                       (the model the MCP face serves; optional)
+//     "output": {"maxBytes": 20000, "maxLines": 400},  (every face's budget of a tool's answer; optional)
 //     "codemode": true                                 (Code Mode for every snapshot; or an object:)
 //     "codemode": {"enabled": true, "timeout": 120000, "maxToolCalls": 1000, "memory": 384,
 //                  "tools": {"read": true, "acme_*": false}}   (which tools run inside it)
@@ -63,6 +64,10 @@ struct PermissionConfig {
   std::vector<std::string> skillPaths; ///< `skills.paths`: more folders of SKILL.md files
   bool webfetchPrivateAddresses = false; ///< `webfetch.allowPrivateAddresses`
   CodemodeSettings codemode;           ///< `codemode`
+  /// `output.maxLines` / `output.maxBytes`: the budget of a tool's answer on every face, as
+  /// --max-output-lines / --max-output-bytes give it (the flags win); unset: each face's default.
+  std::optional<std::size_t> outputMaxLines;
+  std::optional<std::size_t> outputMaxBytes;
 };
 
 /// A configuration that cannot be used. The message is complete and meant for the user, e.g.
