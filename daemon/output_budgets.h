@@ -1,8 +1,8 @@
 // The budget of a tool's answer on each face. The native `call` face serves runners that bound
 // what they pass on themselves (opencode's 2000 lines / 50 KB), so it keeps that. The MCP face
 // serves hosts that cut a tool's answer again by their own rules, which lose what toold put at
-// the end (the continuation hint, the exit status): Codex keeps about 10 KiB of it (its head and
-// tail, at most 256 lines in some versions), Claude Code swaps anything over about 50 KB for a
+// the end (the continuation hint, the exit status): Codex keeps about 12 KB of it (its head and
+// tail; 10 KiB and at most 256 lines in some versions), Claude Code swaps anything over about 50 KB for a
 // file and a 2 KB preview, opencode cuts at 2000 lines / 50 KB. One MCP default that all of them
 // keep whole is simpler than one per client and needs no client to be recognised by name.
 #pragma once
