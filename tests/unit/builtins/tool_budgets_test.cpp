@@ -136,7 +136,11 @@ TEST_CASE("budgets: read pages a directory within the budget", "[budgets]") {
     auto outcome = callTool(read, json{{"filePath", "many"}}, ws.context(budget));
     REQUIRE(outcome.ok);
     checkFits(outcome.text, budget);
-    CHECK_THAT(firstLine(outcome.text), Catch::Matches(R"(\(Showing \d+ of 600 entries\. Continue with offset=\d+\.\))"));
+    // A budget that holds all 600 shows them with no first line; any other says how to go on.
+    if (outcome.text.find("\n(600 entries)\n") != std::string::npos)
+      CHECK(outcome.text.starts_with("<path>"));
+    else
+      CHECK_THAT(firstLine(outcome.text), Catch::Matches(R"(\(Showing \d+ of 600 entries\. Continue with offset=\d+\.\))"));
   }
 }
 
