@@ -4,6 +4,7 @@
 #include "builtins/shell/shell_permissions.h"
 #include "builtins/shell/shell_run.h"
 #include "builtins/tool_support.h"
+#include "core/output/output_budget.h"
 #include "core/output/output_store.h"
 #include "core/workspace/workspace_paths.h"
 
@@ -26,7 +27,7 @@ Usage:
 - Chain dependent commands with `&&`; run independent ones in separate calls.
 - stdin is /dev/null and there is no terminal: commands that wait for input, an editor or a pager get end-of-file at once. Pass non-interactive flags (`git commit -m`, `npm init -y`, `apt-get -y`).
 - timeout is in milliseconds (default 120000; 0 means none). On timeout the whole process group is stopped and the output so far is returned.
-- stdout and stderr are merged. Long output keeps its start and its end (up to 2000 lines / 50 KiB in all); the full output is saved to a file whose path is given, to read or grep.
+- stdout and stderr are merged. Long output keeps its start and its end (within the output budget, everything included); the full output is saved to a file whose path is given, on the first line, to read or grep.
 - Set background: true for servers, watchers and long builds: the call returns at once with a shell ID; bash_output shows its output (with wait, it waits for new output or the job's end; with until: "exit", for the end), bash_kill stops it. Don't start servers with `&` in the foreground: they are stopped when the command ends. Don't poll with sleep.
 - A foreground command that runs longer than the client can wait for one call is moved to the background, not stopped: the answer says so and gives its shell ID and the output so far; follow it with bash_output (until: "exit").
 - A non-zero exit code is reported, not treated as an error.
@@ -56,17 +57,58 @@ json inputSchema() {
       {"additionalProperties", false}};
 }
 
-/// The second text item: how the command ended, in words.
-std::string endNotice(const ShellRunResult& result, std::int64_t timeoutMs) {
+/// How the command ended, in one sentence: the first line of a cut answer says it too.
+std::string endStatus(const ShellRunResult& result, std::int64_t timeoutMs) {
   const auto& outcome = result.outcome;
-  if (outcome.timedOut)
-    return "Command timed out after " + std::to_string(timeoutMs) +
-           " ms and was stopped (SIGTERM to its process group, then SIGKILL). The output above is what it printed "
-           "until then. Retry with a larger timeout, or with background: true, if it is expected to take longer.";
+  if (outcome.timedOut) return "Command timed out after " + std::to_string(timeoutMs) + " ms and was stopped.";
   if (outcome.cancelled) return "Command was cancelled; its process group was stopped.";
   if (!outcome.status) return "Command ended; its exit status is unknown.";
   if (outcome.status->signal) return "Command was " + outcome.status->describe() + ".";
   return "Command exited with code " + std::to_string(*outcome.status->code) + ".";
+}
+
+/// The second text item: how the command ended, in words.
+std::string endNotice(const ShellRunResult& result, std::int64_t timeoutMs) {
+  if (result.outcome.timedOut)
+    return "Command timed out after " + std::to_string(timeoutMs) +
+           " ms and was stopped (SIGTERM to its process group, then SIGKILL). The output above is what it printed "
+           "until then. Retry with a larger timeout, or with background: true, if it is expected to take longer.";
+  return endStatus(result, timeoutMs);
+}
+
+/// The note after a cut output: how much there was, and where all of it is.
+std::string truncationNote(std::string_view lines, std::string_view size, std::string_view log) {
+  return "[Output truncated: the start and the end of " + std::string(lines) + " lines (" + std::string(size) +
+         ") are shown. The full output is in " + std::string(log) +
+         "; read it with an offset, or grep it, rather than running the command again.]";
+}
+
+/// The first line of a cut answer: how the command ended and where the full output is, for a
+/// host that keeps only the head of what it is given (the note and the status come last).
+std::string cutFirstLine(std::string_view status, std::string_view log) {
+  return "(" + std::string(status) + " Output cut to its start and end; the full output is in " + std::string(log) + ".)";
+}
+
+/// What the model may be shown of the output within the call's budget, once bash's own lines
+/// (the first line, the note, the status item) are counted at their widest. The head keeps its
+/// usual share: a fifth of the bytes (at most 10 KiB), a quarter of the lines (at most 500).
+DigestLimits outputRoom(const core::BoundingLimits& budget, const std::filesystem::path& logFolder, std::int64_t timeoutMs) {
+  // A log is "<folder>/tool_<28 characters>"; numbers at their widest.
+  const std::string log = (logFolder / ("tool_" + std::string(28, 'x'))).string();
+  const std::string lines = core::widestNumber(20), size = "9999999.9 GiB";
+  ShellRunResult timedOut;
+  timedOut.outcome.timedOut = true;
+  const std::string notice = endNotice(timedOut, timeoutMs);
+  const std::string status = std::string(std::max<std::size_t>(endStatus(timedOut, timeoutMs).size(), 96), 'x');
+  // first "\n" output "\n\n" note, then the status item, joined by "\n": output's lines + 4.
+  const std::string frame = cutFirstLine(status, log) + "\n" + "\n\n" + truncationNote(lines, size, log) + "\n" + notice;
+  const core::BoundingLimits room = core::roomLeft(budget, frame);
+  DigestLimits limits;
+  limits.maxBytes = room.maxBytes;
+  limits.maxLines = budget.maxLines > 4 ? budget.maxLines - 4 : 0;
+  limits.headBytes = std::min({limits.headBytes, budget.maxBytes / 5, limits.maxBytes / 2});
+  limits.headLines = std::min({limits.headLines, budget.maxLines / 4, limits.maxLines / 2});
+  return limits;
 }
 
 core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t timeoutMs, json metadata) {
@@ -75,11 +117,13 @@ core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t
   // A note follows the output after one blank line.
   const auto blankLine = [&text] { return text.ends_with('\n') ? "\n" : "\n\n"; };
   if (result.text.truncated && result.logPath)
-    text += blankLine() + ("[Output truncated: the start and the end of " + std::to_string(result.outputLines) +
-                           " lines (" + humanSize(result.outputBytes) + ") are shown. The full output is in " +
-                           result.logPath->string() +
-                           "; read it with an offset, or grep it, rather than running the command again.]");
+    text += blankLine() + truncationNote(std::to_string(result.outputLines), humanSize(result.outputBytes),
+                                         result.logPath->string());
   if (!result.logError.empty()) text += blankLine() + ("[The full output could not be kept: " + result.logError + "]");
+  if (result.text.truncated)
+    text = cutFirstLine(endStatus(result, timeoutMs),
+                        result.logPath ? result.logPath->string() : std::string("(not kept: see the end)")) +
+           "\n" + text;
 
   const auto& status = result.outcome.status;
   metadata["exit"] = status && status->code ? json(*status->code) : json();
@@ -184,6 +228,7 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
   ShellRunOptions options;
   options.spec = processSpec(*shell, command, cwd, timeoutMs, context);
   options.logFolder = core::OutputStore(context.location->dataDir).folder();
+  options.digestLimits = outputRoom(context.budget, options.logFolder, timeoutMs);
   if (background) {
     options.memoryBytes = 0;
     auto started = shell->jobs->start(ShellJobs::Request{context.sessionID, command, description, std::move(options)});

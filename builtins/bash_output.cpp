@@ -6,6 +6,7 @@
 
 #include <boost/asio/steady_timer.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 
@@ -15,9 +16,12 @@ namespace {
 
 using core::json;
 
-// Within the pipeline's limits (2000 lines, 50 KiB) once cleaned, so the text is never cut again.
+// Within the call's budget once cleaned, with room for the status line, so the text is never cut
+// again: at most this much, less when the budget is smaller.
 constexpr std::size_t kSliceBytes = 48 * 1024;
 constexpr std::size_t kSliceLines = 1900;
+constexpr std::size_t kStatusRoomBytes = 1024;
+constexpr std::size_t kStatusRoomLines = 3;
 // A wait holds the call, not a thread: the log's size and the job's state are looked at on a timer
 // this often, so new output is seen within a poll.
 constexpr int kMaxWaitSeconds = 60;
@@ -69,10 +73,14 @@ std::string stillRunningNote(const JobView& job, std::chrono::milliseconds waite
 
 // The answer: the log from `offset` on, cleaned, and the job's state.
 core::ToolCompletion readJob(ShellTools& shell, const std::string& sessionID, const JobView& job,
-                             std::uint64_t offset, const std::string& note = {}) {
+                             std::uint64_t offset, const core::BoundingLimits& budget, const std::string& note = {}) {
+  const std::size_t sliceBytes =
+      std::clamp<std::size_t>(budget.maxBytes > kStatusRoomBytes ? budget.maxBytes - kStatusRoomBytes : 0, 1, kSliceBytes);
+  const std::size_t sliceLines =
+      std::clamp<std::size_t>(budget.maxLines > kStatusRoomLines ? budget.maxLines - kStatusRoomLines : 0, 1, kSliceLines);
   LogSlice slice;
   try {
-    slice = readLogSlice(*job.logPath, offset, kSliceBytes, kSliceLines);
+    slice = readLogSlice(*job.logPath, offset, sliceBytes, sliceLines);
   } catch (const std::exception& e) {
     return failure(e.what());
   }
@@ -118,9 +126,9 @@ struct JobWait : std::enable_shared_from_this<JobWait> {
     if (context.cancellation.isCancelled()) return done(failure("bash_output was cancelled while waiting"));
     auto job = shell->jobs->find(context.sessionID, id);
     if (!job) return done(failure(noSuchJob(*shell->jobs, context.sessionID, id)));
-    if (hasNews(*job, offset, waitFor)) return done(readJob(*shell, context.sessionID, *job, offset));
+    if (hasNews(*job, offset, waitFor)) return done(readJob(*shell, context.sessionID, *job, offset, context.budget));
     if (std::chrono::steady_clock::now() >= deadline)
-      return done(readJob(*shell, context.sessionID, *job, offset,
+      return done(readJob(*shell, context.sessionID, *job, offset, context.budget,
                           waitFor == WaitFor::Exit ? stillRunningNote(*job, waited) : std::string()));
     poll();
   }
@@ -152,9 +160,9 @@ core::Tool makeBashOutputTool(std::shared_ptr<ShellTools> shell) {
     // A wait longer than the caller can wait for one call would be cut off by it, answer and all.
     if (context.foregroundLimit && *context.foregroundLimit > std::chrono::milliseconds(0))
       wait = std::min(wait, *context.foregroundLimit);
-    if (hasNews(*job, offset, waitFor)) return done(readJob(*shell, context.sessionID, *job, offset));
+    if (hasNews(*job, offset, waitFor)) return done(readJob(*shell, context.sessionID, *job, offset, context.budget));
     if (wait <= std::chrono::milliseconds(0))
-      return done(readJob(*shell, context.sessionID, *job, offset,
+      return done(readJob(*shell, context.sessionID, *job, offset, context.budget,
                           waitFor == WaitFor::Exit && input.contains("wait") ? stillRunningNote(*job, wait)
                                                                              : std::string()));
     auto waiting =

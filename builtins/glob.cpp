@@ -55,7 +55,7 @@ struct Newest {
 };
 
 void globIn(const core::ResolvedPath& root, const std::filesystem::path& workspace, const PathFilter& filter,
-            const core::CancellationToken& cancellation, const core::ToolDone& done) {
+            const core::CancellationToken& cancellation, const core::BoundingLimits& budget, const core::ToolDone& done) {
   // The root is held as it was checked; the walk reaches everything below from its descriptor.
   auto held = core::holdLocation(root, core::HoldPurpose::Read);
   if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
@@ -88,14 +88,23 @@ void globIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
   }
   std::sort(files.begin(), files.end(), Newest::newer);
   if (files.size() > kMaxResults) files.resize(kMaxResults);
+  auto render = [&] {
+    std::string text;
+    for (const auto& file : files) text += (text.empty() ? "" : "\n") + file.second;
+    if (files.empty()) text = "No files found";
+    if (total > files.size())
+      text += "\n\n(Results are truncated: showing the " + std::to_string(files.size()) + " most recently modified of " +
+              std::to_string(total) + " files. Consider using a more specific path or pattern.)";
+    if (!result.errors.empty()) text += "\n\n(Some paths were inaccessible and skipped)";
+    return text;
+  };
+  // The answer fits the call's budget whole: the oldest of the files go first.
+  std::string text = render();
+  while (files.size() > 1 && !core::withinLimits(text, budget)) {
+    files.pop_back();
+    text = render();
+  }
   const bool truncated = total > files.size();
-  std::string text;
-  for (const auto& file : files) text += (text.empty() ? "" : "\n") + file.second;
-  if (files.empty()) text = "No files found";
-  if (truncated)
-    text += "\n\n(Results are truncated: showing the " + std::to_string(files.size()) + " most recently modified of " +
-            std::to_string(total) + " files. Consider using a more specific path or pattern.)";
-  if (!result.errors.empty()) text += "\n\n(Some paths were inaccessible and skipped)";
   done(core::ToolResult{std::nullopt, json(text), json{{"count", files.size()}, {"total", total}, {"truncated", truncated}}});
 }
 
@@ -118,7 +127,7 @@ core::Tool makeGlobTool() {
           core::PermissionAsk{"glob", {pattern}, {"*"}, json{{"pattern", pattern}, {"path", root.given.string()}}},
           [=, filter = std::get<PathFilter>(std::move(filter))](std::optional<core::ToolCompletion> refusal) {
             if (refusal) return done(std::move(*refusal));
-            globIn(root, context.location->directory, filter, context.cancellation, done);
+            globIn(root, context.location->directory, filter, context.cancellation, context.budget, done);
           });
     });
   };

@@ -5,6 +5,7 @@
 #include "builtins/search/search_paths.h"
 #include "builtins/search/searcher.h"
 #include "builtins/tool_support.h"
+#include "core/output/output_bounding.h"
 
 #include <algorithm>
 #include <atomic>
@@ -18,7 +19,6 @@ using core::json;
 
 constexpr std::size_t kMaxMatches = 100;
 constexpr std::size_t kMaxLineChars = 2000;
-constexpr std::size_t kMaxOutputBytes = 50 * 1024;
 
 const char* kDescription = R"(Searches file contents with a regular expression.
 
@@ -27,7 +27,7 @@ Usage:
 - path is the folder (or a single file) to search; default: the workspace.
 - include filters the files by a glob ("*.js", "*.{ts,tsx}", "src/**/*.py").
 - Files ignored by .gitignore or .ignore are skipped (a file given as path is always searched), hidden files are included, binary files are not.
-- Returns the matching lines with their line numbers, grouped by file, the most recently modified files first; at most 100 lines.)";
+- Returns the matching lines with their line numbers, grouped by file, the most recently modified files first; at most 100 lines, fewer (or cut shorter) when they would pass the output budget.)";
 
 json inputSchema() {
   return json{{"type", "object"},
@@ -52,6 +52,9 @@ struct MatchedLine {
   std::uint64_t number;
   std::string text;
 };
+
+/// Per file, newest first: its modification time, its path and its matched lines.
+using MatchedFiles = std::vector<std::tuple<std::int64_t, std::string, std::vector<MatchedLine>>>;
 
 // What one file contributes: up to `room` lines, counted all.
 class FileLines final : public SearchSink {
@@ -124,7 +127,7 @@ void searchOne(FileSearcher& searcher, int directory, const std::string& name, c
   sink.finish();
 }
 
-std::string render(const std::vector<std::tuple<std::int64_t, std::string, std::vector<MatchedLine>>>& files,
+std::string render(const MatchedFiles& files,
                    std::uint64_t total, bool inaccessible, const std::string& skipped, std::size_t lineCap) {
   std::size_t shown = 0;
   for (const auto& file : files) shown += std::get<2>(file).size();
@@ -143,8 +146,46 @@ std::string render(const std::vector<std::tuple<std::int64_t, std::string, std::
   return text + skipped;
 }
 
+/// The first `keep` matched lines of `files`, in order.
+MatchedFiles firstMatches(const MatchedFiles& files, std::size_t keep) {
+  MatchedFiles kept;
+  for (const auto& file : files) {
+    if (keep == 0) break;
+    const auto& lines = std::get<2>(file);
+    const std::size_t take = std::min(keep, lines.size());
+    kept.emplace_back(std::get<0>(file), std::get<1>(file), std::vector<MatchedLine>(lines.begin(), lines.begin() + static_cast<std::ptrdiff_t>(take)));
+    keep -= take;
+  }
+  return kept;
+}
+
+std::size_t matchCount(const MatchedFiles& files) {
+  std::size_t count = 0;
+  for (const auto& file : files) count += std::get<2>(file).size();
+  return count;
+}
+
+/// The answer within the budget, footer included. Lines of up to 2000 characters, 100 of them,
+/// could pass it: they are cut shorter first (down to about 100 characters), and then the last
+/// matches (the oldest files') are left out, as the first line and the footer then say, rather than
+/// have the answer cut in the middle by anyone else.
+std::pair<std::string, std::size_t> fitToBudget(const MatchedFiles& files, std::uint64_t total, bool inaccessible,
+                                                const std::string& skipped, const core::BoundingLimits& budget) {
+  std::size_t keep = matchCount(files);
+  std::size_t cap = kMaxLineChars;
+  for (;;) {
+    std::string text = render(keep == matchCount(files) ? files : firstMatches(files, keep), total, inaccessible, skipped, cap);
+    const core::TextMeasure measure = core::measureText(text);
+    if ((measure.bytes <= budget.maxBytes && measure.lines <= budget.maxLines) || keep == 0) return {std::move(text), keep};
+    if (measure.lines <= budget.maxLines && cap >= 100)
+      cap /= 2;
+    else
+      --keep;
+  }
+}
+
 void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspace, const SearchPattern& pattern, const std::optional<PathFilter>& include,
-            const core::CancellationToken& cancellation, const core::ToolDone& done) {
+            const core::CancellationToken& cancellation, const core::BoundingLimits& budget, const core::ToolDone& done) {
   NewestFirst<std::vector<MatchedLine>> newest(kMaxMatches);
   GrepTotals totals;
   // The root is held as it was checked, and the search acts only through it (core/workspace/held_location.h).
@@ -197,16 +238,8 @@ void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
     text += skipped;
     return done(core::ToolResult{std::nullopt, json(text), json{{"matches", 0}, {"truncated", false}}});
   }
-  // Lines of up to 2000 characters, 100 of them, could pass the output limit: cut them shorter
-  // rather than lose whole lines to the pipeline's bounding.
-  std::string text;
-  for (std::size_t cap = kMaxLineChars;; cap /= 2) {
-    text = render(files, total, totals.inaccessible, skipped, cap);
-    if (text.size() <= kMaxOutputBytes || cap < 100) break;
-  }
-  std::size_t shown = 0;
-  for (const auto& file : files) shown += std::get<2>(file).size();
-  done(core::ToolResult{std::nullopt, json(text), json{{"matches", total}, {"truncated", total > shown}}});
+  auto [text, shown] = fitToBudget(files, total, totals.inaccessible, skipped, budget);
+  done(core::ToolResult{std::nullopt, json(std::move(text)), json{{"matches", total}, {"truncated", total > shown}}});
 }
 
 } // namespace
@@ -242,7 +275,7 @@ core::Tool makeGrepTool() {
     assertEach(context, std::move(asks),
                [=, pattern = std::get<SearchPattern>(std::move(compiled))](std::optional<core::ToolCompletion> refusal) {
                  if (refusal) return done(std::move(*refusal));
-                 grepIn(root, context.location->directory, pattern, include, context.cancellation, done);
+                 grepIn(root, context.location->directory, pattern, include, context.cancellation, context.budget, done);
                });
   };
   return workerTool(kDescription, inputSchema(), "grep", false, std::move(execute));

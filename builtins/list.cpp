@@ -73,7 +73,8 @@ bool ignoredByModel(const std::vector<IgnorePattern>& patterns, const WalkEntry&
 // nearest the root: when the listing is cut, the top of the tree is what the model sees.
 void listResolved(const core::ResolvedPath& root, const std::filesystem::path& workspace,
                   const std::vector<IgnorePattern>& ignore,
-                  const core::CancellationToken& cancellation, const core::ToolDone& done) {
+                  const core::CancellationToken& cancellation, const core::BoundingLimits& budget,
+                  const core::ToolDone& done) {
   // The root is held as it was checked; the walk reaches everything below from its descriptor.
   auto held = core::holdLocation(root, core::HoldPurpose::Read);
   if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
@@ -98,27 +99,37 @@ void listResolved(const core::ResolvedPath& root, const std::filesystem::path& w
       cancellation);
   if (walk.cancelled) return done(failure("The listing was cancelled."));
   std::sort(files.begin(), files.end());
-  const bool truncated = files.size() > kMaxFiles;
-  if (truncated) files.resize(kMaxFiles);
-  Folder tree;
-  for (const auto& [depth, path] : files) {
-    Folder* node = &tree;
-    std::size_t start = 0;
-    for (std::size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1)
-      node = &node->folders[path.substr(start, slash - start)];
-    node->files.push_back(path.substr(start));
-  }
-  std::string text = root.given.lexically_normal().string();
-  if (!text.ends_with('/')) text += "/";
-  text += "\n";
-  render(tree, 1, text);
-  if (truncated)
-    text += "\n(Showing the first " + std::to_string(kMaxFiles) +
-            " files. Use a more specific path, ignore patterns, or the glob tool to see more.)";
-  else if (files.empty())
-    text += "\n(No files)";
-  if (!walk.errors.empty()) text += "\n(Some paths were inaccessible and skipped)";
-  while (text.ends_with('\n')) text.pop_back();
+  if (files.size() > kMaxFiles) files.resize(kMaxFiles + 1); // one more than shown says "truncated"
+  const std::size_t found = files.size();
+  auto renderList = [&](std::size_t shown) {
+    Folder tree;
+    for (std::size_t i = 0; i < shown; ++i) {
+      const auto& path = files[i].second;
+      Folder* node = &tree;
+      std::size_t start = 0;
+      for (std::size_t slash; (slash = path.find('/', start)) != std::string::npos; start = slash + 1)
+        node = &node->folders[path.substr(start, slash - start)];
+      node->files.push_back(path.substr(start));
+    }
+    std::string text = root.given.lexically_normal().string();
+    if (!text.ends_with('/')) text += "/";
+    text += "\n";
+    render(tree, 1, text);
+    if (shown < found)
+      text += "\n(Showing the first " + std::to_string(shown) +
+              " files. Use a more specific path, ignore patterns, or the glob tool to see more.)";
+    else if (found == 0)
+      text += "\n(No files)";
+    if (!walk.errors.empty()) text += "\n(Some paths were inaccessible and skipped)";
+    while (text.ends_with('\n')) text.pop_back();
+    return text;
+  };
+  // The answer fits the call's budget whole: the last files go first.
+  std::size_t shown = std::min(found, kMaxFiles);
+  std::string text = renderList(shown);
+  while (shown > 1 && !core::withinLimits(text, budget)) text = renderList(--shown);
+  const bool truncated = shown < found;
+  files.resize(shown);
   done(core::ToolResult{std::nullopt, json(text), json{{"count", files.size()}, {"truncated", truncated}}});
 }
 
@@ -149,7 +160,7 @@ core::Tool makeListTool() {
                               core::PermissionAsk{"list", {resource}, {"*"}, json{{"path", resolved.given.string()}}},
                               [=](std::optional<core::ToolCompletion> refusal) {
                                 if (refusal) return done(std::move(*refusal));
-                                listResolved(resolved, context.location->directory, ignore, context.cancellation, done);
+                                listResolved(resolved, context.location->directory, ignore, context.cancellation, context.budget, done);
                               });
                         });
   };

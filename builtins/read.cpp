@@ -1,8 +1,10 @@
 #include "builtins/read.h"
 
 #include "builtins/files/file_sniff.h"
+#include "builtins/files/read_page.h"
 #include "builtins/text/base64.h"
 #include "builtins/tool_support.h"
+#include "core/output/output_budget.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,6 +13,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
+#include <limits>
 #include <memory>
 #include <thread>
 #include <sys/stat.h>
@@ -24,7 +27,6 @@ using core::json;
 
 constexpr std::uint64_t kDefaultLimit = 2000;
 constexpr std::size_t kMaxLineChars = 2000;
-constexpr std::size_t kMaxBytes = 50 * 1024;
 constexpr std::uintmax_t kMaxMediaBytes = 5u << 20;
 constexpr std::size_t kPreviewLines = 20;
 // The largest file read on the session's queue: one block of the line window's reads.
@@ -34,9 +36,9 @@ const char* kDescription = R"(Reads a file or directory from the workspace.
 
 Usage:
 - filePath is the absolute path (or a path relative to the workspace) of the file or directory.
-- By default it returns up to 2000 lines from the start of the file. Use offset (1-based line number) and limit to page through longer files; the footer says how to continue.
+- By default it returns up to 2000 lines from the start of the file, fewer when they would pass the output budget. Use offset (1-based line number) and limit to page through longer files; the first line and the footer say how to continue.
 - Each line is shown as "<line number>: <text>". The number and the ": " are not part of the file: leave them out of edit strings.
-- Lines longer than 2000 characters are cut; output stops at 50 KB.
+- Lines longer than 2000 characters are cut; a page stops where the whole answer reaches toold's output budget.
 - A directory is listed one entry per line, folders with a trailing "/".
 - Images (PNG, JPEG, GIF, WebP, BMP) and PDFs up to 5 MB are returned as attachments. Other binary files are refused.
 - Read a file before overwriting it with write; edits check that it has not changed since.)";
@@ -69,8 +71,19 @@ std::string joinPreview(const Lines& lines) {
   return preview;
 }
 
+std::string directoryFooter(std::string_view shown, std::string_view total, std::string_view last, bool more) {
+  if (!more) return "\n(" + std::string(total) + " entries)";
+  return "\n(Showing " + std::string(shown) + " of " + std::string(total) +
+         " entries. Use 'offset' parameter to read beyond entry " + std::string(last) + ")";
+}
+
+std::string directoryFirstLine(std::string_view shown, std::string_view total, std::string_view next) {
+  return "(Showing " + std::string(shown) + " of " + std::string(total) + " entries. Continue with offset=" +
+         std::string(next) + ".)";
+}
+
 void readDirectory(const core::ResolvedPath& path, const core::HeldLocation& held, std::uint64_t offset,
-                   std::uint64_t limit, const core::ToolDone& done) {
+                   std::optional<std::uint64_t> limit, const core::BoundingLimits& budget, const core::ToolDone& done) {
   auto opened = core::openHeldDirectory(held);
   if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
   // fdopendir takes the descriptor over; closedir closes it.
@@ -101,17 +114,30 @@ void readDirectory(const core::ResolvedPath& path, const core::HeldLocation& hel
   });
   const std::uint64_t total = entries.size();
   const std::uint64_t first = std::min<std::uint64_t>(offset - 1, total);
-  const std::uint64_t last = std::min<std::uint64_t>(first + limit, total);
+  const std::string header = "<path>" + path.given.string() + "</path>\n<type>directory</type>\n<entries>\n";
+  // The page fits the budget whole: the frame counted at its widest, then entries while they fit
+  // (the first one always, so that paging goes on).
+  const std::string wide = core::widestNumber(core::decimalDigits(total + offset));
+  const core::BoundingLimits room = core::roomLeft(
+      budget, directoryFirstLine(wide, wide, wide) + "\n" + header + directoryFooter(wide, wide, wide, true) + "\n</entries>");
+  const std::uint64_t end = std::min<std::uint64_t>(first + limit.value_or(kDefaultLimit), total);
+  std::uint64_t last = first;
+  for (std::size_t bytes = 0, lines = 0; last < end; ++last) {
+    bytes += entries[last].size() + 1;
+    lines += core::measureText(entries[last]).lines + (entries[last].empty() ? 1 : 0);
+    if (last > first && (bytes > room.maxBytes || lines > room.maxLines)) break;
+  }
   std::vector<std::string> page(entries.begin() + static_cast<std::ptrdiff_t>(first),
                                 entries.begin() + static_cast<std::ptrdiff_t>(last));
   const bool truncated = last < total;
-  std::string text = "<path>" + path.given.string() + "</path>\n<type>directory</type>\n<entries>\n";
+  const std::string shown = std::to_string(page.size()), count = std::to_string(total);
+  std::string text;
+  // Ended by toold's room or default limit, not the model's own: the first line says how to go on.
+  if (truncated && (!limit || page.size() < *limit))
+    text = directoryFirstLine(shown, count, std::to_string(last + 1)) + "\n";
+  text += header;
   for (const auto& entry : page) text += entry + "\n";
-  if (truncated)
-    text += "\n(Showing " + std::to_string(page.size()) + " of " + std::to_string(total) +
-            " entries. Use 'offset' parameter to read beyond entry " + std::to_string(last) + ")";
-  else
-    text += "\n(" + std::to_string(total) + " entries)";
+  text += directoryFooter(shown, count, std::to_string(last), truncated);
   text += "\n</entries>";
   done(core::ToolResult{std::nullopt, json(text),
                         json{{"preview", joinPreview(page)}, {"truncated", truncated}}});
@@ -145,11 +171,32 @@ void readMedia(const core::ResolvedPath& path, const core::HeldLocation& held, c
   done(core::ToolResult{std::nullopt, std::move(content), json{{"preview", label}, {"truncated", false}}});
 }
 
+/// `line` cut to at most `maxBytes` on a UTF-8 boundary, said so at its end: the one line of a
+/// page whose budget cannot hold it whole.
+std::string cutToRoom(std::string_view line, std::size_t maxBytes) {
+  constexpr std::string_view kSuffix = "... (line cut to fit the output budget)";
+  std::size_t end = maxBytes > kSuffix.size() ? maxBytes - kSuffix.size() : 0;
+  end = std::min(end, line.size());
+  while (end > 0 && end < line.size() && (static_cast<unsigned char>(line[end]) & 0xC0U) == 0x80U) --end;
+  return std::string(line.substr(0, end)).append(kSuffix);
+}
+
 void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const core::ResolvedPath& path,
               int fd, const struct stat& status, std::shared_ptr<const LineIndex> index, std::uint64_t offset,
-              std::uint64_t limit, const core::ToolDone& done) {
-  LineWindowRequest request{offset, limit, kMaxLineChars, kMaxBytes};
-  auto read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation, &status, std::move(index));
+              std::optional<std::uint64_t> limit, const core::ToolDone& done) {
+  // The page fits the call's budget whole, wrapper and footer included: a file has at most one
+  // line more than it has bytes, which bounds every number the frame may hold.
+  const std::uint64_t largestNumber = static_cast<std::uint64_t>(status.st_size) + 1;
+  const PageRoom room = pageRoom(context.budget, path.given.native(), offset, limit.value_or(kDefaultLimit), largestNumber);
+  LineWindowRequest request{offset, room.lines, kMaxLineChars, room.bytes, room.lineOverhead};
+  auto read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation, &status, index);
+  if (auto* window = std::get_if<LineWindow>(&read); window && window->lines.empty() && window->cutByBytes) {
+    // The first line alone is over the room: it is read whole (within its character cap) and cut.
+    request.limit = 1;
+    request.maxBytes = std::numeric_limits<std::size_t>::max() / 2;
+    read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation, &status, std::move(index));
+    if (auto* whole = std::get_if<LineWindow>(&read)) whole->cutByBytes = true;
+  }
   if (auto* error = std::get_if<LineWindowError>(&read)) {
     if (error->cancelled) return done(failure("The read was cancelled."));
     return done(failure("Cannot read " + path.given.string() + ": " + error->message));
@@ -161,29 +208,29 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
   files->stamps.record(context.sessionID, path.canonical,
                        ReadStamp{window.identity, window.contentHash, std::chrono::system_clock::now()});
 
-  const std::size_t size = 128 + path.given.native().size() + window.lines.bytes() + 24 * window.lines.size();
+  PageEnd end{offset, window.lines.size(), window.totalLines, window.cutByBytes, false, context.budget.maxBytes};
+  // The model's own limit ending the page is no cut of toold's; toold's room or default limit is.
+  end.cutByToold = window.more && (window.cutByBytes || !limit || window.lines.size() < *limit);
+  const std::string first = pageFirstLine(end);
+  const std::size_t size = 192 + path.given.native().size() + window.lines.bytes() + 24 * window.lines.size();
   std::string text;
   text.reserve(size);
-  text += "<path>";
-  text += path.given.native();
-  text += "</path>\n<type>file</type>\n<content>\n";
+  if (!first.empty()) text.append(first).append("\n");
+  text += pageHeader(path.given.native());
   char number[24];
   for (std::size_t i = 0; i < window.lines.size(); ++i) {
     if (i > 0) text += '\n';
     text.append(number, std::to_chars(number, number + sizeof number, offset + i).ptr);
     text.append(": ", 2);
+    const std::size_t lineStart = text.size();
     text += window.lines[i];
+    // Only a lone line read past the room (above) can be over it.
+    if (window.lines.size() == 1 && window.cutByBytes && window.lines[i].size() + room.lineOverhead > room.bytes) {
+      text.resize(lineStart);
+      text += cutToRoom(window.lines[i], room.bytes > room.lineOverhead ? room.bytes - room.lineOverhead : 0);
+    }
   }
-  const std::uint64_t lastLine = offset + window.lines.size() - 1;
-  if (window.cutByBytes)
-    text += "\n\n(Output capped at 50 KB. Showing lines " + std::to_string(offset) + "-" + std::to_string(lastLine) +
-            ". Use offset=" + std::to_string(lastLine + 1) + " to continue.)";
-  else if (window.more)
-    text += "\n\n(Showing lines " + std::to_string(offset) + "-" + std::to_string(lastLine) + " of " +
-            std::to_string(window.totalLines) + ". Use offset=" + std::to_string(lastLine + 1) + " to continue.)";
-  else
-    text += "\n\n(End of file - total " + std::to_string(window.totalLines) + " lines)";
-  text += "\n</content>";
+  text.append("\n\n").append(pageFooter(end)).append(kPageClose);
   json metadata(json::value_t::object);
   metadata["preview"] = joinPreview(window.lines);
   metadata["truncated"] = window.more;
@@ -211,7 +258,7 @@ void onWorkers(const core::ToolContext& context, const core::ToolDone& done, std
 /// it, when nothing waited since (see holdResolvedFolder).
 void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolContext& context,
                   const core::ResolvedPath& path, std::optional<core::HeldLocation> early, std::uint64_t offset,
-                  std::uint64_t limit, const core::ToolDone& done, bool onQueue) {
+                  std::optional<std::uint64_t> limit, const core::ToolDone& done, bool onQueue) {
   auto handOver = [&] {
     onWorkers(context, done, [=] { readResolved(files, context, path, std::nullopt, offset, limit, done, false); });
   };
@@ -230,7 +277,8 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
     }
     return done(failure(message));
   }
-  if (location.isDirectory()) return onQueue ? handOver() : readDirectory(path, location, offset, limit, done);
+  if (location.isDirectory())
+    return onQueue ? handOver() : readDirectory(path, location, offset, limit, context.budget, done);
   struct stat status {};
   // A file on the workspace's own (local disk) file system needs no look at its file system.
   core::FileSystemMemo workspaceDisk;
@@ -256,7 +304,7 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
 
 /// Resolves the path, asks for permission, reads. `onQueue`: see readResolved.
 void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const std::string& path,
-               std::uint64_t offset, std::uint64_t limit, const core::ToolDone& done, bool onQueue) {
+               std::uint64_t offset, std::optional<std::uint64_t> limit, const core::ToolDone& done, bool onQueue) {
   core::ResolvedPath resolved;
   core::ResolvedFolder folder;
   try {
@@ -327,7 +375,9 @@ core::Tool makeReadTool(std::shared_ptr<FileTools> files) {
   auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
     const auto path = input["filePath"].get<std::string>();
     const std::uint64_t offset = input.value("offset", std::uint64_t{1});
-    const std::uint64_t limit = input.value("limit", kDefaultLimit);
+    // Unset: the default limit, a cut of toold's that the page says so of (readText).
+    std::optional<std::uint64_t> limit;
+    if (auto given = input.find("limit"); given != input.end()) limit = given->get<std::uint64_t>();
     if (mayReadOnQueue(*files, context, path)) return startRead(files, context, path, offset, limit, done, true);
     onWorkers(context, done, [=] { startRead(files, context, path, offset, limit, done, false); });
   };

@@ -20,6 +20,7 @@
 #include "daemon/mcp_methods.h"
 #include "daemon/mcp_resources.h"
 #include "daemon/options.h"
+#include "daemon/output_budgets.h"
 #include "daemon/permission_methods.h"
 #include "daemon/server.h"
 #include "daemon/server_client_channel.h"
@@ -180,9 +181,13 @@ int main(int argc, char** argv) {
   const auto mcpForegroundLimit = limitOrNone(
       options.foregroundLimit.value_or(permissionConfig.mcpForegroundLimit.value_or(daemon::kDefaultMcpForegroundLimit)));
   const auto nativeForegroundLimit = limitOrNone(options.nativeForegroundLimit);
+  const daemon::ExplicitBudget userBudget =
+      daemon::explicitBudget(options.maxOutputLines, options.maxOutputBytes, permissionConfig.outputMaxLines,
+                             permissionConfig.outputMaxBytes);
+  toolOptions.limits = daemon::faceBudget(userBudget, daemon::kCallFaceBudget);
+  const core::BoundingLimits mcpBudget = daemon::faceBudget(userBudget, daemon::kMcpFaceBudget);
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
-  toolOptions.limits = core::BoundingLimits{options.maxOutputLines, options.maxOutputBytes};
   const core::Location location = toolOptions.location;
   auto tools = std::make_unique<core::ToolService>(io, std::move(toolOptions),
                                                    std::make_shared<daemon::ServerClientChannel>(*server));
@@ -212,7 +217,7 @@ int main(int argc, char** argv) {
   daemon::bindMcpClientMethods(*server, *mcp);
   daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
   mcp->configure(mcpConfig);
-  daemon::bindMcpMethods(*server, *tools, mcpSettled, daemon::McpCallSettings{options.mcpKeepAlive, mcpForegroundLimit});
+  daemon::bindMcpMethods(*server, *tools, mcpSettled, daemon::McpCallSettings{options.mcpKeepAlive, mcpForegroundLimit, mcpBudget});
   server->setInstructions([&tools, workspace = options.directory] {
     return daemon::mcpInstructions(*tools->implicitSnapshot(), workspace);
   });

@@ -183,6 +183,7 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
   core::CallIo io{std::move(progress), context.cancellation};
   io.startElsewhere = context.moreFollow;
   io.foregroundLimit = settings.foregroundLimit;
+  io.limits = settings.budget; // the MCP face's, which hosts keep whole (output_budgets.h)
   tools.call(std::move(snapshot), std::move(call), std::move(io),
              [reply, &server, keepAlive](core::CallAnswer answer) {
                if (keepAlive) keepAlive->done = true;

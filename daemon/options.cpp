@@ -25,9 +25,12 @@ Options:
   --busy-poll-us N       after a frame, watch stdin this many microseconds before sleeping,
                          for lower latency to a client in a request/response loop (default: 50;
                          0 never spins; no spin while the client's frames come further apart)
-  --max-output-lines N   a tool's text beyond N lines is cut to a head and a tail, the full text
-                         saved under the data dir (default: 2000)
-  --max-output-bytes N   the same for bytes of text (default: 51200)
+  --max-output-lines N   the lines of a tool's answer, everything included: read, grep and bash
+                         fit their pages into it, other text is cut to a head and a tail with
+                         the full text saved under the data dir (default: toold.json's
+                         output.maxLines, else 2000 for call, 250 over MCP)
+  --max-output-bytes N   the same for bytes of text (default: output.maxBytes, else 51200 for
+                         call, 10000 over MCP, which every measured MCP host keeps whole)
   --config FILE          the permission config (default: toold.json in the directory, if any)
   --asks ROUTE           how permission asks are answered: auto (default: through the client
                          when it declared permission or form elicitation, until it answers a

@@ -22,8 +22,10 @@ struct Options {
   std::string logFile;                    ///< empty: stderr
   protocol::Framing framing = protocol::Framing::Auto;
   std::size_t maxFrameBytes = 64u << 20;  ///< 64 MiB
-  std::size_t maxOutputLines = 2000;      ///< bounding of a tool's model-facing text
-  std::size_t maxOutputBytes = 50 * 1024;
+  /// The budget of a tool's answer on every face, when given; unset: toold.json's `output`, else
+  /// each face's default (output_budgets.h).
+  std::optional<std::size_t> maxOutputLines;
+  std::optional<std::size_t> maxOutputBytes;
   unsigned busyPollMicros = 50;           ///< how long the reader spins for the next frame before sleeping
   bool builtins = true;                   ///< serves the built-in tools (read, edit, …)
   bool conformanceTools = false;          ///< --conformance-tools: the MCP conformance suite's fixture tools

@@ -293,8 +293,9 @@ std::variant<LineWindow, LineWindowError> collectWindow(int fd, const LineIndex&
   // Ends the line being built; false when it does not fit the byte budget (the window is over).
   // Ends the line whose bytes are in `text`; false when it does not fit the byte budget.
   auto closeLine = [&] {
-    // The kept lines joined by "\n": their bytes, and one between each two.
-    const std::size_t joined = text.size() + window.lines.size();
+    // The kept lines joined by "\n": their bytes, one between each two, and each one's overhead.
+    const std::size_t joined =
+        text.size() + window.lines.size() + (window.lines.size() + 1) * request.lineOverheadBytes;
     if (joined > request.maxBytes) {
       window.cutByBytes = true;
       window.lines.dropOpenLine();

@@ -70,6 +70,9 @@ struct LineWindowRequest {
   std::uint64_t limit = 2000;       ///< at most this many lines
   std::size_t maxLineChars = 2000;  ///< longer lines are cut here (in code points) and get `lineCutSuffix`
   std::size_t maxBytes = 51200;     ///< the kept lines' UTF-8 bytes, joined by "\n", stay within this
+  /// Bytes each kept line costs beyond its text, counted against maxBytes too: what the caller
+  /// puts before it (read's "N: ").
+  std::size_t lineOverheadBytes = 0;
 };
 
 inline constexpr std::string_view kLineCutSuffix = "... (line truncated to 2000 chars)";

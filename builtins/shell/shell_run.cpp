@@ -28,7 +28,8 @@ using Clock = std::chrono::steady_clock;
 /// `progress` is only called, never changed, and not at all once `progressDetached`.
 struct ShellRun::State {
   State(asio::io_context& io, ShellRunOptions options)
-      : log(options.logFolder, options.memoryBytes), progressTimer(io), progress(std::move(options.progress)),
+      : log(options.logFolder, options.memoryBytes), digest(options.digestLimits), progressTimer(io),
+        progress(std::move(options.progress)),
         started(Clock::now()) {
     if (options.memoryBytes == 0) log.persist(); // read while it runs: the file exists from the start
     publishPath();

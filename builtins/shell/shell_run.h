@@ -31,6 +31,8 @@ struct ShellRunOptions {
   std::size_t memoryBytes = 64 * 1024;
   /// Live output for the client; empty for none (background jobs).
   std::function<void(nlohmann::json update)> progress;
+  /// What the model may be shown of the output (the call's budget, less what bash adds around it).
+  DigestLimits digestLimits;
 };
 
 struct ShellRunResult {

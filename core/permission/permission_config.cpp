@@ -146,11 +146,13 @@ public:
         config.codemode = readCodemode(value, at);
       else if (key == "asks")
         readAsks(value, at, config);
+      else if (key == "output")
+        readOutput(value, at, config);
       else if (key == "tools")
         continue; // command tools, read and checked by core/sources/config_tools
       else
         fail(at, "unknown key " + jsonQuoted(key) +
-                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode" or "asks"))");
+                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks" or "output"))");
     }
     return config;
   }
@@ -267,6 +269,19 @@ private:
       }
     }
     return paths;
+  }
+
+  /// `{"maxBytes": N, "maxLines": N}`: the budget of a tool's answer, each a positive integer.
+  void readOutput(const OrderedJson& value, const ConfigLocation& at, PermissionConfig& config) {
+    if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
+    for (const auto& [key, entry] : value.items()) {
+      const ConfigLocation member = at.member(key);
+      if (key != "maxBytes" && key != "maxLines")
+        fail(member, at.path + ": unknown key " + jsonQuoted(key) + R"( (expected "maxBytes" or "maxLines"))");
+      if (!entry.is_number_unsigned() || entry.get<std::uint64_t>() == 0)
+        fail(member, member.path + ": expected a positive integer, got " + describeValue(entry));
+      (key == "maxBytes" ? config.outputMaxBytes : config.outputMaxLines) = entry.get<std::size_t>();
+    }
   }
 
   /// `{"allowPrivateAddresses": true}`: webfetch may reach loopback and private addresses.

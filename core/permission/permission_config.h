@@ -11,6 +11,7 @@
 //     },
 //     "agent": {"plan": {"permission": {"edit": "deny"}}, "review": {"permission": "ask"}},
 //     "mcp": {"model": "gpt-5"},                       (the model the MCP face serves; optional)
+//     "output": {"maxBytes": 20000, "maxLines": 400},  (every face's budget of a tool's answer; optional)
 //     "codemode": true                                 (Code Mode for every snapshot; or an object:)
 //     "codemode": {"enabled": true, "timeout": 120000, "maxToolCalls": 1000, "memory": 384,
 //                  "tools": {"read": true, "acme_*": false}},  (which tools run inside it)
@@ -71,6 +72,10 @@ struct PermissionConfig {
   CodemodeSettings codemode;           ///< `codemode`
   std::optional<AskRoute> asks;        ///< `asks` (or `asks.route`): how asks are answered; the flag wins
   std::optional<bool> unattendedAllow; ///< `asks.unattended`: the unattended policy; the flag wins
+  /// `output.maxLines` / `output.maxBytes`: the budget of a tool's answer on every face, as
+  /// --max-output-lines / --max-output-bytes give it (the flags win); unset: each face's default.
+  std::optional<std::size_t> outputMaxLines;
+  std::optional<std::size_t> outputMaxBytes;
 };
 
 /// A configuration that cannot be used. The message is complete and meant for the user, e.g.

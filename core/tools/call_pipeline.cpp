@@ -89,6 +89,11 @@ bool certainlyWithinLimits(const json& content, const BoundingLimits& limits) {
   return bytes <= limits.maxBytes && lines <= limits.maxLines;
 }
 
+// The first line of a cut answer, for hosts that keep only the head of what they are given.
+std::string cutFirstLine(const std::filesystem::path& path) {
+  return "(Output cut to its start and end; the full text is saved to " + path.string() + ".)";
+}
+
 // How many calls may wait to start on the handover's thread: enough to keep it busy while the
 // reader parses, few enough that a call waits at most about a millisecond to start.
 constexpr std::size_t kMaxHandedOver = 32;
@@ -108,6 +113,7 @@ struct Call : std::enable_shared_from_this<Call> {
   CallIo io;
   std::function<void(CallAnswer)> answer;
   std::shared_ptr<Session> session;
+  BoundingLimits limits; ///< the face's, else the service's
 
   const RegisteredTool* tool = nullptr;
   json decodedInput;
@@ -122,7 +128,8 @@ struct Call : std::enable_shared_from_this<Call> {
 
   Call(const CallPipeline::Services& s, std::shared_ptr<const Snapshot> snap, protocol::CallParams p, CallIo i,
        std::function<void(CallAnswer)> a)
-      : services(s), snapshot(std::move(snap)), params(std::move(p)), io(std::move(i)), answer(std::move(a)) {
+      : services(s), snapshot(std::move(snap)), params(std::move(p)), io(std::move(i)), answer(std::move(a)),
+        limits(io.limits.value_or(services.limits)) {
     outcome.sessionID = params.sessionID;
     outcome.agent = params.agent;
     outcome.messageID = params.messageID;
@@ -322,7 +329,7 @@ struct Call : std::enable_shared_from_this<Call> {
                         [&workers = services.workers](std::function<void()> work) {
                           boost::asio::post(workers, std::move(work));
                         },
-                        io.foregroundLimit};
+                        io.foregroundLimit, limits};
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;
@@ -458,13 +465,14 @@ struct Call : std::enable_shared_from_this<Call> {
   // Bounds the outcome's text, retaining the full text on a worker when it is over the limits.
   template <class Next>
   void bound(Next next) {
-    if (preBounded || certainlyWithinLimits(outcome.content, services.limits)) return next(*this);
+    if (preBounded || certainlyWithinLimits(outcome.content, limits)) return next(*this);
     boost::asio::post(services.workers, [self = shared_from_this(), next = std::move(next)]() mutable {
       try {
         const bool mayDelegate = self->snapshot->find("task") != nullptr;
-        auto bounded = boundContent(self->outcome.content, self->services.limits,
+        auto bounded = boundContent(self->outcome.content, self->limits,
                                     [&](std::string_view text) { return self->services.outputs.retain(text); },
                                     truncationHint(mayDelegate));
+        if (bounded.truncated) self->startWithCutLine(bounded, mayDelegate);
         self->onQueue([bounded = std::move(bounded), next = std::move(next)](Call& c) mutable {
           if (bounded.truncated) {
             c.outcome.content = std::move(bounded.content);
@@ -480,6 +488,26 @@ struct Call : std::enable_shared_from_this<Call> {
         });
       }
     });
+  }
+
+  // A host that keeps only the head of an answer would lose the marker in the middle: when the
+  // limits leave room for it, the preview is cut again to make room for a first line that says
+  // the output was cut and where all of it is (the text is saved already, under the same path).
+  void startWithCutLine(BoundedContent& bounded, bool mayDelegate) const {
+    constexpr std::size_t kMinLines = 20, kMinBytes = 1024;
+    if (limits.maxLines < kMinLines || limits.maxBytes < kMinBytes || !bounded.outputPath) return;
+    const std::string first = cutFirstLine(*bounded.outputPath);
+    if (first.size() + 1 > limits.maxBytes / 4) return;
+    const BoundingLimits rest{limits.maxLines - 1, limits.maxBytes - first.size() - 1};
+    const std::filesystem::path saved = *bounded.outputPath;
+    BoundedContent again = boundContent(outcome.content, rest, [&](std::string_view) { return saved; },
+                                        truncationHint(mayDelegate));
+    for (auto& item : again.content) {
+      if (item.value("type", "") != "text") continue;
+      item["text"] = first + "\n" + item["text"].get<std::string>();
+      break;
+    }
+    bounded = std::move(again);
   }
 
   void runAfterHooks() {

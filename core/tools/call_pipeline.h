@@ -44,6 +44,9 @@ struct CallIo {
   bool startElsewhere = false;
   /// How long the caller can wait for the answer (ToolContext::foregroundLimit); nullopt: no bound.
   std::optional<std::chrono::milliseconds> foregroundLimit{};
+  /// The budget of the face the call came through (its client's own limits); none: the
+  /// service's. It bounds the answer, and the tool fits its own pages into it.
+  std::optional<BoundingLimits> limits = std::nullopt;
 };
 
 class CallPipeline {

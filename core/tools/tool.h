@@ -5,6 +5,7 @@
 
 #include "core/base/cancellation.h"
 #include "core/base/location.h"
+#include "core/output/output_bounding.h"
 #include "core/permission/permission_ask.h"
 #include "core/tools/catalog_view.h"
 
@@ -59,6 +60,11 @@ struct ToolContext {
   /// fixed time); nullopt: as long as it takes. A tool that may run longer hands its work over
   /// (bash moves the command to the background) rather than be cut off with nothing said.
   std::optional<std::chrono::milliseconds> foregroundLimit{};
+  /// How much text the client may be shown of this call's answer, everything included: a tool
+  /// that bounds its own output (sets metadata.truncated) fits its pages into it, wrapper and
+  /// footer too, since the pipeline does not bound such output again. The face the call came
+  /// through sets it (CallIo::limits).
+  BoundingLimits budget = {};
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;

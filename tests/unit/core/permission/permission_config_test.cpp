@@ -191,9 +191,9 @@ TEST_CASE("permission config: an error anywhere refuses the whole file", "[permi
 
 TEST_CASE("permission config: unknown keys are errors", "[permission_config]") {
   CHECK(errorOf("{\n  \"permision\": {}\n}") ==
-        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode" or "asks"))");
+        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks" or "output"))");
   CHECK(errorOf("{\"permission\": \"allow\",\n\"agents\": {}}") ==
-        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode" or "asks"))");
+        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks" or "output"))");
   CHECK(errorOf("{\"agent\": {\"plan\": {\n\"permissions\": \"ask\"}}}") ==
         R"(toold.json:2: agent.plan: unknown key "permissions" (expected "permission"))");
   CHECK(errorOf("{\"agent\": {\"my agent\": {\"permission\": \"ask\",\n\"model\": \"x\"}}}") ==
@@ -356,4 +356,18 @@ TEST_CASE("permission config: the asks section", "[permission_config]") {
         R"(toold.json:2: asks.unattended: expected "deny" or "allow", got true)");
   CHECK(errorOf("{\"asks\": {\n\"mode\": \"auto\"}}") ==
         R"(toold.json:2: asks: unknown key "mode" (expected "route" or "unattended"))");
+}
+
+TEST_CASE("permission config: the output section sets the budget of a tool's answer", "[permission_config]") {
+  CHECK_FALSE(parse("{}").outputMaxBytes);
+  CHECK_FALSE(parse("{}").outputMaxLines);
+  const auto config = parse(R"({"output": {"maxBytes": 20000, "maxLines": 400}})");
+  CHECK(config.outputMaxBytes == 20000u);
+  CHECK(config.outputMaxLines == 400u);
+  CHECK(parse(R"({"output": {"maxBytes": 4000}})").outputMaxBytes == 4000u);
+  CHECK_FALSE(parse(R"({"output": {"maxBytes": 4000}})").outputMaxLines);
+  CHECK(errorOf(R"({"output": 4000})") == R"(toold.json:1: output: expected an object, got 4000)");
+  CHECK(errorOf("{\"output\": {\n\"maxBytes\": 0}}") == R"(toold.json:2: output.maxBytes: expected a positive integer, got 0)");
+  CHECK(errorOf("{\"output\": {\n\"bytes\": 10}}") ==
+        R"(toold.json:2: output: unknown key "bytes" (expected "maxBytes" or "maxLines"))");
 }

@@ -1,0 +1,14 @@
+#include "daemon/output_budgets.h"
+
+namespace toold::daemon {
+
+ExplicitBudget explicitBudget(std::optional<std::size_t> flagLines, std::optional<std::size_t> flagBytes,
+                              std::optional<std::size_t> configLines, std::optional<std::size_t> configBytes) {
+  return ExplicitBudget{flagLines ? flagLines : configLines, flagBytes ? flagBytes : configBytes};
+}
+
+core::BoundingLimits faceBudget(const ExplicitBudget& set, const core::BoundingLimits& faceDefault) {
+  return core::BoundingLimits{set.maxLines.value_or(faceDefault.maxLines), set.maxBytes.value_or(faceDefault.maxBytes)};
+}
+
+} // namespace toold::daemon
