@@ -1,6 +1,9 @@
 #include "builtins/question.h"
 
 #include "builtins/tool_support.h"
+#include "core/permission/ask_route.h"
+
+#include <chrono>
 
 namespace toold::builtins {
 
@@ -164,9 +167,10 @@ core::Tool makeQuestionTool(ClientRequester requester) {
                                 {"questions", questions}}
                          : questionElicitation(questions);
     const std::size_t count = questions.size();
+    const auto sent = std::chrono::steady_clock::now();
     requester.send(
         native ? "question/ask" : "elicitation/create", std::move(params), context.cancellation,
-        [native, count, questions, timeout = requester.timeout, done](ClientRequestEnd end) {
+        [native, count, questions, timeout = requester.timeout, done, sent](ClientRequestEnd end) {
           using Kind = ClientRequestEnd::Kind;
           if (end.kind == Kind::Cancelled) return done(failure("The question was withdrawn: the call was cancelled."));
           if (end.kind == Kind::TimedOut)
@@ -184,6 +188,13 @@ core::Tool makeQuestionTool(ClientRequester requester) {
             answers = answersFromQuestionReply(result, count, problem);
           } else {
             const std::string action = result.is_object() ? result.value("action", std::string()) : std::string();
+            // A headless host (claude -p, codex exec) dismisses the form before anyone could read
+            // it: no one answered, and the model must not take it for the user's refusal.
+            const auto elapsed =
+                std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - sent);
+            if (core::dismissedWithoutPerson(result, elapsed))
+              return done(failure("No one could answer the question: the host dismissed the form at once, with no "
+                                  "person to read it. Continue without the answers, and state your assumptions."));
             if (action == "decline" || action == "cancel") return done(core::ToolDeclined{std::string(kDismissed)});
             if (action != "accept") problem = "the client's elicitation answer has no valid \"action\"";
             else answers = answersFromElicitation(result.value("content", json::object()), count, problem);
