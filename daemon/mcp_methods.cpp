@@ -112,6 +112,17 @@ json declinedResult(const std::string& message) {
   return json{{"content", json::array({json{{"type", "text"}, {"text", message}}})}, {"isError", true}};
 }
 
+// Whether the call left a full output in the output folder, the MCP face's resources: cut by the
+// pipeline, or cut by a tool that keeps its own log there (bash: `truncated` with its `logPath`).
+bool retainedOutput(const protocol::ToolOutcome& outcome) {
+  if (!outcome.outputPaths.empty()) return true;
+  if (!outcome.metadata || !outcome.metadata->is_object()) return false;
+  const auto truncated = outcome.metadata->find("truncated");
+  const auto log = outcome.metadata->find("logPath");
+  return truncated != outcome.metadata->end() && *truncated == true && log != outcome.metadata->end() &&
+         log->is_string();
+}
+
 // Runs `step` now, or once the MCP servers still starting have settled (bounded by their start-up
 // timeout). A step that throws InvalidParams after the wait answers it as the method would have.
 void whenSettled(const SnapshotGate& settled, Reply reply, std::function<void(Reply&)> step) {
@@ -189,7 +200,7 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
                if (keepAlive) keepAlive->done = true;
                if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
                  // A cut output was retained: a new resource the host may list.
-                 if (!outcome->outputPaths.empty()) server.notify("notifications/resources/list_changed", nullptr);
+                 if (retainedOutput(*outcome)) server.notify("notifications/resources/list_changed", nullptr);
                  return reply.writeResult([outcome](std::string& out) { appendCallToolResult(out, *outcome); });
                }
                auto& error = std::get<protocol::RpcError>(answer);
