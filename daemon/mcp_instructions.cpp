@@ -12,7 +12,7 @@ std::string mcpInstructions(const core::Snapshot& snapshot, const std::filesyste
     text += "- Read a file before you change it: an edit of a file that was not read, or that changed since it "
             "was read, is refused.\n";
   if (listed("bash") && listed("bash_output"))
-    text += "- A command that runs long goes to the background (bash with run_in_background, or by itself when "
+    text += "- A command that runs long goes to the background (bash with background: true, or by itself when "
             "it runs near the host's time limit): follow it with bash_output (its wait parameter waits for new "
             "output or the end) and stop it with bash_kill.\n";
   text += "- A cut output says how to see the rest (the offset to read next, or the file that keeps it whole): "
