@@ -25,6 +25,8 @@ constexpr std::string_view kMetaSessionKey = "toold/sessionID";
 // hosts that time a call out unless progress arrives (opencode: 60 s, reset by each notification)
 // keep a silent command alive. Checked four times per period.
 constexpr std::size_t kMaxSessionIdBytes = 256;
+// The session of a host's agent other than the main one: "mcp/agent/<the host's agent id>".
+constexpr std::string_view kImplicitSessionPrefix = "mcp/agent/";
 
 // A cursor names the snapshot the listing started from and where the next page begins; a listing
 // whose tools changed in between starts again rather than skip or repeat tools.
@@ -82,7 +84,16 @@ std::optional<std::string> metaSession(const json& params) {
   const auto meta = params.find("_meta");
   if (meta == params.end() || !meta->is_object()) return std::nullopt;
   const auto session = meta->find(kMetaSessionKey);
-  if (session == meta->end()) return std::nullopt;
+  if (session == meta->end()) {
+    // A host that says which of its agents calls (Claude Code's subagents: `claudecode/agentId`)
+    // gets a session per agent, so a subagent neither sees nor stops the main agent's background
+    // jobs, approvals and loop checks. The main agent's calls carry no agent id: session "mcp".
+    const auto agent = meta->find("claudecode/agentId");
+    if (agent == meta->end() || !agent->is_string() || agent->get_ref<const std::string&>().empty() ||
+        agent->get_ref<const std::string&>().size() > kMaxSessionIdBytes)
+      return std::nullopt;
+    return std::string(kImplicitSessionPrefix) + agent->get<std::string>();
+  }
   if (!session->is_string() || session->get_ref<const std::string&>().empty() ||
       session->get_ref<const std::string&>().size() > kMaxSessionIdBytes)
     throw InvalidParams("_meta." + std::string(kMetaSessionKey) + ": must be a non-empty string of at most " +
