@@ -158,7 +158,9 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
   PermissionVerdict decideUnattended(const PermissionAsk& ask, const PermissionCaller& caller, const std::string& why) {
     if (options.unattended == UnattendedPolicy::Allow) {
       spdlog::info("permission: {} for call {} allowed by the unattended policy ({})", describe(ask), caller.callID, why);
-      return granted();
+      PermissionVerdict verdict = granted();
+      verdict.byPolicy = true;
+      return verdict;
     }
     spdlog::info("permission: {} for call {} denied by the unattended policy ({})", describe(ask), caller.callID, why);
     return failed(deniedUnattended(ask, why));

@@ -59,6 +59,8 @@ struct PermissionVerdict {
   /// For the client, not the model: something about the decision it should know (an "always"
   /// approval that holds only until toold exits because it could not be saved).
   std::string notice;
+  /// Granted by the unattended policy: no person saw the ask.
+  bool byPolicy = false;
 
   bool granted() const { return kind == Kind::Granted; }
 };

@@ -120,6 +120,7 @@ struct Call : std::enable_shared_from_this<Call> {
   ToolOutcome outcome;
   bool preBounded = false;
   std::optional<DoomLoopDetector::Ticket> loopTicket; ///< when the doom-loop check saw this call
+  std::string loopNote; ///< a repetition let through by the unattended policy, told after the answer
 
   std::mutex progressMutex; // progress may come from any thread the tool uses
   std::optional<json> lastProgress;
@@ -272,7 +273,12 @@ struct Call : std::enable_shared_from_this<Call> {
     services.permissions.check(std::move(ask), permissionCaller(), [self = shared_from_this()](PermissionVerdict verdict) {
       self->keepNotice(verdict);
       self->onQueue([verdict = std::move(verdict)](Call& c) mutable {
-        if (verdict.granted()) return c.execute();
+        if (verdict.granted()) {
+          // Let through by the unattended policy, not by a person who saw the repetition: the
+          // model still learns it repeated itself, after the answer it asked for.
+          if (verdict.byPolicy) c.loopNote = loopAdvice(c.tool->name);
+          return c.execute();
+        }
         c.session->doomLoop.forget(*c.loopTicket);
         c.loopTicket.reset();
         // Whatever became of the ask (a person's reject or decline, a form no one could answer,
@@ -444,6 +450,10 @@ struct Call : std::enable_shared_from_this<Call> {
     } catch (const ContentError& e) {
       return operationalFailure("tool \"" + tool->name + "\" returned invalid content: " + e.what());
     }
+    if (!loopNote.empty())
+      outcome.content.push_back(json{{"type", "text"},
+                                     {"text", "Note: " + loopNote + "(No one could be asked; toold's unattended policy "
+                                                                    "let this call run.)"}});
     outcome.status = ToolOutcome::Status::Completed;
     outcome.output = std::move(result.output);
     if (result.metadata) {
