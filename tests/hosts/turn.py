@@ -52,7 +52,7 @@ def steps(host, quick=False):
         # the background and say how to follow it.
         {"name": "bash silent 75 s", "tool": "bash",
          "args": {"command": "sleep 75; echo slow-done", "description": "Wait silently"},
-         "expect": [r"slow-done|shell-\d+"], "reject": [NOT_A_PERSON, r"(?i)timed? ?out"],
+         "expect": [r"slow-done|shell-\d+"], "reject": [NOT_A_PERSON, r"(?i)\btimed out\b"],
          "capture": {"slow_shell": r"\b(shell-\d+)\b"},
          "skip": "skipped by --quick" if quick else None},
         {"name": "follow the 75 s job", "tool": "bash_output", "when": "slow_shell",
@@ -71,7 +71,7 @@ def steps(host, quick=False):
         # the model through the host's own cut.
         {"name": "100,000 lines", "tool": "bash", "args": {"command": "seq 100000", "description": "Print many lines"},
          "expect": [r"(?m)^1$", r"(?m)^100000$", r"(?i)full output is in"],
-         "capture": {"full_output": r"full output is in (/[^\s;,]+)"}},
+         "capture": {"full_output": r"full output is in (/\S+?/tool_\w+)"}},
         {"name": "read the continuation", "tool": "read", "when": "full_output",
          "when_note": "not possible: the answer the host passed on names no saved output",
          "args": {"filePath": "${full_output}", "offset": 99991, "limit": 20},
