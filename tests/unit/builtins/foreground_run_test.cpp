@@ -5,6 +5,8 @@
 #include "builtins/shell/foreground_run.h"
 #include "tests/support/temp_dir.h"
 
+#include "tests/support/recording_channel.h"
+
 #include <catch2/catch.hpp>
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -24,30 +26,7 @@ using toold::core::json;
 
 namespace {
 
-class RecordingChannel final : public toold::core::ClientChannel {
-public:
-  void request(std::string, json, toold::core::CancellationToken,
-               std::function<void(toold::core::ClientReply)> onReply) override {
-    onReply({std::nullopt, toold::protocol::RpcError{toold::protocol::ErrorCode::MethodNotFound, "no client here", {}}});
-  }
-  void notify(std::string method, json params) override {
-    std::lock_guard lock(mutex_);
-    notifications_.emplace_back(std::move(method), std::move(params));
-    changed_.notify_all();
-  }
-  json capabilities() const override { return json::object(); }
-
-  std::vector<std::pair<std::string, json>> waitFor(std::size_t count) {
-    std::unique_lock lock(mutex_);
-    REQUIRE(changed_.wait_for(lock, 10s, [&] { return notifications_.size() >= count; }));
-    return notifications_;
-  }
-
-private:
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::vector<std::pair<std::string, json>> notifications_;
-};
+using toold::testing::RecordingChannel;
 
 /// What came back from one runForeground: the one answer, once it came.
 struct Answers {
