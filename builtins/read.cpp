@@ -48,7 +48,9 @@ json inputSchema() {
               {"properties",
                {{"filePath", {{"type", "string"}, {"description", "The absolute path to the file or directory to read"}}},
                 {"offset",
-                 {{"type", "integer"}, {"minimum", 1}, {"description", "The line number to start reading from (1-based)"}}},
+                 {{"type", "integer"},
+                  {"minimum", 0},
+                  {"description", "The line number to start reading from (1-based; 0 also means the first line)"}}},
                 {"limit",
                  {{"type", "integer"}, {"minimum", 1}, {"description", "The maximum number of lines to read (defaults to 2000)"}}}}},
               {"required", {"filePath"}},
@@ -374,7 +376,8 @@ bool mayReadOnQueue(FileTools& files, const core::ToolContext& context, const st
 core::Tool makeReadTool(std::shared_ptr<FileTools> files) {
   auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
     const auto path = input["filePath"].get<std::string>();
-    const std::uint64_t offset = input.value("offset", std::uint64_t{1});
+    // 0 is read as the first line, as opencode does now: models that count from 0 send it.
+    const std::uint64_t offset = std::max<std::uint64_t>(input.value("offset", std::uint64_t{1}), 1);
     // Unset: the default limit, a cut of toold's that the page says so of (readText).
     std::optional<std::uint64_t> limit;
     if (auto given = input.find("limit"); given != input.end()) limit = given->get<std::uint64_t>();
