@@ -9,6 +9,7 @@
 #include "core/tools/invalid_tool.h"
 #include "core/tools/permission_guard.h"
 #include "core/tools/call_handover.h"
+#include "core/tools/call_texts.h"
 #include "core/tools/session_table.h"
 #include "core/tools/tool_content.h"
 #include "core/tools/tool_hooks.h"
@@ -41,22 +42,6 @@ constexpr std::string_view kDisabledMessage = "Tools are disabled after the maxi
 // call's cancellation. The common small call is never handed to another thread.
 constexpr std::uint64_t kInlineValidationSteps = 20'000;
 constexpr std::chrono::milliseconds kInlineValidationTime{2};
-
-// What a model told its repeat was held is told to do instead.
-std::string loopAdvice(const std::string& tool) {
-  return "This call repeats the last two " + tool +
-         " calls exactly, and both got the same answer: running it again would give that answer again. "
-         "Use the answer you have, change the input, or try another approach; to wait for a background "
-         "job, call bash_output with wait. ";
-}
-
-std::string unknownToolMessage(const std::string& name, const Snapshot& snapshot) {
-  std::string message = "Unknown tool: " + name + ". Available tools: ";
-  const auto names = snapshot.names();
-  if (names.empty()) return message + "none.";
-  for (std::size_t i = 0; i < names.size(); ++i) message += (i ? ", " : "") + names[i];
-  return message + ".";
-}
 
 std::string joinIssues(const std::vector<SchemaIssue>& issues) {
   std::string text;
@@ -276,7 +261,7 @@ struct Call : std::enable_shared_from_this<Call> {
         if (verdict.granted()) {
           // Let through by the unattended policy, not by a person who saw the repetition: the
           // model still learns it repeated itself, after the answer it asked for.
-          if (verdict.byPolicy) c.loopNote = loopAdvice(c.tool->name);
+          if (verdict.byPolicy) c.loopNote = loopNoteAfterAnswer(c.tool->name);
           return c.execute();
         }
         c.session->doomLoop.forget(*c.loopTicket);
@@ -450,10 +435,7 @@ struct Call : std::enable_shared_from_this<Call> {
     } catch (const ContentError& e) {
       return operationalFailure("tool \"" + tool->name + "\" returned invalid content: " + e.what());
     }
-    if (!loopNote.empty())
-      outcome.content.push_back(json{{"type", "text"},
-                                     {"text", "Note: " + loopNote + "(No one could be asked; toold's unattended policy "
-                                                                    "let this call run.)"}});
+    if (!loopNote.empty()) outcome.content.push_back(json{{"type", "text"}, {"text", loopNote}});
     outcome.status = ToolOutcome::Status::Completed;
     outcome.output = std::move(result.output);
     if (result.metadata) {
