@@ -19,6 +19,7 @@ json outcomeToJson(ToolOutcome&& outcome) {
     j["content"] = std::move(outcome.content);
     if (outcome.metadata) j["metadata"] = std::move(*outcome.metadata);
     if (!outcome.outputPaths.empty()) j["outputPaths"] = std::move(outcome.outputPaths);
+    if (outcome.truncated) j["truncated"] = true;
   } else {
     j["status"] = "error";
     j["error"] = json{{"type", std::move(outcome.errorType)}, {"message", std::move(outcome.errorMessage)}};
@@ -84,7 +85,9 @@ void appendOutcomeJson(std::string& out, const ToolOutcome& outcome) {
   }
   out += R"(,"sessionID":)";
   appendJsonString(out, outcome.sessionID);
-  out += outcome.completed() ? R"(,"status":"completed"})" : R"(,"status":"error"})";
+  out += outcome.completed() ? R"(,"status":"completed")" : R"(,"status":"error")";
+  if (outcome.completed() && outcome.truncated) out += R"(,"truncated":true)";
+  out += '}';
 }
 
 void applyOutcomeJson(const json& value, ToolOutcome& outcome) {
@@ -106,6 +109,7 @@ void applyOutcomeJson(const json& value, ToolOutcome& outcome) {
         outcome.outputPaths.push_back(path.get<std::string>());
       }
     }
+    outcome.truncated = reader.optionalBool("truncated").value_or(false);
     outcome.errorType.clear();
     outcome.errorMessage.clear();
     outcome.partial.reset();
@@ -121,6 +125,7 @@ void applyOutcomeJson(const json& value, ToolOutcome& outcome) {
   outcome.content = json::array();
   outcome.metadata.reset();
   outcome.outputPaths.clear();
+  outcome.truncated = false;
 }
 
 } // namespace toold::protocol

@@ -35,6 +35,9 @@ struct ToolOutcome {
   json content = json::array();   ///< non-empty array of {type:"text",text} | {type:"file",uri,mime,name?}
   std::optional<json> metadata;   ///< a JSON object, never sent to the model
   std::vector<std::string> outputPaths; ///< managed files holding text cut from `content`
+  /// The pipeline cut `content` to its limits. Said here, beside the paths, and never in
+  /// `metadata`: metadata is the tool's own, and a tool that returned none has none.
+  bool truncated = false;
   /// What the client should know about how the call was run, never shown to the model (an
   /// "always" approval that could not be saved). Either status.
   std::vector<std::string> notices;

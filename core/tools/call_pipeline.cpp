@@ -468,8 +468,7 @@ struct Call : std::enable_shared_from_this<Call> {
         self->onQueue([bounded = std::move(bounded), next = std::move(next)](Call& c) mutable {
           if (bounded.truncated) {
             c.outcome.content = std::move(bounded.content);
-            if (!c.outcome.metadata) c.outcome.metadata = json::object();
-            (*c.outcome.metadata)["truncated"] = true;
+            c.outcome.truncated = true;
             if (bounded.outputPath) c.outcome.outputPaths.push_back(bounded.outputPath->string());
           }
           next(c);

@@ -120,11 +120,14 @@ TEST_CASE("tool outcome: written out directly, the same bytes as its JSON tree w
   outcome.output = json("a string output"); // any JSON value
   outcome.metadata.reset();
   written(outcome);
+  outcome.truncated = true; // the pipeline's cut, said beside the paths and never in metadata
+  CHECK(written(outcome).ends_with(R"("status":"completed","truncated":true})"));
+  CHECK(json::parse(written(outcome)).count("metadata") == 0);
 
   outcome.status = ToolOutcome::Status::Error;
   outcome.errorType = std::string(error_type::kFailure);
   outcome.errorMessage = "it broke: \x01";
-  written(outcome); // what a completed call had is not shown for an error
+  CHECK(written(outcome).find("truncated") == std::string::npos); // what a completed call had is not shown for an error
   outcome.partial = json{{"progress", 2}, {"message", "half"}};
   outcome.notices.clear();
   CHECK(written(outcome).ends_with(R"("partial":{"message":"half","progress":2},"sessionID":"s\"1","status":"error"})"));
