@@ -1,11 +1,13 @@
 // What the file tools share across calls: the per-path locks that serialize mutations, the
-// sessions' read stamps, the line-index cache that makes paging through huge files cheap, and
-// which folders are on a local disk (where a small read runs without a thread hand-off).
+// sessions' read stamps, the line-index cache that makes paging through huge files cheap, which
+// folders are on a local disk (where a small read runs without a thread hand-off), and which
+// folders' instructions each session has been shown.
 // One instance serves every file tool of a daemon.
 #pragma once
 
 #include "builtins/files/line_window.h"
 #include "builtins/files/local_disk.h"
+#include "builtins/files/nested_instructions.h"
 #include "builtins/files/read_stamps.h"
 #include "core/files/path_locks.h"
 
@@ -16,6 +18,7 @@ struct FileTools {
   ReadStamps stamps;
   LineIndexCache lineIndex;
   LocalDiskCheck localDisk;
+  NestedInstructions instructions;
 };
 
 } // namespace toold::builtins

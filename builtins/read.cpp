@@ -184,12 +184,16 @@ std::string cutToRoom(std::string_view line, std::size_t maxBytes) {
 }
 
 void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const core::ResolvedPath& path,
-              int fd, const struct stat& status, std::shared_ptr<const LineIndex> index, std::uint64_t offset,
+              int folder, int fd, const struct stat& status, std::shared_ptr<const LineIndex> index, std::uint64_t offset,
               std::optional<std::uint64_t> limit, const core::ToolDone& done) {
+  // The instructions of the folders entered, not yet shown to the session, follow the page.
+  const InstructionReminder reminder =
+      files->instructions.lookUp(context.sessionID, path.canonical, folder, context.location->directory, context.budget);
+  const core::BoundingLimits budget = reminder.text.empty() ? context.budget : core::roomLeft(context.budget, reminder.text);
   // The page fits the call's budget whole, wrapper and footer included: a file has at most one
   // line more than it has bytes, which bounds every number the frame may hold.
   const std::uint64_t largestNumber = static_cast<std::uint64_t>(status.st_size) + 1;
-  const PageRoom room = pageRoom(context.budget, path.given.native(), offset, limit.value_or(kDefaultLimit), largestNumber);
+  const PageRoom room = pageRoom(budget, path.given.native(), offset, limit.value_or(kDefaultLimit), largestNumber);
   LineWindowRequest request{offset, room.lines, kMaxLineChars, room.bytes, room.lineOverhead};
   auto read = readLineWindow(fd, path.canonical, request, files->lineIndex, context.cancellation, &status, index);
   if (auto* window = std::get_if<LineWindow>(&read); window && window->lines.empty() && window->cutByBytes) {
@@ -233,9 +237,12 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
     }
   }
   text.append("\n\n").append(pageFooter(end)).append(kPageClose);
+  text += reminder.text;
   json metadata(json::value_t::object);
   metadata["preview"] = joinPreview(window.lines);
   metadata["truncated"] = window.more;
+  if (!reminder.loaded.empty()) metadata["loaded"] = reminder.loaded;
+  files->instructions.shown(context.sessionID, reminder);
   done(core::ToolResult{std::nullopt, json(std::move(text)), std::move(metadata)});
 }
 
@@ -301,7 +308,7 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
     if (sniff.kind == FileClass::Media) return onQueue ? handOver() : readMedia(path, location, sniff, size, done);
     if (sniff.kind == FileClass::Binary) return done(failure("Cannot read binary file: " + path.given.string()));
   }
-  readText(files, context, path, fd, status, std::move(index), offset, limit, done);
+  readText(files, context, path, location.directory.get(), fd, status, std::move(index), offset, limit, done);
 }
 
 /// Resolves the path, asks for permission, reads. `onQueue`: see readResolved.
