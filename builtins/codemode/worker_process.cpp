@@ -86,6 +86,9 @@ WorkerProcess::~WorkerProcess() {
   }
   for (int fd : {stdin_, stdout_, stderr_})
     if (fd >= 0) ::close(fd);
+  // Not reaped by the reader (the last owner let go on a message, before the pipes closed): the
+  // child table kills and reaps it, or every stopped program would leave a zombie behind.
+  if (const auto id = child_.exchange(0); id != 0) core::ChildTable::instance().release(id, kReapPatience);
 }
 
 void WorkerProcess::waitUntilReaderDone() {
@@ -130,7 +133,7 @@ bool WorkerProcess::sendLine(std::string_view line) {
 
 void WorkerProcess::kill() {
   if (!alive_.exchange(false)) return;
-  core::ChildTable::instance().signalGroup(child_, SIGKILL);
+  if (const auto id = child_.load(); id != 0) core::ChildTable::instance().signalGroup(id, SIGKILL);
 }
 
 void WorkerProcess::readLoop() {
@@ -195,7 +198,7 @@ void WorkerProcess::readLoop() {
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (child_ != 0) core::ChildTable::instance().release(child_, kReapPatience);
+  if (const auto id = child_.exchange(0); id != 0) core::ChildTable::instance().release(id, kReapPatience);
   std::function<void(std::string)> ended;
   {
     std::lock_guard lock(listenerMutex_);

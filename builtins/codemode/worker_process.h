@@ -69,7 +69,9 @@ private:
 
   void readLoop();
 
-  std::uint64_t child_ = 0;
+  /// The child table's id; 0 once reaped or released. Atomic: kill() may read it on any thread
+  /// while the reader reaps.
+  std::atomic<std::uint64_t> child_{0};
   int pid_ = -1;
   int stdin_ = -1;
   int stdout_ = -1;
