@@ -4,6 +4,7 @@
 #include "builtins/codemode/program_bootstrap.h"
 #include "builtins/codemode/program_watchdog.h"
 #include "builtins/codemode/type_blanker.h"
+#include "builtins/codemode/worker_call_lines.h"
 
 #include <jsapi.h>
 #include <jsfriendapi.h>
@@ -116,7 +117,8 @@ struct JsEngine::Impl {
       }
   }
 
-  // host.call(path, inputJson) -> id, or -cap when the program used up its calls.
+  // host.call(path, inputJson) -> id, -cap when the program used up its calls, or 0 when the input
+  // is not Unicode text (a lone surrogate): refused in the program, not counted.
   static bool nativeCall(JSContext* cx, unsigned argc, JS::Value* vp) {
     JS::CallArgs args = JS::CallArgsFromVp(argc, vp);
     Run& run = *of(cx).run;
@@ -124,10 +126,14 @@ struct JsEngine::Impl {
       args.rval().setNumber(-static_cast<double>(run.limits->maxToolCalls));
       return true;
     }
+    std::string input = toUtf8(cx, args.get(1));
+    if (hasLoneSurrogate(input)) {
+      args.rval().setNumber(0);
+      return true;
+    }
     ++run.calls;
     const std::uint64_t id = ++of(cx).nextId;
     std::string path = toUtf8(cx, args.get(0));
-    std::string input = toUtf8(cx, args.get(1));
     if (run.inFlight < run.limits->maxInFlight) {
       ++run.inFlight;
       run.running.insert(id);

@@ -97,6 +97,9 @@ const char* const kProgramBootstrap = R"JS((function (host) {
       return PromiseType.reject(e);
     }
     const id = host.call(dotted, input);
+    if (id === 0)
+      return PromiseType.reject(toolError("InvalidDataValue", "A string in the input of '" + expression(segments) +
+        "' holds a lone UTF-16 surrogate (half of a character, such as '\\uD800' alone); tools take valid Unicode text only."));
     if (id < 0)
       return PromiseType.reject(toolError("ToolCallLimitExceeded", "The program made more tool calls than allowed (" + (-id) + ")."));
     return new PromiseType((resolve, reject) => apply(mapSet, pending, [id, {resolve, reject}]));

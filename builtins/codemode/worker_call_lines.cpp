@@ -25,6 +25,41 @@ std::string callLine(std::uint64_t id, std::string_view path, std::string_view i
   return line;
 }
 
+namespace {
+// The value of the four hex digits at `at`, or -1.
+int hexQuad(std::string_view text, std::size_t at) {
+  if (at + 4 > text.size()) return -1;
+  int value = 0;
+  for (std::size_t i = at; i < at + 4; ++i) {
+    const char c = text[i];
+    const int digit = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+    if (digit < 0) return -1;
+    value = value * 16 + digit;
+  }
+  return value;
+}
+} // namespace
+
+bool hasLoneSurrogate(std::string_view inputJson) {
+  // Escapes occur only inside strings, and a backslash there always starts one: scanning escape by
+  // escape needs no tracking of where strings begin.
+  for (std::size_t at = inputJson.find('\\'); at != std::string_view::npos; at = inputJson.find('\\', at)) {
+    if (at + 1 >= inputJson.size()) return false;
+    if (inputJson[at + 1] != 'u') {
+      at += 2; // any other escape, an escaped backslash too
+      continue;
+    }
+    const int unit = hexQuad(inputJson, at + 2);
+    at += 6;
+    if (unit < 0xD800 || unit > 0xDFFF) continue;
+    if (unit >= 0xDC00) return true; // a low half with no high half before it
+    const int next = at + 1 < inputJson.size() && inputJson[at] == '\\' && inputJson[at + 1] == 'u' ? hexQuad(inputJson, at + 2) : -1;
+    if (next < 0xDC00 || next > 0xDFFF) return true;
+    at += 6;
+  }
+  return false;
+}
+
 std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload) {
   std::string line(kResultHead);
   line += std::to_string(id);

@@ -20,6 +20,12 @@ namespace toold::codemode {
 /// JSON.stringify output); empty means `{}`.
 std::string callLine(std::uint64_t id, std::string_view path, std::string_view inputJson);
 
+/// Whether the JSON text `inputJson` (JSON.stringify's output, which escapes a lone UTF-16 surrogate
+/// as `\uD800`..`\uDFFF` and writes a paired one as the character) escapes a surrogate that is not
+/// half of a pair. Such a string is not Unicode text: no JSON reader on toold's side accepts it,
+/// so the call is refused in the program at once instead of being lost on the way.
+bool hasLoneSurrogate(std::string_view inputJson);
+
 /// toold's answer line, newline included: `payload` is the value (ok) or the error object.
 std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload);
 

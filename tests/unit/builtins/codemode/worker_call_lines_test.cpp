@@ -44,3 +44,16 @@ TEST_CASE("worker call lines: other lines are not taken for results", "[codemode
                            R"({"ok":true,"type":"result","id":1,"value":1})", ""})
     CHECK_FALSE(readResultLine(line));
 }
+
+TEST_CASE("call lines: a lone surrogate escape is found, a pair or an escaped backslash is not", "[codemode]") {
+  CHECK_FALSE(hasLoneSurrogate(R"({"s":"plain","e":"😀","n":1})"));
+  CHECK_FALSE(hasLoneSurrogate(R"({"s":"\ud83d\ude00"})"));         // a pair, escaped
+  CHECK_FALSE(hasLoneSurrogate(R"({"s":"\\ud800"})"));              // a backslash, then text
+  CHECK_FALSE(hasLoneSurrogate(R"({"s":"\u0001\n\"\\"})"));
+  CHECK(hasLoneSurrogate(R"({"s":"a\ud800b"})"));                   // a high half alone
+  CHECK(hasLoneSurrogate(R"({"s":"a\udc00"})"));                    // a low half alone
+  CHECK(hasLoneSurrogate(R"({"s":"\ud800\u0041"})"));               // a high half before no low half
+  CHECK(hasLoneSurrogate(R"({"s":"\\\ud800"})"));                   // an escaped backslash, then the escape
+  CHECK(hasLoneSurrogate(R"(["\uD800"])"));                         // upper-case hex
+  CHECK(hasLoneSurrogate(R"({"\udbff":1})"));                       // in a key
+}
