@@ -1,5 +1,10 @@
 #include "core/net/address_class.h"
 
+#include <arpa/inet.h>
+#include <cstring>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
 namespace toold::core {
 namespace {
 
@@ -34,10 +39,37 @@ bool isPrivateOrLoopback(const boost::asio::ip::address& address) {
          (bytes[0] & 0xFE) == 0xFC; // unique local, fc00::/7
 }
 
+bool isOwnAddress(const boost::asio::ip::address& address) {
+  namespace ip = boost::asio::ip;
+  ip::address wanted = address;
+  if (address.is_v6() && address.to_v6().is_v4_mapped()) wanted = ip::make_address_v4(ip::v4_mapped, address.to_v6());
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return false;
+  bool own = false;
+  for (const ifaddrs* at = list; at != nullptr && !own; at = at->ifa_next) {
+    if (at->ifa_addr == nullptr) continue;
+    if (at->ifa_addr->sa_family == AF_INET && wanted.is_v4()) {
+      const auto* in = reinterpret_cast<const sockaddr_in*>(at->ifa_addr);
+      own = wanted.to_v4().to_uint() == ntohl(in->sin_addr.s_addr);
+    } else if (at->ifa_addr->sa_family == AF_INET6 && wanted.is_v6()) {
+      const auto* in6 = reinterpret_cast<const sockaddr_in6*>(at->ifa_addr);
+      ip::address_v6::bytes_type bytes;
+      std::memcpy(bytes.data(), in6->sin6_addr.s6_addr, bytes.size());
+      own = wanted.to_v6().to_bytes() == bytes;
+    }
+  }
+  ::freeifaddrs(list);
+  return own;
+}
+
 std::optional<std::string> refusePrivateAddress(const boost::asio::ip::address& address) {
-  if (!isPrivateOrLoopback(address)) return std::nullopt;
-  return address.to_string() + " is a loopback or private address, which toold does not fetch unless its "
-                               "configuration allows it";
+  if (isPrivateOrLoopback(address))
+    return address.to_string() + " is a loopback or private address, which toold does not fetch unless its "
+                                 "configuration allows it";
+  if (isOwnAddress(address))
+    return address.to_string() + " is an address of this machine, which toold does not fetch unless its "
+                                 "configuration allows it";
+  return std::nullopt;
 }
 
 } // namespace toold::core

@@ -13,8 +13,13 @@ namespace toold::core {
 /// IPv6 unique-local and site-local, and IPv4-mapped or -compatible forms of any of them.
 bool isPrivateOrLoopback(const boost::asio::ip::address& address);
 
-/// A refusal sentence for `address` when it is private or loopback, nothing otherwise; shaped for
-/// HttpOptions::refuse_address.
+/// Whether `address` (or the IPv4 address an IPv4-mapped one stands for) is one of this machine's
+/// own interface addresses, public ones included: a service listening on 0.0.0.0 answers there
+/// as it does on loopback. Asked of the kernel on every call (interfaces come and go).
+bool isOwnAddress(const boost::asio::ip::address& address);
+
+/// A refusal sentence for `address` when it is private, loopback or one of this machine's own,
+/// nothing otherwise; shaped for HttpOptions::refuse_address.
 std::optional<std::string> refusePrivateAddress(const boost::asio::ip::address& address);
 
 } // namespace toold::core
