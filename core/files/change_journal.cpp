@@ -3,6 +3,7 @@
 #include "core/output/output_store.h"
 
 #include <cerrno>
+#include <climits>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
@@ -189,6 +190,9 @@ std::optional<JournalRecord> decodeJournal(std::string_view text) {
     for (std::size_t i = 1; i < fields.size(); ++i) {
       auto value = unescape(fields[i]);
       if (!value) return sawOwner ? std::optional(record) : std::nullopt;
+      // No path toold writes is longer than the kernel takes: a longer value is not toold's, and
+      // would only carry megabytes into the notes and the log.
+      if (value->size() > PATH_MAX) return std::nullopt;
       values.push_back(std::move(*value));
     }
     if (kind == "owner" && values.size() == 4) {

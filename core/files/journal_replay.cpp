@@ -16,6 +16,16 @@ namespace toold::core {
 
 namespace {
 
+// The first names of a list, then how many more: a journal may name thousands of files, and the
+// note is one log line.
+std::string someNames(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 20;
+  std::string text;
+  for (std::size_t i = 0; i < names.size() && i < kShown; ++i) text += (i ? ", " : "") + names[i];
+  if (names.size() > kShown) text += " and " + std::to_string(names.size() - kShown) + " more";
+  return text;
+}
+
 namespace fs = std::filesystem;
 
 // Staging files are named after their target and sit beside it; a journal naming anything else was
@@ -83,18 +93,16 @@ std::string rollForward(const JournalRecord& record) {
   for (const auto& directory : directories) syncDirectory(directory);
   std::string note = "rolled forward (" + std::to_string(renamed) + " file(s) replaced and " +
                      std::to_string(removed) + " removed that the killed toold had not reached)";
-  if (!failures.empty()) {
-    note += "; not finished: ";
-    for (std::size_t i = 0; i < failures.size(); ++i) note += (i ? ", " : "") + failures[i];
-  }
+  if (!failures.empty()) note += "; not finished: " + someNames(failures);
   return note;
 }
 
 std::string interrupted(const JournalRecord& record) {
   removeStagingFiles(record);
   std::string note = "was undoing a failed commit when it was killed; these files may hold the new content: ";
-  for (std::size_t i = 0; i < record.entries.size(); ++i) note += (i ? ", " : "") + record.entries[i].target.string();
-  return note;
+  std::vector<std::string> targets;
+  for (const auto& entry : record.entries) targets.push_back(entry.target.string());
+  return note + someNames(targets);
 }
 
 std::string readAll(const fs::path& path) {

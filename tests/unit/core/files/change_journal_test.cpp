@@ -179,3 +179,28 @@ TEST_CASE("journal replay: a single-file write killed before its rename leaves n
   CHECK(stagingFilesIn(w) == 0);
   CHECK_FALSE(fs::exists(dir.path() / "journal" / "3-3-2.journal.next"));
 }
+
+TEST_CASE("journal replay: a forged journal's huge paths and long lists stay out of the notes", "[journal]") {
+  TempDir dir("replay");
+  // A path longer than any the kernel takes: not a journal toold wrote.
+  JournalRecord huge;
+  huge.owner = deadOwner();
+  huge.state = JournalState::RollingBack;
+  huge.entries = {{"/w/" + std::string(10u << 20, 'a'), {}}};
+  CHECK_FALSE(decodeJournal(encodeJournal(huge)));
+  writeJournal(dir.path() / "journal", "2-2-1.journal", huge);
+  // Thousands of ordinary entries: the note names twenty and counts the rest.
+  JournalRecord many;
+  many.owner = deadOwner();
+  many.state = JournalState::RollingBack;
+  for (int i = 0; i < 3000; ++i) many.entries.push_back({"/w/file-" + std::to_string(i), {}});
+  writeJournal(dir.path() / "journal", "2-2-2.journal", many);
+
+  const auto report = replayJournals(dir.path() / "journal");
+  CHECK(report.leftAlone == 1);
+  CHECK(report.interrupted == 1);
+  std::size_t longest = 0;
+  for (const auto& note : report.notes) longest = std::max(longest, note.size());
+  CHECK(longest < 2000);
+  CHECK_THAT(report.notes.back(), Catch::Contains("/w/file-19 and 2980 more"));
+}
