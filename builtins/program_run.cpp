@@ -1,5 +1,7 @@
 #include "builtins/program_run.h"
 
+#include "builtins/codemode/input_summary.h"
+
 #include "builtins/codemode/program_result.h"
 #include "builtins/codemode/worker_call_lines.h"
 #include "core/tool_service.h"
@@ -9,6 +11,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <limits>
 #include <map>
 #include <mutex>
 
@@ -20,6 +23,9 @@ namespace kind = codemode::diagnostic_kind;
 namespace {
 
 constexpr std::size_t kMaxInFlight = 8;
+// What the inner calls of one program may pass at once: toold holds each input until its call
+// ends (8 × 20 MB once took toold to half a gigabyte).
+constexpr std::size_t kMaxInputBytesInFlight = std::size_t{64} << 20;
 // The most often the toolCalls list is sent as progress (see publishLocked).
 constexpr std::chrono::milliseconds kProgressInterval{50};
 // The worker stops a program at its deadline itself; this is for a worker that cannot.
@@ -112,6 +118,7 @@ private:
   struct Inner {
     std::size_t index;
     core::CancellationSource cancel;
+    std::size_t inputBytes = 0;
   };
 
   void onMessage(json message) {
@@ -174,12 +181,23 @@ private:
       return reply(codemode::resultLine(id, false, {{"kind", kind::kUnknownTool}, {"message", "Unknown tool '" + path + "'."}}));
     const core::RegisteredTool& tool = *found->second;
     core::CancellationToken token;
+    const std::size_t inputBytes = codemode::jsonSizeUpTo(input, std::numeric_limits<std::size_t>::max());
     {
       std::lock_guard lock(mutex_);
       if (finished_) return;
+      if (inputBytesInFlight_ + inputBytes > kMaxInputBytesInFlight)
+        return reply(codemode::resultLine(
+            id, false,
+            {{"kind", kind::kInvalidDataValue},
+             {"message", "The program's inner calls would hold " + std::to_string((inputBytesInFlight_ + inputBytes) >> 20) +
+                             " MiB of input at once, over Code Mode's " + std::to_string(kMaxInputBytesInFlight >> 20) +
+                             " MiB: await calls before starting more, or pass less data to each."}}));
+      inputBytesInFlight_ += inputBytes;
       json entry{{"tool", tool.name}, {"status", "running"}};
-      if (input.is_object() ? !input.empty() : !input.is_null()) entry["input"] = input.is_object() ? input : json{{"input", input}};
-      auto [it, added] = running_.try_emplace(id, Inner{toolCalls_.size(), {}});
+      // The list goes out with every update: a large input is shown by a bounded stand-in.
+      if (input.is_object() ? !input.empty() : !input.is_null())
+        entry["input"] = codemode::inputSummary(input.is_object() ? input : json{{"input", input}});
+      auto [it, added] = running_.try_emplace(id, Inner{toolCalls_.size(), {}, inputBytes});
       toolCalls_.push_back(std::move(entry));
       token = it->second.cancel.token();
       publishLocked();
@@ -228,6 +246,7 @@ private:
       if (it == running_.end()) return;
       toolCalls_[it->second.index]["status"] = status;
       for (auto& image : images) files_.emplace_back(it->second.index, std::move(image));
+      inputBytesInFlight_ -= it->second.inputBytes;
       running_.erase(it);
       publishLocked();
     }
@@ -301,6 +320,7 @@ private:
   std::chrono::steady_clock::time_point lastPublished_{};
   bool publishPending_ = false;
   json toolCalls_ = json::array();
+  std::size_t inputBytesInFlight_ = 0; ///< of the inner calls running, as jsonSizeUpTo counts them
   std::map<std::uint64_t, Inner> running_;
   std::vector<std::pair<std::size_t, json>> files_;
   bool finished_ = false;
