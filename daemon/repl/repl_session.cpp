@@ -37,7 +37,8 @@ std::string quoteList(const json& values) {
 } // namespace
 
 ReplSession::ReplSession(client::ChildProcess& child, Console& console, ToolCatalog& catalog, SessionOptions options)
-    : child_(child), console_(console), catalog_(catalog), options_(std::move(options)), reader_([this] { readLoop(); }) {}
+    : child_(child), console_(console), catalog_(catalog), options_(std::move(options)), touched_(options_.workspace),
+      reader_([this] { readLoop(); }) {}
 
 ReplSession::~ReplSession() { finish(); }
 
@@ -106,8 +107,11 @@ bool ReplSession::sendRaw(const json& message, std::string& why) {
       if (!m.is_object() || !m.contains("id") || !m.contains("method") || !m["method"].is_string()) continue;
       const std::string method = m["method"];
       std::string tool;
-      if ((method == "call" || method == "tools/call") && m.contains("params") && m["params"].is_object())
-        tool = m["params"].value("name", std::string());
+      if ((method == "call" || method == "tools/call") && m.contains("params") && m["params"].is_object()) {
+        const json& params = m["params"];
+        tool = params.value("name", std::string());
+        touched_.touchInput(tool, params.value(method == "call" ? "input" : "arguments", json::object()));
+      }
       pending_[m["id"].dump()] = Pending{method, tool, "", Purpose::Typed, std::chrono::steady_clock::now(), nextOrder_++};
       lastTyped_ = m["id"];
     }
@@ -153,6 +157,7 @@ std::optional<json> ReplSession::callTool(const std::string& tool, const json& i
     std::lock_guard lock(mutex_);
     snapshot = snapshot_;
     callID = "call-" + std::to_string(++nextCall_);
+    if (!snapshot.empty()) touched_.touchInput(tool, input); // before the call can change them
   }
   if (snapshot.empty()) {
     why = "no snapshot yet (toold did not answer the REPL's snapshot request)";
@@ -355,9 +360,15 @@ bool ReplSession::serverGone() {
   return gone_;
 }
 
-std::string ReplSession::fixture(const std::vector<std::string>& tooldArgs, const std::string& workspace,
-                                 const std::string& config) {
+void ReplSession::touchFile(const std::string& path) {
   std::lock_guard lock(mutex_);
+  touched_.touch(path);
+}
+
+std::string ReplSession::fixture(FixtureSetting setting) {
+  std::lock_guard lock(mutex_);
+  setting.files = touched_.files();
+  setting.filesLeftOut = touched_.leftOut();
   // Requests still running are left out (their answers are not part of the conversation yet).
   std::vector<RecordedMessage> settled;
   for (const auto& entry : transcript_) {
@@ -366,7 +377,7 @@ std::string ReplSession::fixture(const std::vector<std::string>& tooldArgs, cons
       continue;
     settled.push_back(entry);
   }
-  return writeFixture(settled, tooldArgs, workspace, config);
+  return writeFixture(settled, setting);
 }
 
 void ReplSession::finish() {

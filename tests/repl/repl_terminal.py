@@ -3,11 +3,13 @@
 screen is read back. Covers Tab completion (meta-commands, tools, parameters, paths), the
 progress status line replaced by the result, Ctrl-C cancelling the running call and then
 clearing the line, the permission prompt asked again after a typo, and toold's log kept off the
-prompt line.
+prompt line; and a
+recorded session replayed by the command :record prints.
 
     repl_terminal.py PATH/TO/toold-repl      (toold is found next to it)
 """
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -59,6 +61,54 @@ def press(*keys):
 def expect(condition, message):
     if not condition:
         failures.append(f"{message}\n--- screen ---\n{screen()}\n---")
+
+
+def record_and_replay():
+    """A session that reads a file, edits it and runs bash (asked about, answered at the prompt),
+    recorded with :record: the replay command it prints passes, run as printed in an empty folder
+    (the fixture runner gives it a fresh, empty workspace of its own)."""
+    work = os.path.join(WORK, "recorded")
+    os.makedirs(work)
+    with open(os.path.join(work, "notes.txt"), "w") as f:
+        f.write("alpha\nbeta\n")
+    with open(os.path.join(work, "toold.json"), "w") as f:
+        f.write('{"permission": {"bash": "ask"}}\n')
+    command = (f"cd {work} && env HOME={WORK} TERM=xterm {REPL} --log-level warn; echo EXITED $?; sleep 60")
+    tmux("new-session", "-d", "-s", "repl", "-x", "250", "-y", "50", command)
+    if not wait_text("Tab completes, Ctrl-D leaves."):
+        return
+    type_text("read filePath=notes.txt")
+    press("Enter")
+    wait_text("── read (id 2) · completed")
+    type_text("edit filePath=notes.txt oldString=beta newString=gamma")
+    press("Enter")
+    wait_text("── edit (id 3) · completed")
+    type_text('bash command="cat notes.txt; sleep 0.5; echo done" description=show')
+    press("Enter")
+    wait_for(lambda: last_line().startswith("allow bash"), "the permission prompt for bash")
+    type_text("o")
+    press("Enter")
+    wait_text("── bash (id 4) · completed")
+    type_text(":record session.fixture")
+    press("Enter")
+    if not wait_text("recorded the conversation in session.fixture"):
+        return
+    printed = [line for line in screen().split("\n") if "(replay: " in line]
+    replay = shlex.split(printed[-1].split("(replay: ", 1)[1].rsplit(")", 1)[0])
+    expect(replay[0].startswith("/") and "--toold" in replay and replay[replay.index("--toold") + 1].startswith("/"),
+           f"the replay command names no real paths: {replay}")
+    fresh = os.path.join(WORK, "fresh")
+    os.makedirs(fresh)
+    shutil.copy(os.path.join(work, "session.fixture"), fresh)
+    run = subprocess.run(replay, cwd=fresh, capture_output=True, text=True, timeout=60)
+    with open(os.path.join(work, "session.fixture")) as f:
+        recorded = f.read()
+    if run.returncode != 0 or "1 passed, 0 failed" not in run.stdout:
+        failures.append(f"the recorded fixture does not replay green:\n{run.stdout}{run.stderr}\n--- fixture ---\n{recorded}")
+    expect("%file notes.txt <<" in recorded and "\nbeta\n" in recorded, "the fixture lacks notes.txt as it was before the edit")
+    type_text(":quit")
+    press("Enter")
+    wait_text("EXITED 0")
 
 
 def main():
@@ -168,6 +218,8 @@ def main():
         type_text(":quit")
         press("Enter")
         wait_text("EXITED 0")
+        tmux("kill-session", "-t", "repl")
+        record_and_replay()
     finally:
         tmux("kill-server", check=False)
         shutil.rmtree(WORK, ignore_errors=True)
