@@ -391,6 +391,22 @@ void interact(LineInput& input, Repl& repl, ReplSession& session, ToolCatalog& c
   input.stop();
 }
 
+/// Piped input has ended: the answers still due are waited for, but a question from toold can
+/// no longer be answered, so it is declined at once rather than waited on until the timeout (a
+/// rejected permission fails the call that asked). True when every request was answered.
+bool waitAtEndOfInput(ReplSession& session, Console& console, std::chrono::milliseconds limit) {
+  using Clock = std::chrono::steady_clock;
+  for (;;) {
+    for (const auto& what : session.declineAsks()) {
+      console.error("toold-repl: toold asks " + what + ", but the input has ended and nothing answers it: declined\n");
+    }
+    const auto start = Clock::now();
+    if (session.waitForAllRepliesOrAsk(limit)) return true;
+    if (!session.hasAsk() || session.serverGone()) return session.unanswered() == 0;
+    limit -= std::min(limit, std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -475,7 +491,7 @@ int main(int argc, char** argv) {
 
   bool timedOut = false;
   if (!session.serverGone()) {
-    if (!session.waitForAllReplies(interactive ? std::chrono::milliseconds(kInteractiveReplyWait) : repl.waitLimit())) {
+    if (!(interactive ? session.waitForAllReplies(kInteractiveReplyWait) : waitAtEndOfInput(session, console, repl.waitLimit()))) {
       console.error("toold-repl: " + std::to_string(session.unanswered()) + " request(s) still unanswered after " +
                     (interactive ? std::string("2 s") : std::to_string(args.timeoutSeconds) + " s (--timeout)") +
                     "; shutting down\n");

@@ -130,6 +130,19 @@ bool ReplSession::reply(const json& id, const json& result, std::chrono::millise
         if (ask.id == id) return true;
       return false;
     };
+    if (!asked() && wait.count() > 0) {
+      // A script's :reply may run ahead of toold's question; say what it waits for, as the wait
+      // may be long and nothing else is printed meanwhile (--quiet).
+      std::string now = asks_.empty() ? std::string("toold asks nothing now") : "toold asks now:";
+      for (const auto& ask : asks_) now += " " + idText(ask.id);
+      const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait).count();
+      const std::string waiting = "toold-repl: :reply " + idText(id) + " waits" +
+                                  (seconds < 86400 ? " up to " + std::to_string(seconds) + " s (--timeout)" : std::string()) +
+                                  " for toold to ask " + idText(id) + " (" + now + ")\n";
+      lock.unlock();
+      console_.error(waiting);
+      lock.lock();
+    }
     changed_.wait_for(lock, wait, [&] { return gone_ || asked(); });
     if (!asked()) {
       why = "toold asked nothing with id " + dumpJson(id);
@@ -348,6 +361,39 @@ bool ReplSession::waitForAllReplies(std::chrono::milliseconds timeout) {
   std::unique_lock lock(mutex_);
   changed_.wait_for(lock, timeout, [&] { return gone_ || pending_.empty(); });
   return pending_.empty();
+}
+
+bool ReplSession::waitForAllRepliesOrAsk(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, timeout, [&] { return gone_ || pending_.empty() || !asks_.empty(); });
+  return pending_.empty();
+}
+
+std::vector<std::string> ReplSession::declineAsks() {
+  std::deque<Ask> asks;
+  {
+    std::lock_guard lock(mutex_);
+    asks.swap(asks_);
+  }
+  std::vector<std::string> declined;
+  for (const auto& ask : asks) {
+    std::string what = idText(ask.id) + " (" + ask.method;
+    json answer;
+    if (ask.method == "permission/ask") {
+      const json& params = ask.params.is_object() ? ask.params : json::object();
+      what += ": " + params.value("action", std::string("?")) + " on " + quoteList(params.value("resources", json::array()));
+      answer = protocol::makeResult(ask.id, json{{"reply", "reject"}});
+    } else if (ask.method == "question/ask") {
+      answer = protocol::makeResult(ask.id, json{{"dismissed", true}});
+    } else {
+      answer = protocol::makeError(ask.id, protocol::RpcError{protocol::ErrorCode::InternalError,
+                                                              "toold-repl's input ended: nothing answers this request", {}});
+    }
+    declined.push_back(what + ")");
+    send(answer);
+  }
+  if (!declined.empty()) console_.wake();
+  return declined;
 }
 
 std::size_t ReplSession::unanswered() {

@@ -92,6 +92,12 @@ public:
   bool waitForReply(const json& id, std::chrono::milliseconds timeout);
   /// Waits until every request sent was answered. True when none is left.
   bool waitForAllReplies(std::chrono::milliseconds timeout);
+  /// The same, but returns early (false) when toold asks the person something.
+  bool waitForAllRepliesOrAsk(std::chrono::milliseconds timeout);
+  /// Declines every question toold is waiting on (a permission ask is rejected, a question
+  /// dismissed, any other request answered with an error): a script whose input ended can
+  /// answer none. What was declined, one description each.
+  std::vector<std::string> declineAsks();
   std::size_t unanswered();
   /// True once toold closed its output (it exited, or is about to).
   bool serverGone();
