@@ -311,3 +311,22 @@ TEST_CASE("the files a call names are kept as they were before it, once") {
   CHECK(touched.files().size() == 4); // new.txt was the session's own; the rest was kept already
   fs::remove_all(root);
 }
+
+TEST_CASE("file names complete with a '/' after a folder and a blank after a file") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("repl-complete-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "sub_dir");
+  std::ofstream(root / "sub_file.txt") << "x";
+  std::ofstream(root / ".hidden") << "x";
+  const std::string base = root.string() + "/";
+  CHECK(fileCompletions(base + "sub") == std::vector<std::string>{base + "sub_dir/", base + "sub_file.txt"});
+  CHECK(fileCompletions(base + "sub_d") == std::vector<std::string>{base + "sub_dir/"});
+  CHECK(fileCompletions(base) == std::vector<std::string>{base + "sub_dir/", base + "sub_file.txt"});
+  CHECK(fileCompletions(base + ".h") == std::vector<std::string>{base + ".hidden"});
+  CHECK(appendedAfter({base + "sub_dir/"}) == '\0');
+  CHECK(appendedAfter({base + "sub_file.txt"}) == ' ');
+  CHECK(appendedAfter({"read"}) == ' ');
+  CHECK(appendedAfter({"filePath="}) == '\0');
+  fs::remove_all(root);
+}

@@ -114,6 +114,9 @@ def record_and_replay():
 def main():
     with open(os.path.join(WORK, "notes_file.txt"), "w") as f:
         f.write("hello\n")
+    os.makedirs(os.path.join(WORK, "sub_dir"))
+    with open(os.path.join(WORK, "sub_dir", "inner.txt"), "w") as f:
+        f.write("inner\n")
     with open(os.path.join(WORK, "toold.json"), "w") as f:  # so that bash asks
         f.write('{"permission": {"bash": "ask"}}\n')
     command = (f"cd {WORK} && env HOME={WORK} TERM=xterm {REPL} --test-methods --log-level info; "
@@ -144,10 +147,24 @@ def main():
         press("Enter")
         wait_text("test_sleep(ms: integer)")
 
-        # A path parameter completes file names.
-        type_text("test_path path=notes_f")
+        # A path parameter completes file names: a blank after a file (even right after a
+        # parameter's completion, which adds none), a '/' and no blank after a folder.
+        type_text("test_path pa")
         press("Tab")
-        wait_for(lambda: last_line().startswith("toold> test_path path=notes_file.txt"), "the path completed")
+        wait_for(lambda: last_line() == "toold> test_path path=", "the path parameter completed")
+        type_text("sub_d")
+        press("Tab")
+        type_text("X")
+        wait_for(lambda: last_line() == "toold> test_path path=sub_dir/X", "a '/' after the completed folder")
+        press("C-u")
+        type_text("test_path pa")
+        press("Tab")
+        wait_for(lambda: last_line() == "toold> test_path path=", "the path parameter completed")
+        type_text("notes_f")
+        press("Tab")
+        type_text("X")
+        wait_for(lambda: last_line() == "toold> test_path path=notes_file.txt X", "a blank after the completed file")
+        press("BSpace")
         press("Enter")
         wait_text('"inside":true')
 
