@@ -459,7 +459,13 @@ int main(int argc, char** argv) {
                                      std::string ask = session.askPrompt();
                                      return ask.empty() ? "toold> " : ask;
                                    },
-                                   .interrupted = [&session] { return session.cancelNewest().has_value(); }});
+                                   .interrupted = [&session] { return session.cancelNewest().has_value(); },
+                                   // An answer to a prompt ("o", "2") is no line to recall; a
+                                   // :command typed there is.
+                                   .keepInHistory = [&session](const std::string& line) {
+                                     const auto first = line.find_first_not_of(" \t");
+                                     return !session.hasAsk() || (first != std::string::npos && line[first] == ':');
+                                   }});
   if (interactive) {
     installCompletion(catalog);
     gInterruptFd = console.signalWakeFd();

@@ -235,6 +235,12 @@ def main():
         type_text(":quit")
         press("Enter")
         wait_text("EXITED 0")
+        # The history keeps the typed lines, not the answers to prompts.
+        with open(os.path.join(WORK, ".toold_repl_history"), errors="replace") as f:
+            history = [line.rstrip("\n") for line in f]
+        expect(any(line.startswith("test_sleep") for line in history), f"the history lacks a typed line: {history}")
+        expect(not any(line in ("x", "o", "oops") or "confirmed" in line for line in history),
+               f"answers to prompts went into the history: {history}")
         tmux("kill-session", "-t", "repl")
         record_and_replay()
     finally:
