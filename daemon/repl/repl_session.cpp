@@ -484,6 +484,7 @@ void ReplSession::handleFrame(const std::string& body) {
   }
 }
 
+// Takes mutex_ (to name the call that asks): called without it.
 std::string ReplSession::askDetails(const json& message) {
   const json& params = message.value("params", json::object());
   std::string text = "? toold asks (" + idText(message["id"]) + ")";
@@ -491,7 +492,15 @@ std::string ReplSession::askDetails(const json& message) {
   if (message.value("method", std::string()) != "permission/ask" || !params.is_object())
     return text + ": " + message.value("method", std::string()) + " " + dumpJson(params) + "\n";
   const json& source = params.value("source", json::object());
-  if (source.is_object() && source.contains("callID")) text += " for " + dumpJson(source["callID"]);
+  if (source.is_object() && source.contains("callID")) {
+    // Named as the call was shown when it was sent ("bash (id 3)"), not by the call id the REPL
+    // gave toold: one numbering on screen.
+    std::string call = dumpJson(source["callID"]);
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, pending] : pending_)
+      if (!pending.callID.empty() && source["callID"] == pending.callID) call = pending.tool + " (id " + key + ")";
+    text += " for " + call;
+  }
   text += ": " + params.value("action", std::string("?")) + " on " + quoteList(params.value("resources", json::array()));
   if (params.contains("save") && params["save"].is_array() && !params["save"].empty())
     text += "; \"always\" saves " + quoteList(params["save"]);
@@ -540,8 +549,10 @@ void ReplSession::handleMessage(const json& m, std::string& text, bool& changed)
   }
   const std::string method = m["method"].is_string() ? m["method"].get<std::string>() : std::string();
   if (m.contains("id")) { // toold asks the person
-    std::lock_guard lock(mutex_);
-    asks_.push_back({m["id"], method, m.value("params", json())});
+    {
+      std::lock_guard lock(mutex_);
+      asks_.push_back({m["id"], method, m.value("params", json())});
+    }
     changed = true;
     if (!quiet && options_.interactive && mode_ == OutputMode::Text) {
       // The prompt asks the question; what it is about (an edit's diff, the command) goes above.

@@ -205,6 +205,10 @@ def main():
         press("Enter")
         prompt = 'allow bash "rm -rf build"? [o]nce [a]lways [r]eject (+ message)'
         wait_for(lambda: last_line().startswith(prompt), "the permission prompt")
+        # The ask names the call as it was shown when sent, in the REPL's one numbering.
+        asked = [line for line in screen().split("\n") if line.startswith("? toold asks (toold-1)")]
+        expect(asked and asked[-1].startswith('? toold asks (toold-1) for test_permission (id 6): bash on "rm -rf build"'),
+               f"the ask does not name the call by its id: {asked}")
         type_text("x")
         press("Enter")
         wait_text("answer o (once), a (always) or r (reject)")
