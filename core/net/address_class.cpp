@@ -36,8 +36,8 @@ bool isPrivateOrLoopback(const boost::asio::ip::address& address) {
 
 std::optional<std::string> refusePrivateAddress(const boost::asio::ip::address& address) {
   if (!isPrivateOrLoopback(address)) return std::nullopt;
-  return address.to_string() + " is a loopback or private address, which toold does not fetch unless its "
-                               "configuration allows it";
+  // The fact only: the caller says which setting allows it, so the reason is given once.
+  return address.to_string() + " is a loopback or private address";
 }
 
 } // namespace toold::core
