@@ -168,6 +168,13 @@ TEST_CASE(":tools and :describe read the snapshot") {
   ToolCatalog catalog;
   fillWithRead(catalog);
   CHECK(catalog.listText() == "  read   Reads a file.\n  ready  Another\n");
+  // A description's first sentence, without a list's bullet.
+  catalog.setTools(json::array({{{"name", "webfetch"}, {"description", "- Fetches content from a URL\n- Takes a URL"}},
+                                {{"name", "question"}, {"description", "Use this tool to ask. This allows you to:\n1. x"}}}));
+  CHECK(catalog.listText() == "  webfetch  Fetches content from a URL\n  question  Use this tool to ask.\n");
+  CHECK(firstSentence("\n  * Runs `a.b` (see x.y).  More.") == "Runs `a.b` (see x.y).");
+  CHECK(firstSentence("") == "");
+  fillWithRead(catalog);
   const std::string described = catalog.describeText("read");
   CHECK(described.starts_with("read(filePath: string, exact?: boolean, ignore?: array, offset?: integer = 1, "));
   CHECK(described.find("  filePath  string   required  The path of the file\n") != std::string::npos);
