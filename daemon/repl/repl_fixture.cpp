@@ -16,10 +16,11 @@
 namespace toold::repl {
 namespace {
 
-// Timestamps (ISO 8601), clock times and durations as toold writes them ("2.5 ms", "4.0 s").
+// Timestamps (ISO 8601), clock times, durations as toold writes them ("2.5 ms", "4.0 s"), and the
+// ids of saved output (time in hex, then random characters: "tool_1a24b027aeb000eK91zUAUZJH9qh").
 const std::regex& volatileText() {
   static const std::regex pattern(
-      R"((\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)|(\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b)|(\b\d+(?:\.\d+)? ?(?:µs|ms|s|min)\b))");
+      R"((\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)|(\b\d{1,2}:\d{2}:\d{2}(?:\.\d+)?\b)|(\b\d+(?:\.\d+)? ?(?:µs|ms|s|min)\b)|(\b[a-z]+_[0-9a-f]{14}[0-9A-Za-z]{14}\b))");
   return pattern;
 }
 
@@ -52,7 +53,8 @@ std::string regexOf(const std::string& text, const std::string& workspace, const
       out += regexEscaped(std::string_view(part).substr(done, static_cast<std::size_t>(match.position()) - done));
       if (match[1].matched) out += R"(\d{4}-\d{2}-\d{2}[T ][\d:.]+(?:Z|[+-][\d:]+)?)";
       else if (match[2].matched) out += R"([\d:.]+)";
-      else out += R"([\d.]+ ?(?:µs|ms|s|min))";
+      else if (match[3].matched) out += R"([\d.]+ ?(?:µs|ms|s|min))";
+      else out += R"([a-z]+_[0-9A-Za-z]{28})";
       done = static_cast<std::size_t>(match.position() + match.length());
     }
     out += regexEscaped(std::string_view(part).substr(done));
@@ -115,7 +117,10 @@ private:
   }
 
   std::string withFolders(std::string text) const {
-    for (const auto& [folder, name] : {std::pair{&workspace_, "${workspace}"}, std::pair{&dataDir_, "${data}"}}) {
+    // The longer path first: the data folder may be inside the workspace (a HOME there).
+    const bool dataFirst = dataDir_.size() > workspace_.size();
+    for (const auto& [folder, name] : {std::pair{dataFirst ? &dataDir_ : &workspace_, dataFirst ? "${data}" : "${workspace}"},
+                                       std::pair{dataFirst ? &workspace_ : &dataDir_, dataFirst ? "${workspace}" : "${data}"}}) {
       if (folder->empty()) continue;
       const std::string reference = name;
       for (auto pos = text.find(*folder); pos != std::string::npos; pos = text.find(*folder, pos + reference.size()))

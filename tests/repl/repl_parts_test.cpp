@@ -254,12 +254,12 @@ TEST_CASE("a recording waits for what was settled, skips progress and loosens wh
   const std::vector<RecordedMessage> transcript{
       {true, read},
       {false, {{"jsonrpc", "2.0"}, {"method", "tool/progress"}, {"params", {{"callID", "call-1"}}}}},
-      {false, {{"jsonrpc", "2.0"}, {"id", 2}, {"result", {{"content", "took 2.5 ms, saved in /d/tool-output/x at 2026-01-02T03:04:05Z"}}}}},
+      {false, {{"jsonrpc", "2.0"}, {"id", 2}, {"result", {{"content", "took 2.5 ms, saved in /w/.d/tool-output/x at 2026-01-02T03:04:05Z"}}}}},
       {true, edit},
-      {false, {{"jsonrpc", "2.0"}, {"id", 3}, {"result", {{"content", "kept in /d/journal"}, {"startedAt", 17}}}}}};
+      {false, {{"jsonrpc", "2.0"}, {"id", 3}, {"result", {{"content", "kept in /w/.d/journal"}, {"startedAt", 17}}}}}};
   FixtureSetting setting;
   setting.workspace = "/w";
-  setting.dataDir = "/d";
+  setting.dataDir = "/w/.d"; // inside the workspace, as with a HOME there
   setting.files = {{"a.txt", "one\ntwo\n"}, {"b.txt", "no newline"}, {"dos.txt", "x\r\n"}};
   const std::string fixture = writeFixture(transcript, setting);
   // Every request answered before the edit was sent: the read's answer is expected before it.
@@ -286,6 +286,8 @@ TEST_CASE("volatile texts become anchored regexes, stable ones stay as they are"
   CHECK(volatilePattern("shell-1 is running · 4.0 s · 12 B of output", "/w", "/d") ==
         std::optional<std::string>(R"(^shell-1 is running · [\d.]+ ?(?:µs|ms|s|min) · 12 B of output$)"));
   CHECK(volatilePattern("at 12:30:05 in /w/a (x)", "/w", "") == std::optional<std::string>(R"(^at [\d:.]+ in /.+?/a \(x\)$)"));
+  CHECK(volatilePattern("saved in /w/.data/tool-output/tool_1a24b027aeb000eK91zUAUZJH9qh.", "/w", "/w/.data") ==
+        std::optional<std::string>(R"(^saved in /.+?/tool-output/[a-z]+_[0-9A-Za-z]{28}\.$)"));
 }
 
 TEST_CASE("the files a call names are kept as they were before it, once") {
