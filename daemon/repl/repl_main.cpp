@@ -33,7 +33,8 @@ one line at a time: a tool call (read filePath=README.md), a method (ping, tools
 whole JSON-RPC message, or a :command (:help lists them). On a terminal it edits lines, completes
 with Tab, asks permission questions as prompts and cancels the running request on Ctrl-C.
 Piped or --script input runs the lines, waits for every answer and exits non-zero when a request
-failed, so a file of lines is a smoke test.
+failed, so a file of lines is a smoke test; a question from toold that no line answers is
+declined when the input ends.
 
 Options:
   --script FILE      read the lines from FILE instead of stdin
