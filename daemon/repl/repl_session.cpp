@@ -3,6 +3,7 @@
 // condition variable lets the main thread wait for answers.
 #include "daemon/repl/repl_session.h"
 
+#include "daemon/repl/repl_permission_prompt.h"
 #include "daemon/repl/repl_question.h"
 #include "protocol/bounded_json.h"
 #include "protocol/framing.h"
@@ -26,13 +27,6 @@ constexpr const char* kMessageID = "repl-message";
 constexpr int kRequestCancelled = -32800;
 
 std::string idText(const json& id) { return id.is_string() ? id.get<std::string>() : dumpJson(id); }
-
-std::string quoteList(const json& values) {
-  std::string text;
-  if (!values.is_array()) return text;
-  for (const auto& v : values) text += (text.empty() ? "" : ", ") + dumpJson(v);
-  return text;
-}
 
 } // namespace
 
@@ -239,11 +233,7 @@ std::string ReplSession::askPrompt() {
   std::lock_guard lock(mutex_);
   if (asks_.empty()) return {};
   const Ask& ask = asks_.front();
-  if (ask.method == "permission/ask" && ask.params.is_object()) {
-    std::string resources = quoteList(ask.params.value("resources", json::array()));
-    return "allow " + ask.params.value("action", std::string("?")) + (resources.empty() ? "" : " " + resources) +
-           "? [o]nce [a]lways [r]eject (+ message) ";
-  }
+  if (ask.method == "permission/ask" && ask.params.is_object()) return permissionPrompt(ask.params);
   if (ask.method == "question/ask") return questionPrompt(ask.params);
   return "toold asks " + ask.method + " (" + idText(ask.id) + "); JSON result> ";
 }
@@ -261,27 +251,9 @@ bool ReplSession::answerAsk(const std::string& line, std::string& why) {
   json result;
   std::string said;
   if (ask.method == "permission/ask") {
-    // The first word is the answer; whatever follows is the message for the model.
-    std::string word;
-    std::string message;
-    if (const auto begin = line.find_first_not_of(" \t"); begin != std::string::npos) {
-      const auto end = line.find_first_of(" \t", begin);
-      word = line.substr(begin, end - begin);
-      if (const auto rest = line.find_first_not_of(" \t", end == std::string::npos ? line.size() : end);
-          rest != std::string::npos)
-        message = line.substr(rest);
-    }
-    for (auto& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (word == "o" || word == "once") result = {{"reply", "once"}};
-    else if (word == "a" || word == "always") result = {{"reply", "always"}};
-    else if (word == "r" || word == "reject") {
-      result = {{"reply", "reject"}};
-      if (!message.empty()) result["message"] = message;
-    } else {
-      why = "answer o (once), a (always) or r (reject), optionally followed by a message for the model";
-      return false;
-    }
-    said = result["reply"].get<std::string>() + (message.empty() ? "" : " (" + message + ")");
+    auto answer = permissionAnswer(line, said, why);
+    if (!answer) return false;
+    result = std::move(*answer);
   } else if (ask.method == "question/ask") {
     auto answer = questionAnswer(line, ask.params, why);
     if (!answer) return false;
@@ -381,7 +353,7 @@ std::vector<std::string> ReplSession::declineAsks() {
     json answer;
     if (ask.method == "permission/ask") {
       const json& params = ask.params.is_object() ? ask.params : json::object();
-      what += ": " + params.value("action", std::string("?")) + " on " + quoteList(params.value("resources", json::array()));
+      what += ": " + permissionSubject(params);
       answer = protocol::makeResult(ask.id, json{{"reply", "reject"}});
     } else if (ask.method == "question/ask") {
       answer = protocol::makeResult(ask.id, json{{"dismissed", true}});
@@ -492,31 +464,16 @@ std::string ReplSession::askDetails(const json& message) {
   if (message.value("method", std::string()) != "permission/ask" || !params.is_object())
     return text + ": " + message.value("method", std::string()) + " " + dumpJson(params) + "\n";
   const json& source = params.value("source", json::object());
+  std::string call;
   if (source.is_object() && source.contains("callID")) {
     // Named as the call was shown when it was sent ("bash (id 3)"), not by the call id the REPL
     // gave toold: one numbering on screen.
-    std::string call = dumpJson(source["callID"]);
+    call = dumpJson(source["callID"]);
     std::lock_guard lock(mutex_);
     for (const auto& [key, pending] : pending_)
       if (!pending.callID.empty() && source["callID"] == pending.callID) call = pending.tool + " (id " + key + ")";
-    text += " for " + call;
   }
-  text += ": " + params.value("action", std::string("?")) + " on " + quoteList(params.value("resources", json::array()));
-  if (params.contains("save") && params["save"].is_array() && !params["save"].empty())
-    text += "; \"always\" saves " + quoteList(params["save"]);
-  text += "\n";
-  const json& metadata = params.value("metadata", json::object());
-  if (metadata.is_object())
-    for (const auto& [key, value] : metadata.items()) {
-      // A diff is shown as it is: it is what the person is asked to allow.
-      if (value.is_string() && value.get<std::string>().find('\n') != std::string::npos) {
-        text += value.get<std::string>();
-        if (text.back() != '\n') text += "\n";
-      } else {
-        text += "  " + key + ": " + (value.is_string() ? value.get<std::string>() : dumpJson(value)) + "\n";
-      }
-    }
-  return text;
+  return text + permissionDetails(params, call);
 }
 
 std::string ReplSession::progressText(const json& message) {

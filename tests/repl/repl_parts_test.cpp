@@ -5,6 +5,7 @@
 #include "daemon/repl/repl_command.h"
 #include "daemon/repl/repl_complete.h"
 #include "daemon/repl/repl_fixture.h"
+#include "daemon/repl/repl_permission_prompt.h"
 #include "daemon/repl/repl_question.h"
 #include "daemon/repl/repl_render.h"
 #include "daemon/repl/repl_touched_files.h"
@@ -338,4 +339,19 @@ TEST_CASE("file names complete with a '/' after a folder and a blank after a fil
   CHECK(appendedAfter({"read"}) == ' ');
   CHECK(appendedAfter({"filePath="}) == '\0');
   fs::remove_all(root);
+}
+
+TEST_CASE("a typed line answers permission/ask: a word, then the message for the model") {
+  std::string said;
+  std::string why;
+  CHECK(permissionAnswer("o", said, why) == json{{"reply", "once"}});
+  CHECK(said == "once");
+  CHECK(permissionAnswer("  Always", said, why) == json{{"reply", "always"}});
+  CHECK(permissionAnswer("r use make clean", said, why) == json{{"reply", "reject"}, {"message", "use make clean"}});
+  CHECK(said == "reject (use make clean)");
+  CHECK_FALSE(permissionAnswer("x", said, why));
+  CHECK(why.starts_with("answer o (once), a (always) or r (reject)"));
+  const json params{{"action", "bash"}, {"resources", {"make"}}, {"save", {"make *"}}, {"metadata", {{"command", "make"}}}};
+  CHECK(permissionPrompt(params) == "allow bash \"make\"? [o]nce [a]lways [r]eject (+ message) ");
+  CHECK(permissionDetails(params, "bash (id 3)") == " for bash (id 3): bash on \"make\"; \"always\" saves \"make *\"\n  command: make\n");
 }
