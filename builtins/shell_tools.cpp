@@ -11,7 +11,12 @@ std::string noSuchJob(const ShellJobs& jobs, const std::string& sessionID, const
 }
 
 std::string jobStatus(const JobView& job) {
-  std::string text = job.id + " is " + std::string(jobStateName(job.state));
+  // Read as a sentence: "shell-1 has exited", not "shell-1 is exited".
+  std::string verb = "is ";
+  if (job.state == JobState::Exited) verb = "has ";
+  else if (job.state == JobState::Killed) verb = "was ";
+  else if (job.state != JobState::Running) verb.clear(); // "timed out", "failed"
+  std::string text = job.id + " " + verb + std::string(jobStateName(job.state));
   if (job.state == JobState::Running) return text;
   if (job.exitCode) text += " (exit code " + std::to_string(*job.exitCode) + ")";
   if (job.signal) text += " (" + core::ExitStatus::killedBy(*job.signal).describe() + ")";

@@ -22,7 +22,8 @@ struct ShellTools {
 /// "No background job "shell-9" in this session; its jobs are: shell-1, shell-2."
 std::string noSuchJob(const ShellJobs& jobs, const std::string& sessionID, const std::string& id);
 
-/// "shell-1 is running", "shell-1 is exited (exit code 0)", "shell-2 is killed (killed by signal 15 (SIGTERM))".
+/// "shell-1 is running", "shell-1 has exited (exit code 0)", "shell-2 was killed (killed by signal 15 (SIGTERM))",
+/// "shell-3 timed out (...)", "shell-4 failed: why".
 std::string jobStatus(const JobView& job);
 
 } // namespace toold::builtins

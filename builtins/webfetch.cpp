@@ -155,8 +155,7 @@ struct Fetch : std::enable_shared_from_this<Fetch> {
     case HttpFailure::cancelled: return done(failure("The request was cancelled."));
     case HttpFailure::refused_address:
       return done(failure("Cannot fetch " + url.text() + ": " + outcome.error +
-                          ". toold does not fetch loopback or private addresses unless toold.json allows it "
-                          "(webfetch.allowPrivateAddresses)."));
+                          ", which toold fetches only when toold.json allows it (webfetch.allowPrivateAddresses)."));
     default: return done(failure("Cannot fetch " + url.text() + ": " + outcome.error));
     }
   }

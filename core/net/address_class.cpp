@@ -63,12 +63,9 @@ bool isOwnAddress(const boost::asio::ip::address& address) {
 }
 
 std::optional<std::string> refusePrivateAddress(const boost::asio::ip::address& address) {
-  if (isPrivateOrLoopback(address))
-    return address.to_string() + " is a loopback or private address, which toold does not fetch unless its "
-                                 "configuration allows it";
-  if (isOwnAddress(address))
-    return address.to_string() + " is an address of this machine, which toold does not fetch unless its "
-                                 "configuration allows it";
+  // The fact only: the caller says which setting allows it, so the reason is given once.
+  if (isPrivateOrLoopback(address)) return address.to_string() + " is a loopback or private address";
+  if (isOwnAddress(address)) return address.to_string() + " is an address of this machine";
   return std::nullopt;
 }
 

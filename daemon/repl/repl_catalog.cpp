@@ -3,6 +3,7 @@
 // and toold's own validation has the last word.
 #include "daemon/repl/repl_catalog.h"
 
+#include "daemon/repl/repl_render.h"
 #include "protocol/bounded_json.h"
 
 #include <algorithm>
@@ -169,7 +170,7 @@ std::string ToolCatalog::listText() const {
   for (const auto& tool : tools_) width = std::max(width, tool.name.size());
   std::string text;
   for (const auto& tool : tools_) {
-    std::string line = firstLine(tool.description);
+    std::string line = firstSentence(tool.description);
     constexpr std::size_t kMaxDescription = 100;
     if (line.size() > kMaxDescription) line = line.substr(0, kMaxDescription - 3) + "...";
     text += "  " + tool.name + std::string(width - tool.name.size() + 2, ' ') + line + "\n";

@@ -5,10 +5,12 @@
 
 #include "daemon/repl/repl_command.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <editline/readline.h>
+#include <filesystem>
 
 namespace toold::repl {
 namespace {
@@ -48,20 +50,21 @@ char** complete(const char* text, int start, int) {
   rl_attempted_completion_over = 1; // no file names unless a path is expected
   if (gCatalog == nullptr) return nullptr;
   const std::string before(rl_line_buffer, static_cast<std::size_t>(start));
-  // `key=@FILE` reads any parameter's value from a file: complete the file's name.
-  if (before.ends_with("=@")) return rl_completion_matches(text, rl_filename_completion_function);
-  const bool afterEquals = !before.empty() && before.back() == '=';
-  if (afterEquals) {
-    // The value of a path parameter: libedit's own file name completion, which adds a '/' to
-    // folders and a blank after files.
+  gMatches.clear();
+  if (before.ends_with("=@")) {
+    // `key=@FILE` reads any parameter's value from a file: complete the file's name.
+    gMatches = fileCompletions(text);
+  } else if (!before.empty() && before.back() == '=') {
+    // The value of a path parameter. (libedit's own file name completion would add what the
+    // last completion set, a blank even after a folder.)
     const auto words = wordsOf(before.substr(0, before.size() - 1));
     const std::string tool = words.size() >= 2 && words[0] == ":call" ? words[1] : words.empty() ? "" : words[0];
-    if (words.empty() || !gCatalog->isPathParameter(tool, words.back())) return nullptr;
-    return rl_completion_matches(text, rl_filename_completion_function);
+    if (!words.empty() && gCatalog->isPathParameter(tool, words.back())) gMatches = fileCompletions(text);
+  } else {
+    gMatches = completionsFor(*gCatalog, before, text);
   }
-  gMatches = completionsFor(*gCatalog, before, text);
-  // A parameter name ends in '=', where the value follows at once: no blank after it.
-  rl_completion_append_character = !gMatches.empty() && gMatches.front().ends_with("=") ? '\0' : ' ';
+  // Set on every completion: libedit keeps the last value.
+  rl_completion_append_character = appendedAfter(gMatches);
   if (gMatches.empty()) return nullptr;
   return rl_completion_matches(text, generator);
 }
@@ -100,6 +103,29 @@ std::vector<std::string> completionsFor(const ToolCatalog& catalog, const std::s
     addMatching(out, unused, word, "=");
   }
   return out;
+}
+
+std::vector<std::string> fileCompletions(const std::string& word) {
+  namespace fs = std::filesystem;
+  const auto slash = word.rfind('/');
+  const std::string folder = slash == std::string::npos ? "" : word.substr(0, slash + 1);
+  const std::string start = slash == std::string::npos ? word : word.substr(slash + 1);
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (fs::directory_iterator it(folder.empty() ? fs::path(".") : fs::path(folder), ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (!name.starts_with(start) || (name.starts_with(".") && !start.starts_with("."))) continue;
+    std::error_code typeError;
+    out.push_back(folder + name + (it->is_directory(typeError) ? "/" : ""));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+char appendedAfter(const std::vector<std::string>& matches) {
+  if (matches.size() != 1) return ' '; // libedit completes the common start only, and adds nothing
+  return matches.front().ends_with("=") || matches.front().ends_with("/") ? '\0' : ' ';
 }
 
 void installCompletion(const ToolCatalog& catalog) {

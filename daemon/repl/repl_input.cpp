@@ -130,7 +130,8 @@ std::optional<std::string> LineInput::readLine(bool continuation) {
   }
   std::string text(line);
   std::free(line);
-  if (text.find_first_not_of(" \t") != std::string::npos) add_history(text.c_str());
+  if (text.find_first_not_of(" \t") != std::string::npos && (!hooks_.keepInHistory || hooks_.keepInHistory(text)))
+    add_history(text.c_str());
   return text;
 }
 

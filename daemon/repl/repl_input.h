@@ -20,6 +20,8 @@ public:
     std::function<std::string()> prompt;
     /// Ctrl-C at the prompt: true when it cancelled something (the typed line is then kept).
     std::function<bool()> interrupted;
+    /// Whether a line typed at a terminal goes into the history (answers to prompts do not).
+    std::function<bool(const std::string&)> keepInHistory;
   };
   /// `historyFile` is read and saved only on a terminal; empty disables history.
   LineInput(int fd, Console& console, std::string historyFile, Hooks hooks);

@@ -33,7 +33,8 @@ one line at a time: a tool call (read filePath=README.md), a method (ping, tools
 whole JSON-RPC message, or a :command (:help lists them). On a terminal it edits lines, completes
 with Tab, asks permission questions as prompts and cancels the running request on Ctrl-C.
 Piped or --script input runs the lines, waits for every answer and exits non-zero when a request
-failed, so a file of lines is a smoke test.
+failed, so a file of lines is a smoke test; a question from toold that no line answers is
+declined when the input ends.
 
 Options:
   --script FILE      read the lines from FILE instead of stdin
@@ -86,6 +87,28 @@ std::string besideSelf(const char* name) {
   const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (ec) return name;
   return (self.parent_path() / name).string();
+}
+
+/// The fixture runner: next to toold-repl when installed together, else where the build tree
+/// puts it (build/daemon/toold-repl, build/tests/fixture_runner/toold-fixture); else its bare name.
+std::string fixtureRunner() {
+  std::error_code ec;
+  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "toold-fixture";
+  for (const auto& candidate : {self.parent_path() / "toold-fixture",
+                                self.parent_path().parent_path() / "tests" / "fixture_runner" / "toold-fixture"})
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.lexically_normal().string();
+  return "toold-fixture";
+}
+
+/// A path as a shell word, quoted only when it needs to be.
+std::string shellWord(const std::string& text) {
+  if (!text.empty() && text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./+=:@%,") ==
+                           std::string::npos)
+    return text;
+  std::string quoted = "'";
+  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
 }
 
 [[noreturn]] void usageError(const std::string& message) {
@@ -144,6 +167,9 @@ Arguments parseArguments(int argc, char** argv) {
   }
   for (; i < argc; ++i) args.tooldArgs.emplace_back(argv[i]);
   if (args.toold.empty()) args.toold = besideSelf("toold");
+  std::error_code ec;
+  const auto here = std::filesystem::current_path(ec);
+  args.session.workspace = std::filesystem::weakly_canonical(here, ec).string();
   return args;
 }
 
@@ -170,6 +196,24 @@ std::vector<std::string> fixtureArgs(const std::vector<std::string>& tooldArgs) 
     if (!dropped) kept.push_back(arg);
   }
   return kept;
+}
+
+/// toold's data folder, by toold's own rule (its --data-dir, else $XDG_DATA_HOME/toold, else
+/// ~/.local/share/toold): a recording writes it as ${data}.
+std::string dataDirOf(const std::vector<std::string>& tooldArgs) {
+  std::string dir;
+  for (std::size_t i = 0; i < tooldArgs.size(); ++i) {
+    if (tooldArgs[i] == "--data-dir" && i + 1 < tooldArgs.size()) dir = tooldArgs[++i];
+    else if (tooldArgs[i].starts_with("--data-dir=")) dir = tooldArgs[i].substr(11);
+  }
+  if (dir.empty()) {
+    if (const char* xdg = std::getenv("XDG_DATA_HOME"); xdg && *xdg) dir = std::string(xdg) + "/toold";
+    else if (const char* home = std::getenv("HOME"); home && *home) dir = std::string(home) + "/.local/share/toold";
+    else dir = (std::filesystem::temp_directory_path() / "toold").string();
+  }
+  std::error_code ec;
+  const auto canonical = std::filesystem::weakly_canonical(std::filesystem::absolute(dir, ec), ec);
+  return ec ? dir : canonical.string();
 }
 
 class Repl {
@@ -282,14 +326,18 @@ bool Repl::execute(const Command& command) {
           // What is still running would be cut off in the middle: its answers are waited for.
           if (!session_.waitForAllReplies(interactive_ ? std::chrono::milliseconds(kInteractiveReplyWait) : waitLimit_))
             console_.error("toold-repl: requests still running are left out of the recording\n");
-          std::error_code ec;
-          std::ifstream configFile("toold.json", std::ios::binary);
-          const std::string config{std::istreambuf_iterator<char>(configFile), std::istreambuf_iterator<char>()};
           std::ofstream out(c.path, std::ios::binary | std::ios::trunc);
-          out << session_.fixture(fixtureArgs(args_.tooldArgs), std::filesystem::current_path(ec).string(), config);
+          FixtureSetting setting;
+          setting.tooldArgs = fixtureArgs(args_.tooldArgs);
+          setting.workspace = args_.session.workspace;
+          setting.dataDir = dataDirOf(args_.tooldArgs);
+          out << session_.fixture(std::move(setting));
+          std::error_code ec;
+          const auto toold = std::filesystem::weakly_canonical(std::filesystem::absolute(args_.toold, ec), ec);
           if (!out.flush()) fail("cannot write " + c.path);
           else if (!args_.session.quiet)
-            console_.print("recorded the conversation in " + c.path + " (replay: toold-fixture --toold PATH " + c.path + ")\n");
+            console_.print("recorded the conversation in " + c.path + " (replay: " + shellWord(fixtureRunner()) +
+                           " --toold " + shellWord(ec ? args_.toold : toold.string()) + " " + shellWord(c.path) + ")\n");
         } else if constexpr (std::is_same_v<T, ShowHelp>) {
           console_.print(std::string(helpText()));
         } else if constexpr (std::is_same_v<T, LineError>) {
@@ -344,6 +392,22 @@ void interact(LineInput& input, Repl& repl, ReplSession& session, ToolCatalog& c
   input.stop();
 }
 
+/// Piped input has ended: the answers still due are waited for, but a question from toold can
+/// no longer be answered, so it is declined at once rather than waited on until the timeout (a
+/// rejected permission fails the call that asked). True when every request was answered.
+bool waitAtEndOfInput(ReplSession& session, Console& console, std::chrono::milliseconds limit) {
+  using Clock = std::chrono::steady_clock;
+  for (;;) {
+    for (const auto& what : session.declineAsks()) {
+      console.error("toold-repl: toold asks " + what + ", but the input has ended and nothing answers it: declined\n");
+    }
+    const auto start = Clock::now();
+    if (session.waitForAllRepliesOrAsk(limit)) return true;
+    if (!session.hasAsk() || session.serverGone()) return session.unanswered() == 0;
+    limit -= std::min(limit, std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - start));
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -387,6 +451,7 @@ int main(int argc, char** argv) {
   SessionOptions options = args.session;
   options.interactive = interactive;
   ReplSession session(*child, console, catalog, options);
+  session.touchFile("toold.json"); // it decides permission asks: a recording carries it
   if (interactive) session.setLimit(kTerminalLineLimit);
   Repl repl(args, session, catalog, console, interactive);
   LineInput input(inputFd, console, historyFile(),
@@ -395,7 +460,13 @@ int main(int argc, char** argv) {
                                      std::string ask = session.askPrompt();
                                      return ask.empty() ? "toold> " : ask;
                                    },
-                                   .interrupted = [&session] { return session.cancelNewest().has_value(); }});
+                                   .interrupted = [&session] { return session.cancelNewest().has_value(); },
+                                   // An answer to a prompt ("o", "2") is no line to recall; a
+                                   // :command typed there is.
+                                   .keepInHistory = [&session](const std::string& line) {
+                                     const auto first = line.find_first_not_of(" \t");
+                                     return !session.hasAsk() || (first != std::string::npos && line[first] == ':');
+                                   }});
   if (interactive) {
     installCompletion(catalog);
     gInterruptFd = console.signalWakeFd();
@@ -427,7 +498,7 @@ int main(int argc, char** argv) {
 
   bool timedOut = false;
   if (!session.serverGone()) {
-    if (!session.waitForAllReplies(interactive ? std::chrono::milliseconds(kInteractiveReplyWait) : repl.waitLimit())) {
+    if (!(interactive ? session.waitForAllReplies(kInteractiveReplyWait) : waitAtEndOfInput(session, console, repl.waitLimit()))) {
       console.error("toold-repl: " + std::to_string(session.unanswered()) + " request(s) still unanswered after " +
                     (interactive ? std::string("2 s") : std::to_string(args.timeoutSeconds) + " s (--timeout)") +
                     "; shutting down\n");

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <string_view>
 
 namespace toold::repl {
 namespace {
@@ -105,7 +106,7 @@ std::string renderToolList(const json& result, const SentRequest& sent) {
     if (!tool.is_object()) continue;
     const std::string name = tool.value("name", std::string("?"));
     std::string description = tool.value("description", std::string());
-    description = shorten(description.substr(0, description.find('\n')), 100);
+    description = shorten(firstSentence(description), 100);
     text += "  " + name + std::string(width - name.size() + 2, ' ') + description + "\n";
     ++count;
   }
@@ -155,6 +156,17 @@ std::string renderMessage(const json& message, OutputMode mode) {
     return text + "\n";
   }
   return dumpJson(message, 2) + "\n";
+}
+
+std::string firstSentence(const std::string& description) {
+  std::size_t begin = description.find_first_not_of(" \t\r\n");
+  if (begin == std::string::npos) return "";
+  std::string line = description.substr(begin, description.find('\n', begin) - begin);
+  for (std::string_view bullet : {"- ", "* ", "• "})
+    if (line.starts_with(bullet)) line.erase(0, bullet.size());
+  if (const auto stop = line.find(". "); stop != std::string::npos) line.erase(stop + 1);
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t' || line.back() == '\r')) line.pop_back();
+  return line;
 }
 
 std::string cutLines(const std::string& text, std::size_t maxLines) {

@@ -34,6 +34,10 @@ std::string renderMessage(const json& message, OutputMode mode);
 /// non-blank line of its `output` (bash's updates), or else its JSON.
 std::string progressSummary(const json& update);
 
+/// What a tool's description says first, for a one-line list: its first sentence, without a
+/// list's bullet ("- Fetches content from a URL\n- ..." says "Fetches content from a URL").
+std::string firstSentence(const std::string& description);
+
 /// Keeps the first `maxLines` lines of `text` and says how many were left out (0: no limit).
 std::string cutLines(const std::string& text, std::size_t maxLines);
 

@@ -3,6 +3,7 @@
 // condition variable lets the main thread wait for answers.
 #include "daemon/repl/repl_session.h"
 
+#include "daemon/repl/repl_permission_prompt.h"
 #include "daemon/repl/repl_question.h"
 #include "protocol/bounded_json.h"
 #include "protocol/framing.h"
@@ -27,17 +28,11 @@ constexpr int kRequestCancelled = -32800;
 
 std::string idText(const json& id) { return id.is_string() ? id.get<std::string>() : dumpJson(id); }
 
-std::string quoteList(const json& values) {
-  std::string text;
-  if (!values.is_array()) return text;
-  for (const auto& v : values) text += (text.empty() ? "" : ", ") + dumpJson(v);
-  return text;
-}
-
 } // namespace
 
 ReplSession::ReplSession(client::ChildProcess& child, Console& console, ToolCatalog& catalog, SessionOptions options)
-    : child_(child), console_(console), catalog_(catalog), options_(std::move(options)), reader_([this] { readLoop(); }) {}
+    : child_(child), console_(console), catalog_(catalog), options_(std::move(options)), touched_(options_.workspace),
+      reader_([this] { readLoop(); }) {}
 
 ReplSession::~ReplSession() { finish(); }
 
@@ -106,8 +101,11 @@ bool ReplSession::sendRaw(const json& message, std::string& why) {
       if (!m.is_object() || !m.contains("id") || !m.contains("method") || !m["method"].is_string()) continue;
       const std::string method = m["method"];
       std::string tool;
-      if ((method == "call" || method == "tools/call") && m.contains("params") && m["params"].is_object())
-        tool = m["params"].value("name", std::string());
+      if ((method == "call" || method == "tools/call") && m.contains("params") && m["params"].is_object()) {
+        const json& params = m["params"];
+        tool = params.value("name", std::string());
+        touched_.touchInput(tool, params.value(method == "call" ? "input" : "arguments", json::object()));
+      }
       pending_[m["id"].dump()] = Pending{method, tool, "", Purpose::Typed, std::chrono::steady_clock::now(), nextOrder_++};
       lastTyped_ = m["id"];
     }
@@ -126,6 +124,19 @@ bool ReplSession::reply(const json& id, const json& result, std::chrono::millise
         if (ask.id == id) return true;
       return false;
     };
+    if (!asked() && wait.count() > 0) {
+      // A script's :reply may run ahead of toold's question; say what it waits for, as the wait
+      // may be long and nothing else is printed meanwhile (--quiet).
+      std::string now = asks_.empty() ? std::string("toold asks nothing now") : "toold asks now:";
+      for (const auto& ask : asks_) now += " " + idText(ask.id);
+      const auto seconds = std::chrono::duration_cast<std::chrono::seconds>(wait).count();
+      const std::string waiting = "toold-repl: :reply " + idText(id) + " waits" +
+                                  (seconds < 86400 ? " up to " + std::to_string(seconds) + " s (--timeout)" : std::string()) +
+                                  " for toold to ask " + idText(id) + " (" + now + ")\n";
+      lock.unlock();
+      console_.error(waiting);
+      lock.lock();
+    }
     changed_.wait_for(lock, wait, [&] { return gone_ || asked(); });
     if (!asked()) {
       why = "toold asked nothing with id " + dumpJson(id);
@@ -153,6 +164,7 @@ std::optional<json> ReplSession::callTool(const std::string& tool, const json& i
     std::lock_guard lock(mutex_);
     snapshot = snapshot_;
     callID = "call-" + std::to_string(++nextCall_);
+    if (!snapshot.empty()) touched_.touchInput(tool, input); // before the call can change them
   }
   if (snapshot.empty()) {
     why = "no snapshot yet (toold did not answer the REPL's snapshot request)";
@@ -221,11 +233,7 @@ std::string ReplSession::askPrompt() {
   std::lock_guard lock(mutex_);
   if (asks_.empty()) return {};
   const Ask& ask = asks_.front();
-  if (ask.method == "permission/ask" && ask.params.is_object()) {
-    std::string resources = quoteList(ask.params.value("resources", json::array()));
-    return "allow " + ask.params.value("action", std::string("?")) + (resources.empty() ? "" : " " + resources) +
-           "? [o]nce [a]lways [r]eject (+ message) ";
-  }
+  if (ask.method == "permission/ask" && ask.params.is_object()) return permissionPrompt(ask.params);
   if (ask.method == "question/ask") return questionPrompt(ask.params);
   return "toold asks " + ask.method + " (" + idText(ask.id) + "); JSON result> ";
 }
@@ -243,27 +251,9 @@ bool ReplSession::answerAsk(const std::string& line, std::string& why) {
   json result;
   std::string said;
   if (ask.method == "permission/ask") {
-    // The first word is the answer; whatever follows is the message for the model.
-    std::string word;
-    std::string message;
-    if (const auto begin = line.find_first_not_of(" \t"); begin != std::string::npos) {
-      const auto end = line.find_first_of(" \t", begin);
-      word = line.substr(begin, end - begin);
-      if (const auto rest = line.find_first_not_of(" \t", end == std::string::npos ? line.size() : end);
-          rest != std::string::npos)
-        message = line.substr(rest);
-    }
-    for (auto& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (word == "o" || word == "once") result = {{"reply", "once"}};
-    else if (word == "a" || word == "always") result = {{"reply", "always"}};
-    else if (word == "r" || word == "reject") {
-      result = {{"reply", "reject"}};
-      if (!message.empty()) result["message"] = message;
-    } else {
-      why = "answer o (once), a (always) or r (reject), optionally followed by a message for the model";
-      return false;
-    }
-    said = result["reply"].get<std::string>() + (message.empty() ? "" : " (" + message + ")");
+    auto answer = permissionAnswer(line, said, why);
+    if (!answer) return false;
+    result = std::move(*answer);
   } else if (ask.method == "question/ask") {
     auto answer = questionAnswer(line, ask.params, why);
     if (!answer) return false;
@@ -345,6 +335,39 @@ bool ReplSession::waitForAllReplies(std::chrono::milliseconds timeout) {
   return pending_.empty();
 }
 
+bool ReplSession::waitForAllRepliesOrAsk(std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  changed_.wait_for(lock, timeout, [&] { return gone_ || pending_.empty() || !asks_.empty(); });
+  return pending_.empty();
+}
+
+std::vector<std::string> ReplSession::declineAsks() {
+  std::deque<Ask> asks;
+  {
+    std::lock_guard lock(mutex_);
+    asks.swap(asks_);
+  }
+  std::vector<std::string> declined;
+  for (const auto& ask : asks) {
+    std::string what = idText(ask.id) + " (" + ask.method;
+    json answer;
+    if (ask.method == "permission/ask") {
+      const json& params = ask.params.is_object() ? ask.params : json::object();
+      what += ": " + permissionSubject(params);
+      answer = protocol::makeResult(ask.id, json{{"reply", "reject"}});
+    } else if (ask.method == "question/ask") {
+      answer = protocol::makeResult(ask.id, json{{"dismissed", true}});
+    } else {
+      answer = protocol::makeError(ask.id, protocol::RpcError{protocol::ErrorCode::InternalError,
+                                                              "toold-repl's input ended: nothing answers this request", {}});
+    }
+    declined.push_back(what + ")");
+    send(answer);
+  }
+  if (!declined.empty()) console_.wake();
+  return declined;
+}
+
 std::size_t ReplSession::unanswered() {
   std::lock_guard lock(mutex_);
   return pending_.size();
@@ -355,9 +378,15 @@ bool ReplSession::serverGone() {
   return gone_;
 }
 
-std::string ReplSession::fixture(const std::vector<std::string>& tooldArgs, const std::string& workspace,
-                                 const std::string& config) {
+void ReplSession::touchFile(const std::string& path) {
   std::lock_guard lock(mutex_);
+  touched_.touch(path);
+}
+
+std::string ReplSession::fixture(FixtureSetting setting) {
+  std::lock_guard lock(mutex_);
+  setting.files = touched_.files();
+  setting.filesLeftOut = touched_.leftOut();
   // Requests still running are left out (their answers are not part of the conversation yet).
   std::vector<RecordedMessage> settled;
   for (const auto& entry : transcript_) {
@@ -366,7 +395,7 @@ std::string ReplSession::fixture(const std::vector<std::string>& tooldArgs, cons
       continue;
     settled.push_back(entry);
   }
-  return writeFixture(settled, tooldArgs, workspace, config);
+  return writeFixture(settled, setting);
 }
 
 void ReplSession::finish() {
@@ -427,6 +456,7 @@ void ReplSession::handleFrame(const std::string& body) {
   }
 }
 
+// Takes mutex_ (to name the call that asks): called without it.
 std::string ReplSession::askDetails(const json& message) {
   const json& params = message.value("params", json::object());
   std::string text = "? toold asks (" + idText(message["id"]) + ")";
@@ -434,23 +464,16 @@ std::string ReplSession::askDetails(const json& message) {
   if (message.value("method", std::string()) != "permission/ask" || !params.is_object())
     return text + ": " + message.value("method", std::string()) + " " + dumpJson(params) + "\n";
   const json& source = params.value("source", json::object());
-  if (source.is_object() && source.contains("callID")) text += " for " + dumpJson(source["callID"]);
-  text += ": " + params.value("action", std::string("?")) + " on " + quoteList(params.value("resources", json::array()));
-  if (params.contains("save") && params["save"].is_array() && !params["save"].empty())
-    text += "; \"always\" saves " + quoteList(params["save"]);
-  text += "\n";
-  const json& metadata = params.value("metadata", json::object());
-  if (metadata.is_object())
-    for (const auto& [key, value] : metadata.items()) {
-      // A diff is shown as it is: it is what the person is asked to allow.
-      if (value.is_string() && value.get<std::string>().find('\n') != std::string::npos) {
-        text += value.get<std::string>();
-        if (text.back() != '\n') text += "\n";
-      } else {
-        text += "  " + key + ": " + (value.is_string() ? value.get<std::string>() : dumpJson(value)) + "\n";
-      }
-    }
-  return text;
+  std::string call;
+  if (source.is_object() && source.contains("callID")) {
+    // Named as the call was shown when it was sent ("bash (id 3)"), not by the call id the REPL
+    // gave toold: one numbering on screen.
+    call = dumpJson(source["callID"]);
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, pending] : pending_)
+      if (!pending.callID.empty() && source["callID"] == pending.callID) call = pending.tool + " (id " + key + ")";
+  }
+  return text + permissionDetails(params, call);
 }
 
 std::string ReplSession::progressText(const json& message) {
@@ -483,8 +506,10 @@ void ReplSession::handleMessage(const json& m, std::string& text, bool& changed)
   }
   const std::string method = m["method"].is_string() ? m["method"].get<std::string>() : std::string();
   if (m.contains("id")) { // toold asks the person
-    std::lock_guard lock(mutex_);
-    asks_.push_back({m["id"], method, m.value("params", json())});
+    {
+      std::lock_guard lock(mutex_);
+      asks_.push_back({m["id"], method, m.value("params", json())});
+    }
     changed = true;
     if (!quiet && options_.interactive && mode_ == OutputMode::Text) {
       // The prompt asks the question; what it is about (an edit's diff, the command) goes above.

@@ -8,6 +8,7 @@
 #include "daemon/repl/repl_console.h"
 #include "daemon/repl/repl_fixture.h"
 #include "daemon/repl/repl_render.h"
+#include "daemon/repl/repl_touched_files.h"
 
 #include <nlohmann/json.hpp>
 
@@ -33,6 +34,7 @@ struct SessionOptions {
   std::string sessionID = "repl";
   std::string agent = "build";
   std::string model;           ///< empty: the snapshot names no model
+  std::string workspace;       ///< toold's directory, canonical (the files a recording keeps)
 };
 
 /// Why a request was sent, which decides how its answer is shown.
@@ -90,6 +92,12 @@ public:
   bool waitForReply(const json& id, std::chrono::milliseconds timeout);
   /// Waits until every request sent was answered. True when none is left.
   bool waitForAllReplies(std::chrono::milliseconds timeout);
+  /// The same, but returns early (false) when toold asks the person something.
+  bool waitForAllRepliesOrAsk(std::chrono::milliseconds timeout);
+  /// Declines every question toold is waiting on (a permission ask is rejected, a question
+  /// dismissed, any other request answered with an error): a script whose input ended can
+  /// answer none. What was declined, one description each.
+  std::vector<std::string> declineAsks();
   std::size_t unanswered();
   /// True once toold closed its output (it exited, or is about to).
   bool serverGone();
@@ -100,9 +108,12 @@ public:
   void setMode(OutputMode mode) { mode_ = mode; }
   void setLimit(std::size_t lines) { limit_ = lines; }
 
+  /// Keeps a workspace file as it is now for a recording, unless it was kept (or named) before.
+  void touchFile(const std::string& path);
   /// The conversation so far as a fixture (docs/fixtures.md): every message sent whose answer
-  /// arrived, and every message received, volatile values as `$any` or captures.
-  std::string fixture(const std::vector<std::string>& tooldArgs, const std::string& workspace, const std::string& config);
+  /// arrived, and every message received, volatile values as `$any` or captures, and the
+  /// workspace files the calls named as they were before the first of them.
+  std::string fixture(FixtureSetting setting);
 
   /// Ends toold's input and waits for the reader to see the end of its output.
   void finish();
@@ -154,6 +165,7 @@ private:
   std::optional<json> lastTyped_;
   bool snapshotStale_ = false; ///< the tools changed while a snapshot was being taken
   std::vector<RecordedMessage> transcript_;
+  TouchedFiles touched_;
   bool gone_ = false;
   std::thread reader_;
 };

@@ -5,10 +5,17 @@
 #include "daemon/repl/repl_command.h"
 #include "daemon/repl/repl_complete.h"
 #include "daemon/repl/repl_fixture.h"
+#include "daemon/repl/repl_permission_prompt.h"
 #include "daemon/repl/repl_question.h"
 #include "daemon/repl/repl_render.h"
+#include "daemon/repl/repl_touched_files.h"
 
 #include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 using namespace toold::repl;
 using nlohmann::json;
@@ -162,6 +169,13 @@ TEST_CASE(":tools and :describe read the snapshot") {
   ToolCatalog catalog;
   fillWithRead(catalog);
   CHECK(catalog.listText() == "  read   Reads a file.\n  ready  Another\n");
+  // A description's first sentence, without a list's bullet.
+  catalog.setTools(json::array({{{"name", "webfetch"}, {"description", "- Fetches content from a URL\n- Takes a URL"}},
+                                {{"name", "question"}, {"description", "Use this tool to ask. This allows you to:\n1. x"}}}));
+  CHECK(catalog.listText() == "  webfetch  Fetches content from a URL\n  question  Use this tool to ask.\n");
+  CHECK(firstSentence("\n  * Runs `a.b` (see x.y).  More.") == "Runs `a.b` (see x.y).");
+  CHECK(firstSentence("") == "");
+  fillWithRead(catalog);
   const std::string described = catalog.describeText("read");
   CHECK(described.starts_with("read(filePath: string, exact?: boolean, ignore?: array, offset?: integer = 1, "));
   CHECK(described.find("  filePath  string   required  The path of the file\n") != std::string::npos);
@@ -192,8 +206,14 @@ TEST_CASE("a recording becomes a fixture with captures for what varies") {
       {true, {{"jsonrpc", "2.0"}, {"id", "toold-1"}, {"result", {{"reply", "once"}}}}},
       {false, {{"jsonrpc", "2.0"}, {"id", 2}, {"result", {{"status", "completed"}, {"metadata", {{"ms", 3}}}}}}},
       {false, {{"jsonrpc", "2.0"}, {"method", "notifications/message"}, {"params", {{"text", "$weird"}}}}}};
-  const std::string fixture = writeFixture(transcript, {"--test-methods"}, "/w", "{\"permission\": {}}");
-  CHECK(fixture.find("%args --test-methods\n%modes pipe\n%file toold.json <<END\n{\"permission\": {}}\nEND\n") != std::string::npos);
+  FixtureSetting setting;
+  setting.tooldArgs = {"--test-methods"};
+  setting.workspace = "/w";
+  setting.dataDir = "/d";
+  setting.files = {{"toold.json", "{\"permission\": {}}\n"}};
+  const std::string fixture = writeFixture(transcript, setting);
+  CHECK(fixture.find("%args --test-methods\n%modes pipe\n") != std::string::npos);
+  CHECK(fixture.find("%file toold.json <<END\n{\"permission\": {}}\nEND\n") != std::string::npos);
   CHECK(fixture.find(R"(< {"id":1,"jsonrpc":"2.0","result":{"snapshot":"$capture:snapshot1","tools":[{"name":"read"}]}})") != std::string::npos);
   CHECK(fixture.find(R"(> {"id":2,"jsonrpc":"2.0","method":"call","params":{"input":{"filePath":"${workspace}/a.txt"},"snapshot":"${snapshot1}"}})") != std::string::npos);
   CHECK(fixture.find(R"(< {"id":"$capture:ask1","jsonrpc":"2.0","method":"permission/ask"})") != std::string::npos);
@@ -227,4 +247,111 @@ TEST_CASE("a typed line answers question/ask: numbers pick choices, words are th
   const std::string details = questionDetails(params);
   CHECK(details.find("1. DB: Which?\n   1) pg — big\n   2) lite\n") == 0);
   CHECK(details.find("2. More: Also? (several: 1,3)") != std::string::npos);
+}
+
+TEST_CASE("a recording waits for what was settled, skips progress and loosens what differs per run") {
+  const json read{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "call"}, {"params", {{"name", "read"}}}};
+  const json edit{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "call"}, {"params", {{"name", "edit"}}}};
+  const std::vector<RecordedMessage> transcript{
+      {true, read},
+      {false, {{"jsonrpc", "2.0"}, {"method", "tool/progress"}, {"params", {{"callID", "call-1"}}}}},
+      {false, {{"jsonrpc", "2.0"}, {"id", 2}, {"result", {{"content", "took 2.5 ms, saved in /w/.d/tool-output/x at 2026-01-02T03:04:05Z"}}}}},
+      {true, edit},
+      {false, {{"jsonrpc", "2.0"}, {"id", 3}, {"result", {{"content", "kept in /w/.d/journal"}, {"startedAt", 17}}}}}};
+  FixtureSetting setting;
+  setting.workspace = "/w";
+  setting.dataDir = "/w/.d"; // inside the workspace, as with a HOME there
+  setting.files = {{"a.txt", "one\ntwo\n"}, {"b.txt", "no newline"}, {"dos.txt", "x\r\n"}};
+  const std::string fixture = writeFixture(transcript, setting);
+  // Every request answered before the edit was sent: the read's answer is expected before it.
+  const auto readAnswer = fixture.find("< {\"id\":2");
+  const auto editSend = fixture.find("> {\"id\":3");
+  REQUIRE(readAnswer != std::string::npos);
+  REQUIRE(editSend != std::string::npos);
+  CHECK(readAnswer < editSend);
+  CHECK(fixture.find("tool/progress\",\"params\"") == std::string::npos);
+  CHECK(fixture.find("%skip tool/progress\n") != std::string::npos);
+  CHECK(fixture.find(R"("content":"$re:^took [\\d.]+ ?(?:µs|ms|s|min), saved in /.+?/tool-output/x at \\d{4}-\\d{2}-\\d{2}[T ][\\d:.]+(?:Z|[+-][\\d:]+)?$")") !=
+        std::string::npos);
+  CHECK(fixture.find(R"("content":"kept in ${data}/journal")") != std::string::npos);
+  CHECK(fixture.find(R"("startedAt":"$any")") != std::string::npos);
+  // Files: whole lines as %file; anything else as a put that says every byte.
+  CHECK(fixture.find("%file a.txt <<END\none\ntwo\nEND\n") != std::string::npos);
+  CHECK(fixture.find("put b.txt \"no newline\"\n") != std::string::npos);
+  CHECK(fixture.find("put dos.txt \"x\\r\\n\"\n") != std::string::npos);
+  CHECK(fixture.find("put b.txt") < fixture.find("> {"));
+}
+
+TEST_CASE("volatile texts become anchored regexes, stable ones stay as they are") {
+  CHECK_FALSE(volatilePattern("shell-1 has exited (exit code 0). Read bytes 0–10 of 10.", "/w", "/d"));
+  CHECK(volatilePattern("shell-1 is running · 4.0 s · 12 B of output", "/w", "/d") ==
+        std::optional<std::string>(R"(^shell-1 is running · [\d.]+ ?(?:µs|ms|s|min) · 12 B of output$)"));
+  CHECK(volatilePattern("at 12:30:05 in /w/a (x)", "/w", "") == std::optional<std::string>(R"(^at [\d:.]+ in /.+?/a \(x\)$)"));
+  CHECK(volatilePattern("saved in /w/.data/tool-output/tool_1a24b027aeb000eK91zUAUZJH9qh.", "/w", "/w/.data") ==
+        std::optional<std::string>(R"(^saved in /.+?/tool-output/[a-z]+_[0-9A-Za-z]{28}\.$)"));
+}
+
+TEST_CASE("the files a call names are kept as they were before it, once") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("repl-touched-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "src" / "deep");
+  const auto put = [&](const std::string& path, const std::string& text) { std::ofstream(root / path) << text; };
+  put("notes.txt", "before\n");
+  put("src/a.c", "int a;\n");
+  put("src/deep/b.c", "int b;\n");
+  put("other.txt", "other\n");
+  TouchedFiles touched(root);
+  touched.touchInput("read", json{{"filePath", "notes.txt"}});
+  put("notes.txt", "after\n"); // the call changed it: the first content counts
+  touched.touchInput("read", json{{"filePath", (root / "notes.txt").string()}});
+  touched.touchInput("write", json{{"filePath", "new.txt"}, {"content", "x"}});
+  put("new.txt", "made by the session\n");
+  touched.touchInput("read", json{{"filePath", "new.txt"}}); // made by the session: not kept
+  touched.touchInput("bash", json{{"command", "cat other.txt | wc -l"}});
+  touched.touchInput("list", json{{"path", "src"}});
+  touched.touchInput("read", json{{"filePath", "/etc/hostname"}}); // outside the workspace
+  std::vector<std::pair<std::string, std::string>> kept;
+  for (const auto& file : touched.files()) kept.emplace_back(file.path, file.content);
+  std::sort(kept.begin() + 2, kept.end());
+  CHECK(kept == std::vector<std::pair<std::string, std::string>>{
+                    {"notes.txt", "before\n"}, {"other.txt", "other\n"}, {"src/a.c", "int a;\n"}, {"src/deep/b.c", "int b;\n"}});
+  // glob without a path searches the whole workspace: what was not kept yet comes along.
+  touched.touchInput("glob", json{{"pattern", "*.md"}});
+  CHECK(touched.files().size() == 4); // new.txt was the session's own; the rest was kept already
+  fs::remove_all(root);
+}
+
+TEST_CASE("file names complete with a '/' after a folder and a blank after a file") {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("repl-complete-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "sub_dir");
+  std::ofstream(root / "sub_file.txt") << "x";
+  std::ofstream(root / ".hidden") << "x";
+  const std::string base = root.string() + "/";
+  CHECK(fileCompletions(base + "sub") == std::vector<std::string>{base + "sub_dir/", base + "sub_file.txt"});
+  CHECK(fileCompletions(base + "sub_d") == std::vector<std::string>{base + "sub_dir/"});
+  CHECK(fileCompletions(base) == std::vector<std::string>{base + "sub_dir/", base + "sub_file.txt"});
+  CHECK(fileCompletions(base + ".h") == std::vector<std::string>{base + ".hidden"});
+  CHECK(appendedAfter({base + "sub_dir/"}) == '\0');
+  CHECK(appendedAfter({base + "sub_file.txt"}) == ' ');
+  CHECK(appendedAfter({"read"}) == ' ');
+  CHECK(appendedAfter({"filePath="}) == '\0');
+  fs::remove_all(root);
+}
+
+TEST_CASE("a typed line answers permission/ask: a word, then the message for the model") {
+  std::string said;
+  std::string why;
+  CHECK(permissionAnswer("o", said, why) == json{{"reply", "once"}});
+  CHECK(said == "once");
+  CHECK(permissionAnswer("  Always", said, why) == json{{"reply", "always"}});
+  CHECK(permissionAnswer("r use make clean", said, why) == json{{"reply", "reject"}, {"message", "use make clean"}});
+  CHECK(said == "reject (use make clean)");
+  CHECK_FALSE(permissionAnswer("x", said, why));
+  CHECK(why.starts_with("answer o (once), a (always) or r (reject)"));
+  const json params{{"action", "bash"}, {"resources", {"make"}}, {"save", {"make *"}}, {"metadata", {{"command", "make"}}}};
+  CHECK(permissionPrompt(params) == "allow bash \"make\"? [o]nce [a]lways [r]eject (+ message) ");
+  CHECK(permissionDetails(params, "bash (id 3)") == " for bash (id 3): bash on \"make\"; \"always\" saves \"make *\"\n  command: make\n");
 }

@@ -166,6 +166,25 @@ expect 'granted'
 expect '"ok": true'
 expect_status 0
 
+# A question the script leaves unanswered is declined as soon as the input ends, with a line on
+# stderr, rather than waited on until --timeout (silently, with --quiet).
+start=$SECONDS
+run unanswered --quiet --timeout 30 --test-methods <<'LINES'
+test_permission action=bash resources=["make"]
+LINES
+expect 'toold-repl: toold asks toold-1 (permission/ask: bash on "make"), but the input has ended and nothing answers it: declined'
+expect 'The user rejected permission'
+expect_status 1
+[ $((SECONDS - start)) -lt 15 ] || complain "the unanswered ask was waited on for $((SECONDS - start)) s"
+
+# A :reply that runs ahead of toold's question says what it waits for.
+run reply_waits --quiet --timeout 1 --test-methods <<'LINES'
+ping
+:reply toold-9 {"reply": "once"}
+LINES
+expect 'toold-repl: :reply toold-9 waits up to 1 s (--timeout) for toold to ask toold-9 (toold asks nothing now)'
+expect_status 1
+
 # :record writes a fixture of the conversation that replays green against a fresh toold.
 run record --test-methods --log-level warn <<'LINES'
 ping
