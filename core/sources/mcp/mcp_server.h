@@ -2,7 +2,8 @@
 // toold), initialized, its tools listed (every page) and registered in the scope `mcp:<name>`;
 // re-listed on notifications/tools/list_changed (at most once per 100 ms, swapped in one step);
 // restarted when it dies (1 s doubling to 60 s, the count reset after 5 minutes of health,
-// `failed` for good after 5 failures in a row); `failed` without a restart when it runs but does
+// `restarting` meanwhile, with the calls that come waiting for it; `failed` for good after 5
+// failures in a row); `failed` without a restart when it runs but does
 // not finish initialize and tools/list within the start-up timeout; stopped gently. Its tools call through it, so a
 // call through an older snapshot still reaches the live server.
 //
