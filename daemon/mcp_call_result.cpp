@@ -6,7 +6,34 @@ namespace toold::daemon {
 
 using nlohmann::json;
 
+namespace {
+
+/// The MCP server's own item a relayed item kept, with the text or bytes the item holds put back
+/// (the text as output bounding left it); null when there is none.
+json relayedItem(const json& item) {
+  const auto kept = item.find(protocol::kMcpItemKey);
+  if (kept == item.end() || !kept->is_object()) return nullptr;
+  const std::string type = kept->value("type", "");
+  if (type == "resource_link") return *kept;
+  if (type != "resource" || !kept->contains("resource") || !(*kept)["resource"].is_object()) return nullptr;
+  json relayed = *kept;
+  json& resource = relayed["resource"];
+  if (item.value("type", "") == "text") {
+    resource["text"] = item.value("text", "");
+    return relayed;
+  }
+  const std::string uri = item.value("uri", "");
+  const std::string prefix = "data:" + item.value("mime", "") + ";base64,";
+  if (!uri.starts_with(prefix)) return nullptr;
+  resource["blob"] = uri.substr(prefix.size());
+  return relayed;
+}
+
+} // namespace
+
 json mcpContentItem(json item) {
+  if (json relayed = relayedItem(item); !relayed.is_null()) return relayed;
+  item.erase(protocol::kMcpItemKey);
   if (item.value("type", "") != "file") return item;
   const std::string uri = item.value("uri", "");
   const std::string mime = item.value("mime", "");
@@ -49,7 +76,8 @@ void appendCallToolResult(std::string& out, const protocol::ToolOutcome& outcome
     if (!first) out += ',';
     first = false;
     const auto type = item.is_object() ? item.find("type") : item.end();
-    if (type != item.end() && type->is_string() && type->get_ref<const std::string&>() == "file")
+    if ((type != item.end() && type->is_string() && type->get_ref<const std::string&>() == "file") ||
+        item.contains(protocol::kMcpItemKey))
       protocol::appendJson(out, mcpContentItem(item));
     else
       protocol::appendJson(out, item);

@@ -12,7 +12,8 @@ namespace toold::daemon {
 
 /// One of toold's content items as MCP's: inline file items become images or audio, or an
 /// embedded resource with the bytes as its blob (a PDF); file items that point elsewhere become
-/// resource links; anything else is already MCP's.
+/// resource links; an item relayed from an MCP server that kept its own `resource_link` or
+/// `resource` item (kMcpItemKey) becomes that item again; anything else is already MCP's.
 nlohmann::json mcpContentItem(nlohmann::json item);
 
 /// The outcome as a CallToolResult, written out as JSON text: a completed call's items, its

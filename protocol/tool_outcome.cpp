@@ -2,6 +2,8 @@
 
 #include "protocol/json_writer.h"
 
+#include <algorithm>
+
 namespace toold::protocol {
 
 void to_json(json& j, const ToolOutcome& outcome) { j = outcomeToJson(ToolOutcome(outcome)); }
@@ -16,6 +18,8 @@ json outcomeToJson(ToolOutcome&& outcome) {
   if (outcome.completed()) {
     j["status"] = "completed";
     if (outcome.output) j["output"] = std::move(*outcome.output);
+    for (json& item : outcome.content)
+      if (item.is_object()) item.erase(kMcpItemKey);
     j["content"] = std::move(outcome.content);
     if (outcome.metadata) j["metadata"] = std::move(*outcome.metadata);
     if (!outcome.outputPaths.empty()) j["outputPaths"] = std::move(outcome.outputPaths);
@@ -27,6 +31,17 @@ json outcomeToJson(ToolOutcome&& outcome) {
   }
   if (!outcome.notices.empty()) j["notices"] = std::move(outcome.notices);
   return j;
+}
+
+void appendNativeContent(std::string& out, const json& content) {
+  const bool relayed = content.is_array() && std::any_of(content.begin(), content.end(), [](const json& item) {
+                         return item.is_object() && item.contains(kMcpItemKey);
+                       });
+  if (!relayed) return appendJson(out, content);
+  json copy = content;
+  for (json& item : copy)
+    if (item.is_object()) item.erase(kMcpItemKey);
+  appendJson(out, copy);
 }
 
 std::size_t outcomeSizeHint(const ToolOutcome& outcome) {
@@ -53,7 +68,7 @@ void appendOutcomeJson(std::string& out, const ToolOutcome& outcome) {
   appendJsonString(out, outcome.callID);
   if (outcome.completed()) {
     out += R"(,"content":)";
-    appendJson(out, outcome.content);
+    appendNativeContent(out, outcome.content);
   } else {
     out += R"(,"error":{"message":)";
     appendJsonString(out, outcome.errorMessage);

@@ -49,6 +49,13 @@ struct ToolOutcome {
   bool completed() const { return status == Status::Completed; }
 };
 
+/// The member of a content item that keeps an MCP server's own `resource_link` or `resource` item
+/// (an embedded resource without its `text` or `blob`, which the item itself holds), so that
+/// toold's MCP face relays it as such. The native face leaves it out.
+inline constexpr const char* kMcpItemKey = "mcp";
+/// The content as the native face shows it: the items without kMcpItemKey.
+void appendNativeContent(std::string& out, const json& content);
+
 void to_json(json& j, const ToolOutcome& outcome);
 /// The same, moving the outcome's members instead of copying them.
 json outcomeToJson(ToolOutcome&& outcome);

@@ -7,7 +7,11 @@
               requests: 202.
   GET /mcp    the listening stream of the session: server-sent events, each with an `id:`; the
               server's requests and notifications outside answers go there. `?nolisten` in the
-              URL makes GET answer 405 (a server without one).
+              URL makes GET answer 405 (a server without one). With `?late` in the initialize URL,
+              the session's tools change around the start as toold must not miss: the server
+              takes 0.3 s to accept `initialized` and adds the tool `early` meanwhile; once it
+              answered the first tools/list it adds `late` and holds the listening stream back until
+              then (so no list_changed can tell of it).
   POST /auth  always 401 (a server that wants OAuth).
   DELETE /mcp ends the session.
 
@@ -34,6 +38,8 @@ TOOLS = [
     {"name": "streams", "description": "The listening streams opened so far", "inputSchema": {"type": "object"}},
 ]
 PUSHED = {"name": "pushed", "description": "Added by push_list_changed", "inputSchema": {"type": "object"}}
+EARLY = {"name": "early", "description": "Added on initialized", "inputSchema": {"type": "object"}}
+LATE = {"name": "late", "description": "Added after the first tools/list", "inputSchema": {"type": "object"}}
 WAIT = 10  # seconds any tool waits for toold before giving up
 
 state = threading.Condition()
@@ -93,8 +99,8 @@ def call_tool(session, name, arguments):
     record = sessions[session]
     if name == "echo":
         return text(arguments.get("text", ""))
-    if name == "pushed":
-        return text("pushed")
+    if name in ("pushed", "early", "late"):
+        return text(name)
     if name == "ask_roots":
         answer = ask(session, "roots-1", "roots/list")
         return text(answer.get("result", answer.get("error")))
@@ -162,6 +168,8 @@ class Handler(BaseHTTPRequestHandler):
             if session is None:
                 return self.reply(404 if self.headers.get("Mcp-Session-Id") else 400)
             record = sessions[session]
+            if record["late"]:
+                wait_for(lambda: record["late_added"])
             record["gets"].append(self.headers.get("Last-Event-ID"))
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
@@ -194,7 +202,8 @@ class Handler(BaseHTTPRequestHandler):
                 session = "session-%d" % (len(sessions) + 1)
                 while session in sessions:
                     session += "x"
-                sessions[session] = {"stream": None, "gets": [], "answers": {}, "lists": 0, "pushed": False}
+                sessions[session] = {"stream": None, "gets": [], "answers": {}, "lists": 0, "pushed": False,
+                                     "late": "late" in self.path, "early": False, "late_added": False}
             result = {"protocolVersion": message["params"].get("protocolVersion"),
                       "capabilities": {"tools": {"listChanged": True}}, "serverInfo": {"name": "test-http", "version": "1"}}
             return self.reply(200, {"jsonrpc": "2.0", "id": rid, "result": result}, {"Mcp-Session-Id": session})
@@ -208,14 +217,24 @@ class Handler(BaseHTTPRequestHandler):
                 state.notify_all()
             return self.reply(202)
         if rid is None or method is None:
+            if method == "notifications/initialized" and sessions[session]["late"]:
+                time.sleep(0.3)
+                with state:
+                    sessions[session]["early"] = True
             return self.reply(202)
         if method == "tools/list":
             with state:
                 record = sessions[session]
                 record["lists"] += 1
                 state.notify_all()
-                tools = TOOLS + ([PUSHED] if record["pushed"] else [])
-            return self.reply(200, {"jsonrpc": "2.0", "id": rid, "result": {"tools": tools}})
+                tools = TOOLS + ([PUSHED] if record["pushed"] else []) + ([EARLY] if record["early"] else [])
+                tools += [LATE] if record["late_added"] else []
+            self.reply(200, {"jsonrpc": "2.0", "id": rid, "result": {"tools": tools}})
+            with state:
+                if record["late"] and not record["late_added"]:
+                    record["late_added"] = True
+                    state.notify_all()
+            return
         if method != "tools/call":
             return self.reply(200, {"jsonrpc": "2.0", "id": rid, "error": {"code": -32601, "message": "no method " + method}})
         params = message.get("params", {})

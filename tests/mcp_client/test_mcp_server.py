@@ -5,6 +5,10 @@ line. Its tools exercise what the client must handle; its options misbehave on d
   test_mcp_server.py [--pidfile FILE] [--grandchild FILE] [--ignore-sigterm] [--ignore-stdin-close]
                      [--crash-on-start] [--no-init] [--hang-list] [--page-size N] [--long-name]
                      [--collide] [--resources] [--events FILE] [--stderr-lines N] [--http-launcher]
+                     [--protocol-version V] [--only NAME,NAME]
+
+--only keeps the tools named. Other arguments are ignored (a directory, as server-filesystem takes them). initialize is answered
+with the version toold offered, or V.
 
 Tools: echo {text}; add {a, b} (output schema: {sum}); slow {ms}; progress {steps, intervalMs};
 fail {message?}; media (an image and an audio item); links (a resource link and embedded
@@ -85,6 +89,8 @@ TOOLS = [
 ]
 if "--http-launcher" in args:
     TOOLS = [{"name": "start_http", "description": "Starts test_mcp_http_server.py; answers its base URL", "inputSchema": OBJECT}]
+if option("--only"):
+    TOOLS = [tool for tool in TOOLS if tool["name"] in option("--only").split(",")]
 if "--long-name" in args:
     TOOLS.append({"name": "a_tool_name_that_is_far_too_long_for_any_provider_to_accept_as_is", "description": "long", "inputSchema": OBJECT})
 if "--collide" in args:
@@ -190,7 +196,8 @@ def handle(message):
         capabilities = {"tools": {"listChanged": True}, "logging": {}}
         if "--resources" in args:
             capabilities["resources"] = {}
-        send({"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": params.get("protocolVersion", "2025-06-18"),
+        version = option("--protocol-version", params.get("protocolVersion", "2025-06-18"))
+        send({"jsonrpc": "2.0", "id": rid, "result": {"protocolVersion": version,
               "capabilities": capabilities, "serverInfo": {"name": "test-mcp-server", "version": "1"}}})
         event("initialize " + json.dumps(params.get("capabilities", {}), sort_keys=True))
     elif method == "notifications/initialized":

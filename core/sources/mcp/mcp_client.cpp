@@ -70,7 +70,7 @@ void McpClient::configure(const McpConfig& config) {
   {
     std::lock_guard lock(mutex_);
     for (auto it = servers_.begin(); it != servers_.end();) {
-      if (!config.servers.contains(it->first)) {
+      if (!config.servers.contains(it->first) && !runtime_.contains(it->first)) {
         toStop.push_back(it->second);
         it = servers_.erase(it);
       } else {
@@ -78,6 +78,7 @@ void McpClient::configure(const McpConfig& config) {
       }
     }
     for (const auto& [name, serverConfig] : config.servers) {
+      runtime_.erase(name); // the file names it: the file's config wins
       const auto existing = servers_.find(name);
       if (existing != servers_.end() && existing->second->config() == serverConfig) continue;
       auto server = makeServer(name, serverConfig);
@@ -106,6 +107,7 @@ bool McpClient::connect(const std::string& name, std::optional<McpServerConfig> 
     if (existing != servers_.end()) old = existing->second;
     McpServerConfig chosen = config ? *config : old->config();
     chosen.disabled = false; // connecting a server is enabling it
+    if (config) runtime_.insert(name);
     server = makeServer(name, std::move(chosen));
     servers_[name] = server;
   }

@@ -9,6 +9,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace toold::core {
 
@@ -26,10 +27,13 @@ public:
   void setStatusListener(std::function<void(const McpServerStatus&)> listener);
 
   /// Makes the servers those of `config`: new ones start, removed ones stop, changed ones restart,
-  /// unchanged ones are left as they are (their processes keep running).
+  /// unchanged ones are left as they are (their processes keep running). A server added at run
+  /// time (connect() with a config) and not named by `config` is kept; one `config` names is the
+  /// file's again, with the file's config.
   void configure(const McpConfig& config);
-  /// Adds or replaces `name` (`config`), or starts it again with its config (none given); false
-  /// when there is no such server and no config.
+  /// Adds or replaces `name` (`config`: then it is a run-time server, which configure() keeps),
+  /// or starts it again with its config (none given); false when there is no such server and no
+  /// config.
   bool connect(const std::string& name, std::optional<McpServerConfig> config);
   /// Stops `name` (`disabled` until mcp/connect); false when there is none.
   bool disconnect(const std::string& name);
@@ -54,6 +58,8 @@ private:
   McpHost host_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_ptr<McpServer>> servers_;
+  /// The servers whose config came from connect(), not from the file.
+  std::set<std::string> runtime_;
   std::function<void(const McpServerStatus&)> listener_;
   bool resourceToolsShown_ = false;
   std::mutex resourceMutex_;

@@ -128,11 +128,13 @@ public:
         config.disabled = boolean(entry, member);
       } else if (key == "codemode") {
         config.codemode = boolean(entry, member);
+      } else if (key == "roots") {
+        config.roots = roots(entry, member);
       } else if (key == "timeout") {
         config.timeout = timeouts(entry, member, defaults);
       } else {
-        const char* expected = local ? R"("type", "command", "environment", "cwd", "enabled", "disabled", "codemode" or "timeout")"
-                                     : R"("type", "url", "headers", "oauth", "enabled", "disabled", "codemode" or "timeout")";
+        const char* expected = local ? R"("type", "command", "environment", "cwd", "enabled", "disabled", "codemode", "roots" or "timeout")"
+                                     : R"("type", "url", "headers", "oauth", "enabled", "disabled", "codemode", "roots" or "timeout")";
         fail(member, at.path + ": unknown key " + jsonQuoted(key) + " for a " + (local ? "local" : "remote") +
                          " server (expected " + expected + ")");
       }
@@ -145,6 +147,23 @@ public:
   }
 
 private:
+  McpRootsConfig roots(const Json& value, const At& at) {
+    McpRootsConfig result;
+    if (value.is_boolean()) {
+      result.mode = value.template get<bool>() ? McpRootsConfig::Mode::Listed : McpRootsConfig::Mode::None;
+      if (result.mode == McpRootsConfig::Mode::Listed) result.paths = {"."};
+      return result;
+    }
+    if (!value.is_array())
+      fail(at, at.path + ": expected true, false or an array of directories, got " + describe(value));
+    result.mode = McpRootsConfig::Mode::Listed;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      if (!value[i].is_string() || value[i].template get<std::string>().empty())
+        fail(at, at.path + "[" + std::to_string(i) + "]: expected a directory, got " + describe(value[i]));
+      result.paths.push_back(substituteEnvironment(value[i].template get<std::string>()));
+    }
+    return result;
+  }
   std::chrono::milliseconds milliseconds(const Json& value, const At& at) {
     if (!value.is_number_integer() || value.template get<long long>() <= 0)
       fail(at, at.path + ": expected a positive number of milliseconds, got " + describe(value));

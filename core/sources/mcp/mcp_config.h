@@ -34,6 +34,19 @@ struct McpTimeouts {
   bool operator==(const McpTimeouts&) const = default;
 };
 
+/// What toold answers a server's `roots/list` (a server such as server-filesystem replaces the
+/// directories its arguments name with the roots it is given).
+struct McpRootsConfig {
+  /// Automatic: a local server one of whose arguments is an existing directory is offered no roots
+  /// (what its command line narrowed stays narrowed); any other server gets the workspace.
+  /// None (`"roots": false`): the capability is not declared. Listed (`"roots": [..]` or `true`
+  /// for the workspace): these paths, relative to the workspace.
+  enum class Mode { Automatic, None, Listed };
+  Mode mode = Mode::Automatic;
+  std::vector<std::string> paths;
+  bool operator==(const McpRootsConfig&) const = default;
+};
+
 struct McpServerConfig {
   enum class Kind { Local, Remote };
   Kind kind = Kind::Local;
@@ -44,6 +57,7 @@ struct McpServerConfig {
   std::map<std::string, std::string> headers;       ///< remote: sent with every request
   bool disabled = false;
   bool codemode = true;
+  McpRootsConfig roots;
   McpTimeouts timeout;
   bool operator==(const McpServerConfig&) const = default;
 };

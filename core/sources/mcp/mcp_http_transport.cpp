@@ -53,7 +53,46 @@ void McpHttpTransport::start(Events events) { events_ = std::move(events); }
 
 void McpHttpTransport::send(std::string frame) {
   while (!frame.empty() && frame.back() == '\n') frame.pop_back();
-  std::thread([self = shared_from_this(), body = std::move(frame)]() mutable { self->exchange(std::move(body)); }).detach();
+  std::uint64_t sequence = 0;
+  {
+    std::lock_guard lock(mutex_);
+    sequence = ++sent_;
+    unanswered_.insert(sequence);
+  }
+  std::thread([self = shared_from_this(), body = std::move(frame), sequence]() mutable {
+    self->exchange(std::move(body));
+    self->answered(sequence);
+  }).detach();
+}
+
+void McpHttpTransport::answered(std::uint64_t sequence) {
+  std::vector<std::function<void()>> ready;
+  {
+    std::lock_guard lock(mutex_);
+    unanswered_.erase(sequence);
+    const std::uint64_t oldest = unanswered_.empty() ? sent_ + 1 : *unanswered_.begin();
+    for (auto it = afterSent_.begin(); it != afterSent_.end();) {
+      if (it->first <= oldest) {
+        ready.push_back(std::move(it->second));
+        it = afterSent_.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+  for (auto& then : ready) asio::post(strand_, std::move(then));
+}
+
+void McpHttpTransport::afterSent(std::function<void()> then) {
+  std::lock_guard lock(mutex_);
+  // Waits for every POST sent so far: the ones with a number up to sent_.
+  if (unanswered_.empty()) return asio::post(strand_, std::move(then));
+  afterSent_.emplace_back(sent_ + 1, std::move(then));
+}
+
+void McpHttpTransport::setProtocolVersion(std::string version) {
+  std::lock_guard lock(mutex_);
+  protocolVersion_ = std::move(version);
 }
 
 void McpHttpTransport::deliver(std::string_view text) {
@@ -108,6 +147,7 @@ void McpHttpTransport::exchange(std::string body) {
     std::lock_guard lock(mutex_);
     inSession = !sessionId_.empty();
     if (inSession) request.headers.push_back({"Mcp-Session-Id", sessionId_});
+    if (!protocolVersion_.empty()) request.headers.push_back({"MCP-Protocol-Version", protocolVersion_});
   }
   for (const auto& [key, value] : headers_) request.headers.push_back({key, value});
   request.body = body;
@@ -242,6 +282,7 @@ McpHttpTransport::StreamEnd McpHttpTransport::listenOnce(std::string& lastEventI
     std::lock_guard lock(mutex_);
     inSession = !sessionId_.empty();
     if (inSession) request.headers.push_back({"Mcp-Session-Id", sessionId_});
+    if (!protocolVersion_.empty()) request.headers.push_back({"MCP-Protocol-Version", protocolVersion_});
   }
   if (!lastEventId.empty()) request.headers.push_back({"Last-Event-ID", lastEventId});
   for (const auto& [key, value] : headers_) request.headers.push_back({key, value});
@@ -257,6 +298,10 @@ McpHttpTransport::StreamEnd McpHttpTransport::listenOnce(std::string& lastEventI
       [&](const HttpResponseHead& head) {
         status = head.status;
         eventStream = lower(head.header("Content-Type").value_or("")).starts_with("text/event-stream");
+        if (status >= 200 && status < 300 && eventStream)
+          asio::post(strand_, [self = shared_from_this()] {
+            if (!self->closed_ && self->events_.listening) self->events_.listening();
+          });
       },
       [&](std::string_view chunk) {
         if (status < 200 || status >= 300 || !eventStream) return false;

@@ -20,6 +20,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <vector>
 #include <string>
 
 namespace toold::core {
@@ -32,10 +34,15 @@ public:
   void start(Events events) override;
   void send(std::string frame) override;
   void stop(std::function<void()> done) override;
+  void afterSent(std::function<void()> then) override;
+  void setProtocolVersion(std::string version) override;
 
 private:
   /// On a thread of its own: one POST and what it answers.
   void exchange(std::string body);
+  /// The POST of a frame was answered (or failed): the waiters of afterSent() whose frames are
+  /// all answered go on.
+  void answered(std::uint64_t sequence);
   /// On a thread of its own: the listening stream, opened again while it is worth it.
   void listen();
   enum class StreamEnd { Unsupported, Ended, Failed, SessionGone };
@@ -61,6 +68,12 @@ private:
   std::string sessionId_;
   std::condition_variable wake_; ///< with mutex_: stop() ends a pause()
   bool listening_ = false;       ///< under mutex_: the listener thread was started
+  std::string protocolVersion_;  ///< under mutex_: sent as MCP-Protocol-Version once agreed
+  // Under mutex_: the POSTs not answered yet (by the order they were sent in), and who waits for
+  // those sent before them.
+  std::uint64_t sent_ = 0;
+  std::set<std::uint64_t> unanswered_;
+  std::vector<std::pair<std::uint64_t, std::function<void()>>> afterSent_;
   bool closed_ = false; ///< on the strand: `closed` was reported, or stop() was called
 };
 

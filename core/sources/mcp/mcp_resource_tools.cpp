@@ -89,6 +89,7 @@ std::vector<std::pair<std::string, Tool>> makeMcpResourceTools(McpClient& client
   std::vector<std::pair<std::string, Tool>> tools;
 
   Tool list;
+  list.title = "List MCP resources";
   list.description = "Lists the resources the connected MCP servers offer (uri, name, mimeType, description), by server.";
   list.inputSchema = listSchema();
   list.threading = ToolThreading::Inline;
@@ -97,6 +98,7 @@ std::vector<std::pair<std::string, Tool>> makeMcpResourceTools(McpClient& client
   tools.emplace_back("list_mcp_resources", std::move(list));
 
   Tool templates;
+  templates.title = "List MCP resource templates";
   templates.description = "Lists the resource templates (URI patterns) the connected MCP servers offer, by server.";
   templates.inputSchema = listSchema();
   templates.threading = ToolThreading::Inline;
@@ -105,6 +107,7 @@ std::vector<std::pair<std::string, Tool>> makeMcpResourceTools(McpClient& client
   tools.emplace_back("list_mcp_resource_templates", std::move(templates));
 
   Tool read;
+  read.title = "Read an MCP resource";
   read.description = "Reads one resource of an MCP server by its URI (as list_mcp_resources shows it).";
   read.inputSchema = json{{"type", "object"},
                           {"properties",

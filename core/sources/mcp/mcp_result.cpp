@@ -4,6 +4,8 @@
 
 namespace toold::core {
 
+using protocol::kMcpItemKey;
+
 namespace {
 
 std::string stringOr(const json& object, const char* key, std::string fallback) {
@@ -43,11 +45,19 @@ json mcpContentToItems(json content) {
     } else if (type == "resource_link") {
       const std::string uri = stringOr(part, "uri", "");
       const std::string name = stringOr(part, "name", "");
-      items.push_back(json{{"type", "text"}, {"text", name.empty() || name == uri ? "Resource: " + uri
-                                                                                  : "Resource " + name + ": " + uri}});
+      json item{{"type", "text"}, {"text", name.empty() || name == uri ? "Resource: " + uri : "Resource " + name + ": " + uri}};
+      item[kMcpItemKey] = std::move(part);
+      items.push_back(std::move(item));
     } else if (type == "resource") {
       json item = mcpResourceToItem(part.value("resource", json()));
-      if (!item.is_null()) items.push_back(std::move(item));
+      if (item.is_null()) continue;
+      // The server's own item rides along for an MCP host, without the text or bytes the item
+      // holds already (and which output bounding may cut).
+      json& resource = part["resource"];
+      resource.erase("text");
+      resource.erase("blob");
+      item[kMcpItemKey] = std::move(part);
+      items.push_back(std::move(item));
     }
   }
   return items;

@@ -1,11 +1,13 @@
 // An MCP `CallToolResult` as a toold tool ending. Text items pass through; images and audio
 // become file items with data URIs; a resource link becomes text naming its URI; an embedded
-// resource becomes its text, or a file item for a blob; unknown items are dropped. `isError: true`
+// resource becomes its text, or a file item for a blob (both keep the server's item, for MCP
+// hosts); unknown items are dropped. `isError: true`
 // is a model-visible ToolFailure with the server's text (or "MCP tool returned an error"). With an
 // output schema, `structuredContent` is the call's `output`.
 #pragma once
 
 #include "core/tools/tool.h"
+#include "protocol/tool_outcome.h"
 
 namespace toold::core {
 

@@ -18,25 +18,25 @@ namespace asio = boost::asio;
 
 namespace {
 
-constexpr std::string_view kProtocolVersion = "2025-06-18";
+/// `2026-12-06T10:30:00.250Z`
+std::string utcTime(std::chrono::system_clock::time_point at) {
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(at.time_since_epoch()).count();
+  const std::time_t whole = static_cast<std::time_t>(ms / 1000);
+  std::tm parts{};
+  gmtime_r(&whole, &parts);
+  char text[96];
+  std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1,
+                parts.tm_mday, parts.tm_hour, parts.tm_min, parts.tm_sec, static_cast<int>(ms % 1000));
+  return text;
+}
 
-std::string seconds(std::chrono::milliseconds duration) {
+} // namespace
+
+std::string mcpSeconds(std::chrono::milliseconds duration) {
   char text[32];
   std::snprintf(text, sizeof text, "%g", std::chrono::duration<double>(duration).count());
   return text;
 }
-
-/// The text of a failed call as the model reads it.
-std::string callFailure(const std::string& server, const std::string& tool, const McpError& error,
-                        std::chrono::milliseconds execution) {
-  if (error.code == kMcpTimeoutCode)
-    return "MCP tool \"" + tool + "\" of server \"" + server + "\" sent no answer or progress for " + seconds(execution) +
-           " s and was cancelled (raise the server's timeout.execution in toold.json)";
-  if (error.code == kMcpClosedCode) return "MCP server \"" + server + "\": " + error.message;
-  return "MCP server \"" + server + "\" answered an error: " + error.message;
-}
-
-} // namespace
 
 std::string_view mcpStateName(McpState state) {
   switch (state) {
@@ -45,6 +45,7 @@ std::string_view mcpStateName(McpState state) {
   case McpState::Disabled: return "disabled";
   case McpState::Failed: return "failed";
   case McpState::NeedsAuth: return "needs_auth";
+  case McpState::Restarting: return "restarting";
   }
   return "failed";
 }
@@ -55,6 +56,11 @@ json McpServerStatus::toJson() const {
   if (pid > 0) value["pid"] = pid;
   if (resources) value["resources"] = true;
   if (!renamed.empty()) value["renamed"] = renamed;
+  if (state == McpState::Connected && !protocolVersion.empty()) value["protocolVersion"] = protocolVersion;
+  if (state == McpState::Restarting) {
+    value["attempt"] = attempt;
+    if (nextAttemptAt) value["nextAttemptAt"] = utcTime(*nextAttemptAt);
+  }
   return value;
 }
 
@@ -85,6 +91,10 @@ void McpServer::setState(McpState state, std::string error) {
     std::lock_guard lock(statusMutex_);
     status_.state = state;
     status_.error = std::move(error);
+    if (state != McpState::Restarting) {
+      status_.attempt = 0;
+      status_.nextAttemptAt.reset();
+    }
     status_.pid = transport_ && state == McpState::Connected ? transport_->pid() : 0;
     liveConnection_ = state == McpState::Connected ? connection_ : nullptr;
     liveGeneration_ = generation_;
@@ -92,12 +102,14 @@ void McpServer::setState(McpState state, std::string error) {
       status_.toolCount = 0;
       status_.resources = false;
       status_.renamed.clear();
+      status_.protocolVersion.clear();
       toolNames_.clear();
     }
     copy = status_;
   }
   if (onStatus_) onStatus_(copy);
   if (state != McpState::Pending) settle();
+  if (state != McpState::Pending && state != McpState::Restarting) resumeWaitingCalls();
 }
 
 void McpServer::settle() {
@@ -173,16 +185,23 @@ void McpServer::connect() {
         auto self = weak.lock();
         if (!self || generation != self->generation_) return;
         self->failed(generation, reason, false, McpState::NeedsAuth);
+      },
+      [weak, generation] {
+        if (auto self = weak.lock()) self->streamOpened(generation);
       }});
   startupDeadline_.expires_after(config_.timeout.startup);
   startupDeadline_.async_wait([weak, generation, timeout = config_.timeout.startup](const boost::system::error_code& error) {
     auto self = weak.lock();
     if (error || !self || self->generation_ != generation || self->status().state != McpState::Pending) return;
-    self->failed(generation, "did not finish starting (initialize and tools/list) within " + seconds(timeout) +
+    self->failed(generation, "did not finish starting (initialize and tools/list) within " + mcpSeconds(timeout) +
                                  " s (raise the server's timeout.startup in toold.json)", false);
   });
-  json params{{"protocolVersion", kProtocolVersion},
-              {"capabilities", {{"roots", json::object()}, {"elicitation", json::object()}}},
+  relistWhenConnected_ = false;
+  roots_ = resolveRoots();
+  json capabilities{{"elicitation", json::object()}};
+  if (roots_) capabilities["roots"] = json::object();
+  json params{{"protocolVersion", kMcpClientVersions[0]},
+              {"capabilities", std::move(capabilities)},
               {"clientInfo", {{"name", "toold"}, {"version", host_.version}}}};
   // No deadline of its own: the start-up deadline above bounds initialize and the first listing.
   connection_->request("initialize", std::move(params), McpRequestOptions{},
@@ -194,6 +213,25 @@ void McpServer::connect() {
 void McpServer::initialized(std::uint64_t generation, const McpAnswer& answer) {
   if (generation != generation_) return;
   if (answer.error) return failed(generation, "initialize failed: " + answer.error->message, false);
+  // The server answers the version offered or an older one it prefers; one toold does not speak
+  // cannot be talked to (the specification's advice: disconnect).
+  const json* version = answer.result && answer.result->is_object() && answer.result->contains("protocolVersion")
+                            ? &(*answer.result)["protocolVersion"]
+                            : nullptr;
+  const std::string agreed = version && version->is_string() ? version->get<std::string>() : std::string();
+  if (std::find(std::begin(kMcpClientVersions), std::end(kMcpClientVersions), agreed) == std::end(kMcpClientVersions)) {
+    std::string known;
+    for (const auto candidate : kMcpClientVersions) known += (known.empty() ? "" : ", ") + std::string(candidate);
+    return failed(generation,
+                  "initialize failed: the server speaks MCP " + (version ? protocol::dumpBounded(*version) : std::string("(no protocolVersion)")) +
+                      ", which toold does not (toold speaks " + known + ")",
+                  false);
+  }
+  transport_->setProtocolVersion(agreed);
+  {
+    std::lock_guard lock(statusMutex_);
+    status_.protocolVersion = agreed;
+  }
   serverCapabilities_ = answer.result && answer.result->is_object() ? answer.result->value("capabilities", json::object())
                                                                     : json::object();
   if (!serverCapabilities_.is_object()) serverCapabilities_ = json::object();
@@ -209,6 +247,7 @@ void McpServer::initialized(std::uint64_t generation, const McpAnswer& answer) {
       self->status_.resources = self->serverCapabilities_.contains("resources");
     }
     self->setState(McpState::Connected);
+    if (self->relistWhenConnected_) self->scheduleRelist();
     self->healthyTimer_.expires_after(self->host_.healthyReset);
     self->healthyTimer_.async_wait([weak = self->weak_from_this(), generation](const boost::system::error_code& error) {
       auto live = weak.lock();
@@ -216,7 +255,12 @@ void McpServer::initialized(std::uint64_t generation, const McpAnswer& answer) {
     });
   };
   if (!serverCapabilities_.contains("tools")) return finish(json::array(), "");
-  listTools(generation, std::chrono::milliseconds(0), std::move(finish));
+  // Over HTTP the two would be concurrent POSTs: tools/list goes once the server took
+  // `initialized`, so a tool it adds on `initialized` is in the first list.
+  transport_->afterSent([self = shared_from_this(), generation, finish = std::move(finish)]() mutable {
+    if (generation != self->generation_) return;
+    self->listTools(generation, std::chrono::milliseconds(0), std::move(finish));
+  });
 }
 
 void McpServer::listTools(std::uint64_t generation, std::chrono::milliseconds pageTimeout,
@@ -383,8 +427,11 @@ void McpServer::failed(std::uint64_t generation, const std::string& reason, bool
     auto delay = host_.restartDelay * (1LL << std::min(failuresInARow_ - 1, 16u));
     if (delay > kMcpMaxRestartDelay) delay = kMcpMaxRestartDelay;
     restartIn = std::chrono::duration_cast<std::chrono::milliseconds>(delay);
-    state = McpState::Failed;
-    shown += " (restarting in " + seconds(*restartIn) + " s)";
+    state = McpState::Restarting;
+    shown += " (restarting in " + mcpSeconds(*restartIn) + " s)";
+    std::lock_guard lock(statusMutex_);
+    status_.attempt = failuresInARow_;
+    status_.nextAttemptAt = std::chrono::system_clock::now() + *restartIn;
   }
   host_.replaceScope(scope(), {});
   setState(state, std::move(shown));
@@ -421,139 +468,6 @@ void McpServer::stop(std::function<void()> done) {
     if (!transport) return done();
     transport->stop([transport, done = std::move(done)] { done(); });
   });
-}
-
-void McpServer::callTool(const std::string& raw, bool hasOutputSchema, json input, ToolContext context, ToolDone done) {
-  // Connected: the request leaves from this thread at once (McpConnection::requestNow).
-  std::shared_ptr<McpConnection> connection;
-  std::uint64_t generation = 0;
-  {
-    std::lock_guard lock(statusMutex_);
-    connection = liveConnection_;
-    generation = liveGeneration_;
-  }
-  if (connection)
-    return sendCall(connection, generation, raw, hasOutputSchema, std::move(input), std::move(context), std::move(done));
-  asio::post(strand_, [self = shared_from_this(), raw, hasOutputSchema, input = std::move(input),
-                       context = std::move(context), done = std::move(done)]() mutable {
-    const McpServerStatus now = self->status();
-    if (now.state == McpState::Pending) {
-      // A restart is under way: the call waits for it (bounded by the start-up timeout).
-      self->settledWaiters_.push_back([self, raw, hasOutputSchema, input = std::move(input), context = std::move(context),
-                                       done = std::move(done)]() mutable {
-        if (self->status().state == McpState::Pending) return done(ToolFailure{"MCP server \"" + self->name_ + "\" is still starting", std::nullopt});
-        self->callTool(raw, hasOutputSchema, std::move(input), std::move(context), std::move(done));
-      });
-      return;
-    }
-    if (now.state != McpState::Connected || !self->connection_)
-      return done(ToolFailure{"MCP server \"" + self->name_ + "\" is not available (" + std::string(mcpStateName(now.state)) +
-                                  (now.error.empty() ? "" : ": " + now.error) + ")",
-                              std::nullopt});
-    self->sendCall(self->connection_, self->generation_, raw, hasOutputSchema, std::move(input), std::move(context),
-                   std::move(done));
-  });
-}
-
-void McpServer::sendCall(const std::shared_ptr<McpConnection>& connection, std::uint64_t generation, const std::string& raw,
-                         bool hasOutputSchema, json input, ToolContext context, ToolDone done) {
-  // Cancellation is registered before the request exists (the answer, on the strand, ends the
-  // registration); it cancels the request once its id is known.
-  auto requestId = std::make_shared<std::atomic<std::int64_t>>(0);
-  auto cancelled = std::make_shared<CancellationRegistration>();
-  auto cancel = [weak = weak_from_this(), requestId, generation, strand = strand_] {
-    asio::post(strand, [weak, requestId, generation] {
-      auto live = weak.lock();
-      const std::int64_t id = requestId->load();
-      if (id != 0 && live && live->generation_ == generation && live->connection_)
-        live->connection_->cancel(id, "cancelled by toold's client");
-    });
-  };
-  *cancelled = context.cancellation.onCancel(cancel);
-  McpRequestOptions options;
-  options.timeout = config_.timeout.execution;
-  options.onProgress = [progress = context.progress](const json& params) {
-    if (!progress) return;
-    json update = json::object();
-    for (const char* key : {"progress", "total", "message"})
-      if (params.contains(key)) update[key] = params[key];
-    progress(std::move(update));
-  };
-  requestId->store(connection->requestNow(
-      "tools/call", json{{"name", raw}, {"arguments", input.is_object() ? std::move(input) : json::object()}}, std::move(options),
-      [self = shared_from_this(), raw, hasOutputSchema, cancelled, done = std::move(done)](McpAnswer answer) {
-        cancelled->reset();
-        if (answer.error) return done(ToolFailure{callFailure(self->name_, raw, *answer.error, self->config_.timeout.execution), std::nullopt});
-        done(mcpResultToCompletion(std::move(*answer.result), hasOutputSchema, raw));
-      }));
-  // Cancelled before the id was known: the cancellation above found none.
-  if (context.cancellation.isCancelled()) cancel();
-}
-
-void McpServer::request(const std::string& method, json params, CancellationToken cancellation,
-                        std::function<void(std::optional<json>, std::string)> done) {
-  asio::post(strand_, [self = shared_from_this(), method, params = std::move(params), cancellation = std::move(cancellation),
-                       done = std::move(done)]() mutable {
-    if (self->status().state != McpState::Connected || !self->connection_)
-      return done(std::nullopt, "MCP server \"" + self->name_ + "\" is not connected");
-    auto registration = std::make_shared<CancellationRegistration>();
-    const std::int64_t id = self->connection_->request(
-        method, std::move(params), McpRequestOptions{self->config_.timeout.execution, {}},
-        [registration, done](McpAnswer answer) {
-          registration->reset();
-          if (answer.error) return done(std::nullopt, answer.error->message);
-          done(std::move(answer.result), "");
-        });
-    *registration = cancellation.onCancel([weak = self->weak_from_this(), id, generation = self->generation_, strand = self->strand_] {
-      asio::post(strand, [weak, id, generation] {
-        auto live = weak.lock();
-        if (live && live->generation_ == generation && live->connection_) live->connection_->cancel(id, "cancelled by toold's client");
-      });
-    });
-  });
-}
-
-void McpServer::onServerRequest(const std::string& method, const json& params, std::function<void(McpAnswer)> respond) {
-  if (method == "ping") return respond(McpAnswer{json::object(), std::nullopt});
-  if (method == "roots/list") {
-    const std::string path = host_.location.directory.string();
-    return respond(McpAnswer{json{{"roots", json::array({json{{"uri", "file://" + path}, {"name", host_.location.directory.filename().string()}}})}},
-                             std::nullopt});
-  }
-  if (method == "sampling/createMessage")
-    return respond(McpAnswer{std::nullopt, McpError{-32601, "toold does not offer sampling: it runs tools and calls no model"}});
-  if (method == "elicitation/create") {
-    // Forwarded as it is when toold's own client can answer; declined otherwise.
-    const json capabilities = host_.client ? host_.client->capabilities() : json::object();
-    if (!capabilities.is_object() || !capabilities.contains("elicitation"))
-      return respond(McpAnswer{json{{"action", "decline"}}, std::nullopt});
-    host_.client->request("elicitation/create", params, CancellationToken(),
-                          [respond = std::move(respond), strand = strand_](ClientReply reply) mutable {
-                            asio::post(strand, [respond = std::move(respond), reply = std::move(reply)] {
-                              if (reply.error) return respond(McpAnswer{std::nullopt, McpError{static_cast<int>(reply.error->code), reply.error->message}});
-                              respond(McpAnswer{reply.result.value_or(json{{"action", "cancel"}}), std::nullopt});
-                            });
-                          });
-    return;
-  }
-  respond(McpAnswer{std::nullopt, McpError{-32601, "toold does not handle " + method}});
-}
-
-void McpServer::onNotification(std::uint64_t generation, const std::string& method, const json& params) {
-  if (generation != generation_) return;
-  if (method == "notifications/tools/list_changed") return scheduleRelist();
-  if (method == "notifications/message") {
-    const std::string level = params.value("level", std::string("info"));
-    const std::string text = protocol::dumpBounded(params.value("data", json()));
-    if (level == "debug")
-      spdlog::debug("mcp {}: {}", name_, text);
-    else if (level == "info" || level == "notice")
-      spdlog::info("mcp {}: {}", name_, text);
-    else if (level == "warning")
-      spdlog::warn("mcp {}: {}", name_, text);
-    else
-      spdlog::error("mcp {}: {}", name_, text);
-  }
 }
 
 } // namespace toold::core

@@ -2,7 +2,8 @@
 // toold), initialized, its tools listed (every page) and registered in the scope `mcp:<name>`;
 // re-listed on notifications/tools/list_changed (at most once per 100 ms, swapped in one step);
 // restarted when it dies (1 s doubling to 60 s, the count reset after 5 minutes of health,
-// `failed` for good after 5 failures in a row); `failed` without a restart when it runs but does
+// `restarting` meanwhile, with the calls that come waiting for it; `failed` for good after 5
+// failures in a row); `failed` without a restart when it runs but does
 // not finish initialize and tools/list within the start-up timeout; stopped gently. Its tools call through it, so a
 // call through an older snapshot still reaches the live server.
 //
@@ -21,8 +22,10 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -46,8 +49,12 @@ struct McpHost {
   std::chrono::milliseconds healthyReset{std::chrono::minutes(5)};
 };
 
-enum class McpState { Pending, Connected, Disabled, Failed, NeedsAuth };
+/// `restarting`: it failed and its next start is scheduled (calls wait for it); `failed`: for good
+/// until mcp/connect (or it runs but does not speak MCP in time, which a restart would repeat).
+enum class McpState { Pending, Connected, Disabled, Failed, NeedsAuth, Restarting };
 std::string_view mcpStateName(McpState state);
+/// `0.2`, `30`: a duration in seconds as toold's messages give it.
+std::string mcpSeconds(std::chrono::milliseconds duration);
 
 struct McpServerStatus {
   std::string name;
@@ -57,9 +64,18 @@ struct McpServerStatus {
   int pid = 0;
   unsigned restarts = 0;
   bool resources = false; ///< connected and offering resources
+  /// While `restarting`: which start comes next (1 for the first restart after a run of good
+  /// health) and when, by the wall clock.
+  unsigned attempt = 0;
+  std::optional<std::chrono::system_clock::time_point> nextAttemptAt;
   std::map<std::string, std::string> renamed; ///< effective → raw, for tools given a hash suffix
+  std::string protocolVersion; ///< the one initialize agreed on, once connected
   json toJson() const;
 };
+
+/// The MCP versions toold speaks as a client, newest first: it offers the first, and takes a
+/// server's answer of any of them.
+inline constexpr std::string_view kMcpClientVersions[] = {"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"};
 
 inline constexpr unsigned kMcpMaxFailuresInARow = 5;
 inline constexpr std::chrono::milliseconds kMcpMaxRestartDelay{60000};
@@ -110,12 +126,19 @@ private:
   /// Without a restart the server ends in `state` (`failed`, or `needs_auth`).
   void failed(std::uint64_t generation, const std::string& reason, bool restart, McpState state = McpState::Failed);
   void onServerRequest(const std::string& method, const json& params, std::function<void(McpAnswer)> respond);
+  /// The roots this server is offered (nullopt: the capability is not declared), by its config.
+  std::optional<std::vector<std::filesystem::path>> resolveRoots() const;
+  /// The listening stream opened: the tools are listed again (now, or once connected).
+  void streamOpened(std::uint64_t generation);
   void onNotification(std::uint64_t generation, const std::string& method, const json& params);
   void setState(McpState state, std::string error = {});
   /// A tool call on `connection` (from any thread).
   void sendCall(const std::shared_ptr<McpConnection>& connection, std::uint64_t generation, const std::string& raw,
                 bool hasOutputSchema, json input, ToolContext context, ToolDone done);
   void settle();
+  /// The calls waiting go on (the state is neither pending nor restarting any more).
+  void resumeWaitingCalls();
+  void waitForStart(const std::string& raw, bool hasOutputSchema, json input, ToolContext context, ToolDone done);
   std::shared_ptr<McpTransport> makeTransport();
 
   McpHost& host_;
@@ -130,6 +153,8 @@ private:
   std::shared_ptr<McpTransport> transport_;
   std::shared_ptr<McpConnection> connection_;
   json serverCapabilities_;
+  std::optional<std::vector<std::filesystem::path>> roots_; ///< what this start offers
+  bool relistWhenConnected_ = false;
   boost::asio::steady_timer startupDeadline_;
   boost::asio::steady_timer restartTimer_;
   boost::asio::steady_timer healthyTimer_;
@@ -139,6 +164,12 @@ private:
   unsigned failuresInARow_ = 0;
   bool stopped_ = false;
   std::vector<std::function<void()>> settledWaiters_;
+  /// Calls that came while the server was starting or restarting, by a number of their own: each
+  /// goes on once the server is connected or out of reach, or fails when its execution timeout
+  /// passes or it is cancelled first.
+  struct WaitingCall;
+  std::map<std::uint64_t, std::shared_ptr<WaitingCall>> waitingCalls_;
+  std::uint64_t nextWaitingCall_ = 0;
 
   mutable std::mutex statusMutex_;
   McpServerStatus status_;

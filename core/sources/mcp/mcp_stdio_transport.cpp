@@ -131,4 +131,9 @@ void McpStdioTransport::stop(std::function<void()> done) {
   });
 }
 
+void McpStdioTransport::afterSent(std::function<void()> then) {
+  // The pipe keeps the order of the frames: what is sent next arrives after them.
+  asio::post(strand_, std::move(then));
+}
+
 } // namespace toold::core

@@ -30,6 +30,7 @@ public:
   void send(std::string frame) override;
   void stop(std::function<void()> done) override;
   int pid() const override;
+  void afterSent(std::function<void()> then) override;
 
 private:
   void onOutput(OutputStream stream, std::string_view bytes);

@@ -23,6 +23,9 @@ public:
     /// The server refused toold's credentials (HTTP 401): `needs_auth`, not restarted. Once,
     /// instead of `closed`.
     std::function<void(std::string reason)> unauthorized{};
+    /// The listening stream (Streamable HTTP) opened, again or for the first time: what the server
+    /// announced while there was none (tools/list_changed) was lost, so the lists are read again.
+    std::function<void()> listening{};
   };
 
   virtual ~McpTransport() = default;
@@ -33,6 +36,12 @@ public:
   virtual void stop(std::function<void()> done) = 0;
   /// The local server's pid; 0 for none (remote, or not started).
   virtual int pid() const { return 0; }
+  /// Runs `then` on the strand once every frame sent so far has been taken by the server: at once
+  /// over stdio (a pipe keeps the order); over HTTP once their POSTs were answered, so that
+  /// `tools/list` never overtakes `notifications/initialized`.
+  virtual void afterSent(std::function<void()> then) = 0;
+  /// The protocol version initialize agreed on (HTTP sends it with every later request).
+  virtual void setProtocolVersion(std::string) {}
 };
 
 } // namespace toold::core

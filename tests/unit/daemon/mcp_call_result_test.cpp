@@ -65,3 +65,27 @@ TEST_CASE("call tool result: a failure's message, and notices for the host in _m
   CHECK(written(outcome) == R"({"_meta":{"toold/notices":["the approval could not be saved","second"]},)"
                             R"("content":[{"text":"partial","type":"text"}],"isError":false})");
 }
+
+TEST_CASE("call tool result: a relayed MCP item is the server's again, with the text as it was bounded",
+          "[mcp_call_result]") {
+  ToolOutcome outcome = completed(json::array(
+      {json{{"type", "text"}, {"text", "Resource doc: test://d"}, {"mcp", {{"type", "resource_link"}, {"uri", "test://d"}, {"name", "doc"}}}},
+       json{{"type", "text"}, {"text", "cut text"}, {"mcp", {{"type", "resource"}, {"resource", {{"uri", "test://e"}}}}}},
+       json{{"type", "file"}, {"mime", "application/pdf"}, {"uri", "data:application/pdf;base64,AQID"}, {"name", "test://f"},
+            {"mcp", {{"type", "resource"}, {"resource", {{"uri", "test://f"}, {"mimeType", "application/pdf"}}}}}},
+       json{{"type", "text"}, {"text", "plain"}, {"mcp", "not an item"}}}));
+  const json result = json::parse(written(outcome));
+  CHECK(result["content"][0] == json{{"type", "resource_link"}, {"uri", "test://d"}, {"name", "doc"}});
+  CHECK(result["content"][1] == json{{"type", "resource"}, {"resource", {{"uri", "test://e"}, {"text", "cut text"}}}});
+  CHECK(result["content"][2] ==
+        json{{"type", "resource"}, {"resource", {{"uri", "test://f"}, {"mimeType", "application/pdf"}, {"blob", "AQID"}}}});
+  CHECK(result["content"][3] == json{{"type", "text"}, {"text", "plain"}});
+}
+
+TEST_CASE("native outcome: the relayed MCP item is left out", "[mcp_call_result]") {
+  ToolOutcome outcome = completed(json::array({json{{"type", "text"}, {"text", "t"}, {"mcp", {{"type", "resource_link"}}}}}));
+  std::string out;
+  toold::protocol::appendOutcomeJson(out, outcome);
+  CHECK(json::parse(out)["content"] == json::array({json{{"type", "text"}, {"text", "t"}}}));
+  CHECK(toold::protocol::outcomeToJson(ToolOutcome(outcome))["content"] == json::array({json{{"type", "text"}, {"text", "t"}}}));
+}

@@ -74,7 +74,7 @@ TEST_CASE("mcp config: errors name the file, the line and the key", "[mcp_config
   CHECK(errorOf("{\"mcp\": {\n\"fs\": {\"type\": \"local\", \"command\": []}}}") ==
         "toold.json:2: mcp.fs.command: expected a non-empty array of strings, got []");
   CHECK(errorOf("{\"mcp\": {\"fs\": {\"type\": \"local\",\n \"command\": [\"x\"], \"args\": [\"y\"]}}}") ==
-        R"(toold.json:2: mcp.fs: unknown key "args" for a local server (expected "type", "command", "environment", "cwd", "enabled", "disabled", "codemode" or "timeout"))");
+        R"(toold.json:2: mcp.fs: unknown key "args" for a local server (expected "type", "command", "environment", "cwd", "enabled", "disabled", "codemode", "roots" or "timeout"))");
   CHECK(errorOf("{\"mcp\": {\"fs\": {\"command\": [\"x\"]}}}") == R"(toold.json:1: mcp.fs: missing "type" ("local" or "remote"))");
   CHECK(errorOf("{\"mcp\": {\"fs\": {\"type\": \"stdio\"}}}") == R"(toold.json:1: mcp.fs.type: expected "local" or "remote", got "stdio")");
   CHECK(errorOf("{\"mcp\": {\"servers\": {\"r\": {\"type\": \"remote\",\n\"url\": \"ftp://x\"}}}}") ==
@@ -87,6 +87,25 @@ TEST_CASE("mcp config: errors name the file, the line and the key", "[mcp_config
         R"(toold.json:2: mcp.a.enabled: expected true or false, got "yes")");
   CHECK(errorOf("{\"mcp\": {\"a\": {\"type\": \"local\", \"command\": [\"a\"], \"timeout\": 0}}}") ==
         "toold.json:1: mcp.a.timeout: expected a positive number of milliseconds, got 0");
+}
+
+TEST_CASE("mcp config: roots: automatic, false, true or a list of directories", "[mcp_config]") {
+  using Mode = toold::core::McpRootsConfig::Mode;
+  const McpConfig config = parseMcpConfig(R"({"mcp": {
+    "auto": {"type": "local", "command": ["a"]},
+    "off": {"type": "local", "command": ["a"], "roots": false},
+    "all": {"type": "remote", "url": "http://x", "roots": true},
+    "some": {"type": "local", "command": ["a"], "roots": ["sub", "/abs"]}}})",
+                                          "toold.json");
+  CHECK(config.servers.at("auto").roots.mode == Mode::Automatic);
+  CHECK(config.servers.at("off").roots.mode == Mode::None);
+  CHECK(config.servers.at("all").roots.mode == Mode::Listed);
+  CHECK(config.servers.at("all").roots.paths == std::vector<std::string>{"."});
+  CHECK(config.servers.at("some").roots.paths == std::vector<std::string>{"sub", "/abs"});
+  CHECK(errorOf("{\"mcp\": {\"a\": {\"type\": \"local\", \"command\": [\"a\"],\n\"roots\": \"sub\"}}}") ==
+        R"(toold.json:2: mcp.a.roots: expected true, false or an array of directories, got "sub")");
+  CHECK(errorOf("{\"mcp\": {\"a\": {\"type\": \"local\", \"command\": [\"a\"], \"roots\": [\"\"]}}}") ==
+        R"(toold.json:1: mcp.a.roots[0]: expected a directory, got "")");
 }
 
 TEST_CASE("mcp config: mcp/connect's server object", "[mcp_config]") {
