@@ -74,7 +74,7 @@ void globIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
           perThread.push_back(mine);
         }
         return [&filter, mine](const WalkEntry& entry) {
-          if (entry.isFile && filter.matches(entry)) mine->offer(modificationTimeNs(entry), entry.path.string());
+          if (entry.isFile && filter.matches(entry)) mine->offer(modificationTimeNs(entry), entry.path);
           return WalkDecision::Continue;
         };
       },

@@ -4,10 +4,14 @@
 // folder. Git has no braces in ignore patterns, so '{' and '}' are escaped before compiling.
 #include "builtins/search/ignore_rules.h"
 
+#include <cerrno>
 #include <cstdlib>
+#include <fcntl.h>
 #include <fstream>
 #include <optional>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace toold::builtins {
 namespace fs = std::filesystem;
@@ -31,6 +35,31 @@ std::optional<std::string> readText(const fs::path& path) {
   text << in.rdbuf();
   if (in.bad()) return std::nullopt;
   return std::move(text).str();
+}
+
+/// The text of `name` in the open folder `folder`; nothing when it is missing or not a regular
+/// file (a FIFO named .gitignore must not hang a search).
+std::optional<std::string> readTextAt(int folder, const char* name) {
+  const int fd = ::openat(folder, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0) return std::nullopt;
+  std::optional<std::string> text;
+  struct stat status {};
+  if (::fstat(fd, &status) == 0 && S_ISREG(status.st_mode)) {
+    text.emplace();
+    char chunk[16384];
+    for (;;) {
+      const ssize_t n = ::read(fd, chunk, sizeof chunk);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) {
+        text.reset();
+        break;
+      }
+      if (n == 0) break;
+      text->append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+  ::close(fd);
+  return text;
 }
 
 /// Drops unescaped trailing spaces, as git's trim_trailing_spaces does (tabs are kept).
@@ -259,6 +288,13 @@ IgnoreMatch IgnoreFile::match(const fs::path& path, bool isDirectory) const {
   return matchRelative(relativePath, isDirectory);
 }
 
+IgnoreMatch IgnoreFile::matchAbsolute(const std::string& path, bool isDirectory) const {
+  if (rules_.empty()) return IgnoreMatch::None;
+  std::string_view relativePath;
+  if (!relative(path, relativePath)) return IgnoreMatch::None;
+  return matchRelative(relativePath, isDirectory);
+}
+
 IgnoreMatch IgnoreFile::matchRelative(std::string_view relativePath, bool isDirectory) const {
   if (relativePath.empty()) return IgnoreMatch::None;
   const auto slash = relativePath.rfind('/');
@@ -332,6 +368,38 @@ std::shared_ptr<const IgnoreStack> IgnoreStack::enter(const fs::path& directory)
   node->options_ = options_;
   node->self_ = node;
   return node;
+}
+
+std::shared_ptr<const IgnoreStack> IgnoreStack::enterAt(const std::string& directory, int folder) const {
+  auto readAt = [&](const char* name) {
+    const auto text = readTextAt(folder, name);
+    return text ? IgnoreFile::parse(*text, directory, directory + "/" + name) : IgnoreFile();
+  };
+  IgnoreFile dotIgnore = options_.dotIgnore ? readAt(".ignore") : IgnoreFile();
+  IgnoreFile gitIgnore = options_.gitIgnore ? readAt(".gitignore") : IgnoreFile();
+  if (dotIgnore.empty() && gitIgnore.empty()) {
+    if (auto self = self_.lock()) return self;
+  }
+  std::shared_ptr<IgnoreStack> node(new IgnoreStack());
+  node->parent_ = self_.lock();
+  node->directory_ = directory;
+  node->dotIgnore_ = std::move(dotIgnore);
+  node->gitIgnore_ = std::move(gitIgnore);
+  node->globals_ = globals_;
+  node->options_ = options_;
+  node->self_ = node;
+  return node;
+}
+
+IgnoreMatch IgnoreStack::matchAbsolute(const std::string& path, bool isDirectory) const {
+  for (const IgnoreStack* node = this; node != nullptr; node = node->parent_.get()) {
+    if (const auto verdict = node->dotIgnore_.matchAbsolute(path, isDirectory); verdict != IgnoreMatch::None) return verdict;
+    if (const auto verdict = node->gitIgnore_.matchAbsolute(path, isDirectory); verdict != IgnoreMatch::None) return verdict;
+  }
+  if (globals_)
+    for (const auto& file : *globals_)
+      if (const auto verdict = file.matchAbsolute(path, isDirectory); verdict != IgnoreMatch::None) return verdict;
+  return IgnoreMatch::None;
 }
 
 IgnoreMatch IgnoreStack::match(const fs::path& path, bool isDirectory) const {

@@ -45,6 +45,9 @@ public:
 
   /// `path` is absolute; a path not below `base` matches nothing. The last matching rule decides.
   IgnoreMatch match(const std::filesystem::path& path, bool isDirectory) const;
+  /// The same for a path known to be absolute and clean (no ".", "..", or trailing '/'), as a
+  /// walk builds them: no path object is made.
+  IgnoreMatch matchAbsolute(const std::string& path, bool isDirectory) const;
   bool empty() const { return rules_.empty(); }
 
 private:
@@ -82,6 +85,13 @@ public:
   /// The stack for the folder `directory`, a child of this one's folder: reads its .ignore and
   /// .gitignore. Returns this stack itself (shared) when the folder has neither.
   std::shared_ptr<const IgnoreStack> enter(const std::filesystem::path& directory) const;
+  /// The same for a walk: `directory` absolute and clean, open as `folder`, whose ignore files are
+  /// read through it. Neither costs a lookup of the folder's path, which is linear in its depth:
+  /// entering every folder of a deep chain by path made walks quadratic.
+  std::shared_ptr<const IgnoreStack> enterAt(const std::string& directory, int folder) const;
+
+  /// Judges `path` (absolute and clean, as a walk builds it): matchAbsolute for every file.
+  IgnoreMatch matchAbsolute(const std::string& path, bool isDirectory) const;
 
   /// Judges `path` (absolute, below this stack's folder or the folder itself).
   IgnoreMatch match(const std::filesystem::path& path, bool isDirectory) const;

@@ -48,7 +48,9 @@ struct WalkOptions {
 enum class WalkDecision { Continue, Skip, Quit };
 
 struct WalkEntry {
-  std::filesystem::path path;  ///< absolute: the root joined with `relative`
+  /// Absolute: the root joined with `relative`. Text, not a path object: making one splits the
+  /// path into its components, for every entry, which a deep tree made quadratic.
+  std::string path;
   std::string relative;        ///< '/'-separated, relative to the root
   std::string_view name() const;
   bool isDirectory = false;    ///< a folder (or, with followLinks, a link to one)

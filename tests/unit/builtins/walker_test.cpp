@@ -17,6 +17,8 @@
 #include <thread>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace fs = std::filesystem;
@@ -424,4 +426,61 @@ TEST_CASE("walker: a .gitignore above the root, in the same repository, applies"
   write(dir.path() / "src" / "main.c");
   const auto walked = walk(dir.path() / "src", WalkOptions{});
   CHECK(walked.relatives == Paths{"main.c"});
+}
+
+namespace {
+
+/// Makes `depth` nested folders named "a" below `root` by descriptor (their paths outgrow
+/// PATH_MAX), with `files` written at the bottom; returns the bottom's relative path.
+std::string makeChain(const fs::path& root, int depth, const std::map<std::string, std::string>& files) {
+  int at = ::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  std::string relative;
+  for (int i = 0; i < depth; ++i) {
+    REQUIRE(::mkdirat(at, "a", 0755) == 0);
+    const int next = ::openat(at, "a", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    ::close(at);
+    at = next;
+    relative += relative.empty() ? "a" : "/a";
+  }
+  for (const auto& [name, text] : files) {
+    const int fd = ::openat(at, name.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    REQUIRE(::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+    ::close(fd);
+  }
+  ::close(at);
+  return relative;
+}
+
+/// Removes what makeChain made (a path-based removal cannot reach its bottom).
+void removeChain(const fs::path& root, int depth) {
+  std::vector<int> folders{::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+  for (int i = 0; i < depth; ++i) folders.push_back(::openat(folders.back(), "a", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  for (const char* name : {".gitignore", "keep.c", "drop.tmp"}) ::unlinkat(folders.back(), name, 0);
+  for (int i = depth; i > 0; --i) {
+    ::close(folders[i]);
+    CHECK(::unlinkat(folders[i - 1], "a", AT_REMOVEDIR) == 0);
+  }
+  ::close(folders[0]);
+}
+
+} // namespace
+
+TEST_CASE("walker: a chain deeper than PATH_MAX is walked through descriptors, its ignore files too", "[walker]") {
+  // 2,500 folders: "/a" × 2,500 is past the 4,096 bytes a path may have, so nothing here can be
+  // reached by its path: the folders are opened from their parents, and the .gitignore at the
+  // bottom is read through its folder's descriptor (read by path, it was silently missed).
+  TempDir dir("walker");
+  const std::string bottom =
+      makeChain(dir.path(), 2500, {{".gitignore", "*.tmp\n"}, {"keep.c", "x"}, {"drop.tmp", "x"}});
+  for (std::size_t threads : {1U, 3U}) {
+    WalkOptions options;
+    options.threads = threads;
+    const Walked walked = walk(dir.path(), options);
+    CHECK(walked.result.errors.empty());
+    CHECK(walked.entries.count(bottom + "/keep.c") == 1);
+    CHECK(walked.entries.count(bottom + "/.gitignore") == 1);
+    CHECK(walked.entries.count(bottom + "/drop.tmp") == 0);
+    CHECK(walked.visits == 2500 + 2);
+  }
+  removeChain(dir.path(), 2500);
 }
