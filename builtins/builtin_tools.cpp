@@ -48,8 +48,10 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("todoread", makeTodoReadTool(todos));
   list.emplace_back("question", makeQuestionTool(requester));
   list.emplace_back("task", makeTaskTool(requester));
-  list.emplace_back("skill", makeSkillTool(options.permissionConfig.skillPaths));
-  list.emplace_back("webfetch", makeWebfetchTool(WebfetchOptions{options.permissionConfig.webfetchPrivateAddresses}));
+  // Read from the config in effect on every call: config/reload changes them at once.
+  list.emplace_back("skill", makeSkillTool([&tools] { return tools.config()->skillPaths; }));
+  list.emplace_back("webfetch",
+                    makeWebfetchTool([&tools] { return WebfetchOptions{tools.config()->webfetchPrivateAddresses}; }));
   for (auto& [name, tool] : list) {
     annotateBuiltin(name, tool);
     // Built-ins are direct tools; the config's `codemode.tools` can move any of them inside.
