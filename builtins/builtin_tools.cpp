@@ -57,6 +57,15 @@ void registerBuiltinTools(core::ToolService& tools) {
     // Built-ins are direct tools; the config's `codemode.tools` can move any of them inside.
     tool.codemode = false;
   }
+  // These two hand the turn to the person or the runner: a program cannot wait on a question nor
+  // run a subagent for them, so `{"*": true}` leaves them direct (their exact name still moves them).
+  for (auto& [name, tool] : list) {
+    if (name == "question") tool.codemodeDirectReason = "it asks the person, who answers the runner, not a program";
+    if (name == "task") tool.codemodeDirectReason = "the runner runs the subagent, not a program";
+    // What programs combine best (a loop of reads, greps over globbed files) stays direct and is
+    // offered inside too when the config names no codemode.tools.
+    if (name == "read" || name == "list" || name == "glob" || name == "grep") tool.codemodeAlsoByDefault = true;
+  }
   tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
   tools.registerTools(kBuiltinScope, std::move(list));
 }

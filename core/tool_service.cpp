@@ -49,6 +49,7 @@ struct ToolService::Impl {
   CallPipeline pipeline;
   asio::steady_timer cleanupTimer;
   std::atomic<std::uint64_t> nextScope{1};
+  std::atomic<bool> emptyCodemodeTold{false};
 
   std::shared_ptr<const RegisteredTool> codemodeTool; ///< set once at start-up, before any snapshot
 
@@ -171,6 +172,12 @@ std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotPa
   auto snapshot = takeSnapshot(impl_->snapshots.newId(), impl_->registry.effective(), params,
                                impl_->permissions.configuredLayers(params.agent), impl_->environment(),
                                SnapshotCodemode{&config->codemode, impl_->codemodeTool});
+  // `"codemode": true` with only the built-ins, all direct, shows nothing: say why, once.
+  if (snapshot->codemode && snapshot->inventory && snapshot->inventory->tools.empty() &&
+      !impl_->emptyCodemodeTold.exchange(true))
+    spdlog::warn("codemode: Code Mode is on, but no tool runs inside it, so no `execute` is offered: name tools in "
+                 "toold.json's codemode.tools (e.g. {{\"bash\": true}}); MCP servers' and registered tools run inside "
+                 "by default");
   impl_->snapshots.put(snapshot);
   return snapshot;
 }
