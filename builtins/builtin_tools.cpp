@@ -48,12 +48,23 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("todoread", makeTodoReadTool(todos));
   list.emplace_back("question", makeQuestionTool(requester));
   list.emplace_back("task", makeTaskTool(requester));
-  list.emplace_back("skill", makeSkillTool(options.permissionConfig.skillPaths));
-  list.emplace_back("webfetch", makeWebfetchTool(WebfetchOptions{options.permissionConfig.webfetchPrivateAddresses}));
+  // Read from the config in effect on every call: config/reload changes them at once.
+  list.emplace_back("skill", makeSkillTool([&tools] { return tools.config()->skillPaths; }));
+  list.emplace_back("webfetch",
+                    makeWebfetchTool([&tools] { return WebfetchOptions{tools.config()->webfetchPrivateAddresses}; }));
   for (auto& [name, tool] : list) {
     annotateBuiltin(name, tool);
     // Built-ins are direct tools; the config's `codemode.tools` can move any of them inside.
     tool.codemode = false;
+  }
+  // These two hand the turn to the person or the runner: a program cannot wait on a question nor
+  // run a subagent for them, so `{"*": true}` leaves them direct (their exact name still moves them).
+  for (auto& [name, tool] : list) {
+    if (name == "question") tool.codemodeDirectReason = "it asks the person, who answers the runner, not a program";
+    if (name == "task") tool.codemodeDirectReason = "the runner runs the subagent, not a program";
+    // What programs combine best (a loop of reads, greps over globbed files) stays direct and is
+    // offered inside too when the config names no codemode.tools.
+    if (name == "read" || name == "list" || name == "glob" || name == "grep") tool.codemodeAlsoByDefault = true;
   }
   tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
   tools.registerTools(kBuiltinScope, std::move(list));

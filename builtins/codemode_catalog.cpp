@@ -36,6 +36,19 @@ std::optional<json> CodemodeCatalogs::snapshotField(const core::Snapshot& snapsh
     return field;
   }
   field["instructions"] = codemode::renderCatalog(*current);
+  if (!snapshot.codemodeAlsoDirect.empty()) {
+    std::string names;
+    for (std::size_t i = 0; i < snapshot.codemodeAlsoDirect.size(); ++i)
+      names += (i == 0 ? "" : i + 1 == snapshot.codemodeAlsoDirect.size() ? " and " : ", ") + std::string("`") +
+               snapshot.codemodeAlsoDirect[i] + "`";
+    field["instructions"] = field["instructions"].get<std::string>() + "\n\n" + names +
+                            (snapshot.codemodeAlsoDirect.size() == 1 ? " is a direct tool" : " are direct tools") +
+                            " too: call them directly for a single call, and from `execute` to combine many.";
+  }
+  // Tools a wildcard left direct: said here, so the model calls them directly, not from a program.
+  for (const auto& [name, reason] : snapshot.codemodeKeptDirect)
+    field["instructions"] = field["instructions"].get<std::string>() + "\n\n`" + name +
+                            "` is a direct tool, not a Code Mode one: call it directly, not from `execute` (" + reason + ").";
   field["summary"] = codemode::summaryToJson(*current);
   if (it != shown_.end()) {
     order_.erase(it->second.second);

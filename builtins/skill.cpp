@@ -104,13 +104,13 @@ std::string skillContent(const Skill& skill, const std::vector<std::filesystem::
   return text;
 }
 
-core::Tool makeSkillTool(std::vector<std::string> configuredFolders) {
+core::Tool makeSkillTool(std::function<std::vector<std::string>()> configuredFolders) {
   auto execute = [configuredFolders](json input, core::ToolContext context, core::ToolDone done) {
     const std::string name = input.value("name", std::string());
     core::CatalogView view;
     if (context.catalog) view = *context.catalog;
     view.location = context.location;
-    auto skills = permittedSkills(view, configuredFolders);
+    auto skills = permittedSkills(view, configuredFolders());
     auto it = std::find_if(skills.begin(), skills.end(), [&](const Skill& s) { return s.name == name; });
     if (it == skills.end()) {
       std::string available;
@@ -132,7 +132,7 @@ core::Tool makeSkillTool(std::vector<std::string> configuredFolders) {
   core::Tool tool = workerTool(describe({}), inputSchema(), "skill", false, std::move(execute));
   // With no skill to load the tool could only answer "not found": it is not offered at all.
   tool.describe = [configuredFolders](const core::CatalogView& catalog) -> std::optional<std::string> {
-    auto skills = permittedSkills(catalog, configuredFolders);
+    auto skills = permittedSkills(catalog, configuredFolders());
     if (skills.empty()) return std::nullopt;
     return describe(skills);
   };

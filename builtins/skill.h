@@ -5,13 +5,15 @@
 #include "builtins/skills/skill_catalog.h"
 #include "core/tools/tool.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace toold::builtins {
 
-/// `configuredFolders`: the config's `skills.paths`.
-core::Tool makeSkillTool(std::vector<std::string> configuredFolders);
+/// `configuredFolders`: the config's `skills.paths`, asked on every call and snapshot (config/reload
+/// changes them).
+core::Tool makeSkillTool(std::function<std::vector<std::string>()> configuredFolders);
 
 /// The skills `catalog` may load (its rules do not deny `skill` on their name), sorted by name.
 std::vector<Skill> permittedSkills(const core::CatalogView& catalog, const std::vector<std::string>& configuredFolders);

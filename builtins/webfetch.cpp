@@ -193,8 +193,8 @@ std::string webfetchAccept(std::string_view format) {
   return "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,image/apng,*/*;q=0.8";
 }
 
-core::Tool makeWebfetchTool(WebfetchOptions options) {
-  auto execute = [options](json input, core::ToolContext context, core::ToolDone done) {
+core::Tool makeWebfetchTool(std::function<WebfetchOptions()> options) {
+  auto execute = [options = std::move(options)](json input, core::ToolContext context, core::ToolDone done) {
     const std::string given = input.value("url", std::string());
     if (!given.starts_with("http://") && !given.starts_with("https://"))
       return done(failure("URL must start with http:// or https://"));
@@ -202,7 +202,7 @@ core::Tool makeWebfetchTool(WebfetchOptions options) {
     auto url = core::parseUrl(given, &error);
     if (!url) return done(failure("Invalid URL \"" + given + "\": " + error));
     auto fetch = std::make_shared<Fetch>();
-    fetch->options = options;
+    fetch->options = options();
     fetch->context = std::move(context);
     fetch->done = std::move(done);
     fetch->format = input.value("format", std::string("markdown"));

@@ -5,6 +5,8 @@
 
 #include "core/tools/tool.h"
 
+#include <functional>
+
 namespace toold::builtins {
 
 struct WebfetchOptions {
@@ -12,7 +14,8 @@ struct WebfetchOptions {
   bool allowPrivateAddresses = false;
 };
 
-core::Tool makeWebfetchTool(WebfetchOptions options);
+/// `options` is asked on every call: config/reload changes it for the next fetch.
+core::Tool makeWebfetchTool(std::function<WebfetchOptions()> options);
 
 /// opencode's Accept header for a format ("markdown", "text", "html").
 std::string webfetchAccept(std::string_view format);

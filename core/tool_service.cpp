@@ -49,8 +49,12 @@ struct ToolService::Impl {
   CallPipeline pipeline;
   asio::steady_timer cleanupTimer;
   std::atomic<std::uint64_t> nextScope{1};
+  std::atomic<bool> emptyCodemodeTold{false};
 
   std::shared_ptr<const RegisteredTool> codemodeTool; ///< set once at start-up, before any snapshot
+
+  mutable std::mutex configMutex;
+  std::shared_ptr<const PermissionConfig> config; ///< under configMutex
 
   std::mutex implicitMutex;
   std::shared_ptr<const Snapshot> implicit;
@@ -68,7 +72,12 @@ struct ToolService::Impl {
         permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
                     makeClientPermissionPrompter(client, options.permissionOptions.asks)),
         pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
-        cleanupTimer(ioContext) {}
+        cleanupTimer(ioContext), config(std::make_shared<const PermissionConfig>(options.permissionConfig)) {}
+
+  std::shared_ptr<const PermissionConfig> currentConfig() const {
+    std::lock_guard lock(configMutex);
+    return config;
+  }
 
   Tool toolFromSpec(const protocol::ToolSpec& spec, const std::string& name) {
     Tool tool;
@@ -159,9 +168,16 @@ void ToolService::replaceTools(const std::string& scope, std::vector<std::pair<s
 bool ToolService::unregister(const std::string& scope) { return impl_->registry.close(scope); }
 
 std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotParams& params) {
+  const auto config = impl_->currentConfig(); // holds the settings while the snapshot is taken
   auto snapshot = takeSnapshot(impl_->snapshots.newId(), impl_->registry.effective(), params,
                                impl_->permissions.configuredLayers(params.agent), impl_->environment(),
-                               SnapshotCodemode{&impl_->options.permissionConfig.codemode, impl_->codemodeTool});
+                               SnapshotCodemode{&config->codemode, impl_->codemodeTool});
+  // `"codemode": true` with only the built-ins, all direct, shows nothing: say why, once.
+  if (snapshot->codemode && snapshot->inventory && snapshot->inventory->tools.empty() &&
+      !impl_->emptyCodemodeTold.exchange(true))
+    spdlog::warn("codemode: Code Mode is on, but no tool runs inside it, so no `execute` is offered: name tools in "
+                 "toold.json's codemode.tools (e.g. {{\"bash\": true}}); MCP servers' and registered tools run inside "
+                 "by default");
   impl_->snapshots.put(snapshot);
   return snapshot;
 }
@@ -174,13 +190,14 @@ std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
   std::lock_guard lock(impl_->implicitMutex);
   const std::uint64_t revision = impl_->registry.revision();
   if (!impl_->implicit || impl_->implicitRevision != revision) {
+    const auto config = impl_->currentConfig();
     protocol::SnapshotParams params;
     params.sessionID = kImplicitSession;
     params.agent = kImplicitAgent;
-    params.model = impl_->options.mcpModel;
+    params.model = impl_->options.mcpModel ? impl_->options.mcpModel : config->mcpModel;
     impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params,
                                    impl_->permissions.configuredLayers(params.agent), impl_->environment(),
-                                   SnapshotCodemode{&impl_->options.permissionConfig.codemode, impl_->codemodeTool});
+                                   SnapshotCodemode{&config->codemode, impl_->codemodeTool});
     impl_->implicitRevision = revision;
   }
   return impl_->implicit;
@@ -200,6 +217,29 @@ ProcessRunner& ToolService::processes() { return impl_->processes; }
 std::shared_ptr<ClientChannel> ToolService::client() { return impl_->client; }
 
 const ToolServiceOptions& ToolService::options() const { return impl_->options; }
+
+std::shared_ptr<const PermissionConfig> ToolService::config() const { return impl_->currentConfig(); }
+
+void ToolService::applyConfig(PermissionConfig config) {
+  auto replacement = std::make_shared<const PermissionConfig>(std::move(config));
+  impl_->permissions.setConfig(*replacement);
+  {
+    std::lock_guard lock(impl_->configMutex);
+    impl_->config = replacement;
+  }
+  std::function<void()> toolsChanged;
+  {
+    std::lock_guard lock(impl_->listenerMutex);
+    toolsChanged = impl_->toolsChanged;
+  }
+  // The rules, Code Mode and the model decide what the MCP face lists: its snapshot is taken
+  // again, and its client told.
+  {
+    std::lock_guard lock(impl_->implicitMutex);
+    impl_->implicit.reset();
+  }
+  if (toolsChanged) toolsChanged();
+}
 
 void ToolService::endSession(const std::string& sessionID) {
   std::vector<std::function<void(const std::string&)>> listeners;

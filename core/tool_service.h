@@ -31,9 +31,10 @@ struct ToolServiceOptions {
   BoundingLimits limits;
   std::size_t workerThreads = 2;
   std::size_t snapshotCapacity = kDefaultSnapshotCapacity;
-  PermissionConfig permissionConfig;
+  PermissionConfig permissionConfig; ///< toold.json as read at start-up; config() is the one in effect
   PermissionOptions permissionOptions;
-  std::optional<std::string> mcpModel; ///< the model of the MCP face's implicit snapshot
+  /// --mcp-model: the model of the MCP face's implicit snapshot, over the config's `mcp.model`.
+  std::optional<std::string> mcpModel;
 };
 
 class ToolService {
@@ -79,6 +80,14 @@ public:
   /// What the service was made with (the Location, the permission options that built-ins asking
   /// the client follow too).
   const ToolServiceOptions& options() const;
+
+  /// The toold.json in effect: the start-up one, then each one applyConfig put in its place.
+  std::shared_ptr<const PermissionConfig> config() const;
+  /// Puts `config` in effect (config/reload): the permission rules, `codemode.enabled` and
+  /// `codemode.tools` and `mcp.model` for the snapshots taken from now on, and what the built-ins
+  /// read from config() on every call (webfetch, skills). Snapshots already taken keep what they
+  /// were taken with.
+  void applyConfig(PermissionConfig config);
 
   /// Ends a session: every listener is told (the shell tool kills the session's background
   /// jobs). The session may be used again later; it then starts afresh.

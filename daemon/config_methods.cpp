@@ -1,5 +1,6 @@
 #include "daemon/config_methods.h"
 
+#include "core/permission/config_restart.h"
 #include "core/permission/permission_config.h"
 #include "core/sources/config_tools.h"
 #include "core/sources/mcp/mcp_client.h"
@@ -25,6 +26,10 @@ void bindConfigMethods(Server& server, core::ToolService& tools, core::McpClient
     } catch (const core::ConfigError& e) {
       throw InvalidParams(e.what());
     }
+    // A key that only a restart applies refuses the reload whole: success with the old value kept
+    // would tell the user the change holds.
+    if (const auto keys = core::keysNeedingRestart(*tools.config(), permissions); !keys.empty())
+      throw InvalidParams(core::restartRefusal(keys));
     if (configTools.tools.empty()) {
       tools.unregister(std::string(core::kConfigToolScope));
     } else {
@@ -34,7 +39,7 @@ void bindConfigMethods(Server& server, core::ToolService& tools, core::McpClient
         throw InvalidParams(std::string("tools: ") + e.what());
       }
     }
-    tools.permissions().setConfig(std::move(permissions));
+    tools.applyConfig(std::move(permissions));
     mcp.configure(servers);
     spdlog::info("config reloaded: {} config tool(s), {} MCP server(s)", configTools.tools.size(), servers.servers.size());
     reply(json{{"tools", configTools.tools.size()}, {"mcpServers", servers.servers.size()}});

@@ -1,7 +1,9 @@
 // config/reload: reads toold.json (and .toold/tools/) again and applies it without a restart — the
 // permission rules, the command tools of the `tools` section (scope `config`, replaced in one
-// step) and the MCP servers (only those whose config changed are restarted). A file with an error
-// changes nothing and is answered -32602 with the file, line and key.
+// step), the MCP servers (only those whose config changed are restarted), `mcp.model`, `skills`,
+// `webfetch`, and `codemode.enabled`/`codemode.tools` (docs/config.md has the table). A file with
+// an error, or a change of a key only a restart applies (core/permission/config_restart.h),
+// changes nothing and is answered -32602 naming the file, line and key, or the key.
 #pragma once
 
 #include <filesystem>

@@ -166,7 +166,8 @@ int main(int argc, char** argv) {
 
   core::ToolServiceOptions toolOptions;
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
-  toolOptions.mcpModel = options.mcpModel.empty() ? permissionConfig.mcpModel : std::optional<std::string>(options.mcpModel);
+  // The flag's model wins over toold.json's `mcp.model`, which the service reads from the config in effect.
+  if (!options.mcpModel.empty()) toolOptions.mcpModel = options.mcpModel;
   const core::CodemodeSettings codemodeSettings = permissionConfig.codemode;
   // The flags win over toold.json's `asks` section.
   const bool unattendedAllow = options.unattendedAllow.value_or(permissionConfig.unattendedAllow.value_or(false));

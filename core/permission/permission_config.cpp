@@ -71,6 +71,34 @@ std::optional<std::string> userHomeDirectory() {
   return std::nullopt;
 }
 
+/// What toold has instead of an opencode top-level setting, after an unknown key; empty for others.
+std::string opencodeTopLevelHint(std::string_view key) {
+  if (key == "model" || key == "small_model" || key == "provider")
+    return R"(; toold chooses no model: the runner names it in each snapshot's "model", and the MCP face's is "mcp": {"model": "…"})";
+  static constexpr std::string_view kOpencodeKeys[] = {
+      "instructions", "theme", "keybinds", "share", "autoshare", "autoupdate", "formatter", "lsp", "command",
+      "mode", "username", "disabled_providers", "enabled_providers", "plugin", "snapshot", "layout",
+      "experimental", "compaction", "watcher", "server", "tui", "default_agent", "enterprise"};
+  for (std::string_view known : kOpencodeKeys)
+    if (key == known) return "; it is an opencode setting, which belongs in opencode's own config, not toold.json";
+  return {};
+}
+
+/// The same for a key of an agent's section, where toold reads only `permission`.
+std::string opencodeAgentHint(std::string_view agent, std::string_view key) {
+  const std::string name = pathSegment(agent);
+  if (key == "model")
+    return R"(; toold chooses no model: the runner names it in each snapshot's "model")";
+  if (key == "tools")
+    return R"(; opencode's per-agent tool switches are permission rules in toold: "agent": {")" + std::string(agent) +
+           R"(": {"permission": {"write": "deny"}}})";
+  static constexpr std::string_view kOpencodeKeys[] = {"prompt", "description", "mode",  "temperature", "top_p",
+                                                       "disable", "color",      "steps", "maxSteps",    "options"};
+  for (std::string_view known : kOpencodeKeys)
+    if (key == known) return "; agent." + name + "." + std::string(key) + " is an opencode agent setting: it belongs in opencode's config";
+  return {};
+}
+
 /// Where a value sits: its pointer (for its line) and its dotted key path (for the message).
 struct ConfigLocation {
   Pointer pointer = Pointer();
@@ -129,7 +157,7 @@ public:
     config.file = file_;
     for (const auto& [key, value] : root.items()) {
       const ConfigLocation at = ConfigLocation{}.member(key);
-      if (key == "$schema") continue;
+      if (key == "$schema") continue; // for editors (docs/toold.schema.json)
       if (key == "permission")
         config.rules = readPermission(value, at);
       else if (key == "agent")
@@ -152,7 +180,8 @@ public:
         continue; // command tools, read and checked by core/sources/config_tools
       else
         fail(at, "unknown key " + jsonQuoted(key) +
-                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks" or "output"))");
+                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks" or "output"))" +
+                     opencodeTopLevelHint(key));
     }
     return config;
   }
@@ -309,7 +338,8 @@ private:
       for (const auto& [key, section] : entry.items()) {
         const ConfigLocation member = agent.member(key);
         if (key != "permission")
-          fail(member, agent.path + ": unknown key " + jsonQuoted(key) + R"( (expected "permission"))");
+          fail(member, agent.path + ": unknown key " + jsonQuoted(key) + R"( (expected "permission"))" +
+                           opencodeAgentHint(name, key));
         rules = readPermission(section, member);
       }
     }
@@ -422,17 +452,6 @@ public:
   std::string message;
 };
 
-/// The error of text that nlohmann refused, as `<file>:<line>:<column>: <nlohmann's words>`. The
-/// position is that of the last character nlohmann read: where it noticed the error.
-ConfigError syntaxError(std::string_view text, const std::string& displayName) {
-  ParseErrorCatcher catcher;
-  if (OrderedJson::sax_parse(text.begin(), text.end(), &catcher) || catcher.message.empty())
-    return ConfigError(displayName + ": cannot be parsed as JSON"); // the two parses disagree: not expected
-  const TextPosition at = textPositionAt(text, catcher.byte == 0 ? 0 : catcher.byte - 1);
-  return ConfigError(displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
-                     nlohmannDetail(catcher.message));
-}
-
 std::string readConfigFile(const std::filesystem::path& path, const std::string& displayName) {
   const auto cannotRead = [&displayName](int error) {
     return ConfigError(displayName + ": cannot read: " + std::generic_category().message(error));
@@ -453,6 +472,21 @@ std::string readConfigFile(const std::filesystem::path& path, const std::string&
 
 } // namespace
 
+ConfigError jsonSyntaxError(std::string_view text, const std::string& displayName) {
+  ParseErrorCatcher catcher;
+  if (OrderedJson::sax_parse(text.begin(), text.end(), &catcher) || catcher.message.empty())
+    return ConfigError(displayName + ": cannot be parsed as JSON"); // the two parses disagree: not expected
+  // The position is that of the last character nlohmann read: where it noticed the error.
+  const std::size_t offset = catcher.byte == 0 ? 0 : catcher.byte - 1;
+  const TextPosition at = textPositionAt(text, offset);
+  std::string message = displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
+                        nlohmannDetail(catcher.message);
+  const bool comment = (offset < text.size() && text[offset] == '/') || (offset > 0 && text[offset - 1] == '/');
+  if (comment)
+    message += " (toold.json is plain JSON: comments, which opencode's JSONC allows, are not; remove them)";
+  return ConfigError(message);
+}
+
 PermissionConfig parsePermissionConfig(std::string_view text, const std::string& displayName,
                                        const std::optional<std::string>& homeDirectory) {
   if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
@@ -464,7 +498,7 @@ PermissionConfig parsePermissionConfig(std::string_view text, const std::string&
     throw ConfigError(displayName + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": " +
                       parsed.refusal->message);
   }
-  if (!parsed) throw syntaxError(text, displayName);
+  if (!parsed) throw jsonSyntaxError(text, displayName);
   return ConfigReader(text, displayName, homeDirectory).read(parsed.value);
 }
 

@@ -85,6 +85,11 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// The error of configuration text that is not JSON: `<file>:<line>:<column>: <what is wrong>`,
+/// with the advice to remove them when it is a comment (opencode's files are JSONC; toold's are
+/// plain JSON).
+ConfigError jsonSyntaxError(std::string_view text, const std::string& displayName);
+
 /// Parses configuration text. `displayName` is how messages and rule sources name the file.
 /// `homeDirectory` is what `~` and `$HOME` in resource patterns stand for; nullopt: the user's
 /// ($HOME, else the password database). Throws ConfigError.

@@ -69,9 +69,19 @@ std::vector<std::string> Snapshot::names() const {
 bool runsInCodemode(const RegisteredTool& tool, const CodemodeSettings* settings) {
   bool inside = tool.tool.codemode;
   if (settings != nullptr)
-    for (const auto& [pattern, flag] : settings->tools)
-      if (wildcardMatch(pattern, tool.name)) inside = flag;
+    for (const auto& [pattern, flag] : settings->tools) {
+      if (!wildcardMatch(pattern, tool.name)) continue;
+      if (flag && pattern != tool.name && !tool.tool.codemodeDirectReason.empty()) continue;
+      inside = flag;
+    }
   return inside;
+}
+
+bool keptDirectByWildcard(const RegisteredTool& tool, const CodemodeSettings* settings) {
+  if (settings == nullptr || tool.tool.codemodeDirectReason.empty() || runsInCodemode(tool, settings)) return false;
+  return std::any_of(settings->tools.begin(), settings->tools.end(), [&](const auto& entry) {
+    return entry.second && entry.first != tool.name && wildcardMatch(entry.first, tool.name);
+  });
 }
 
 std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
@@ -141,8 +151,19 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
     // work exactly when they work directly.
     inventory->catalog = snapshot->catalog;
     std::vector<std::shared_ptr<const RegisteredTool>> direct;
-    for (auto& tool : snapshot->tools)
-      (runsInCodemode(*tool, codemode.settings) ? inventory->tools : direct).push_back(std::move(tool));
+    for (auto& tool : snapshot->tools) {
+      if (keptDirectByWildcard(*tool, codemode.settings))
+        snapshot->codemodeKeptDirect.emplace_back(tool->name, tool->tool.codemodeDirectReason);
+      if (runsInCodemode(*tool, codemode.settings)) {
+        inventory->tools.push_back(std::move(tool));
+        continue;
+      }
+      if (tool->tool.codemodeAlsoByDefault && (codemode.settings == nullptr || codemode.settings->tools.empty())) {
+        snapshot->codemodeAlsoDirect.push_back(tool->name);
+        inventory->tools.push_back(tool);
+      }
+      direct.push_back(std::move(tool));
+    }
     // With no Code Mode tool visible, `execute` would be a tool that can do nothing: left out.
     if (!inventory->tools.empty()) {
       direct.push_back(codemode.execute);

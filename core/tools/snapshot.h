@@ -30,6 +30,10 @@ struct Snapshot {
   /// session and rules — through which `execute` runs a program's calls.
   bool codemode = false;
   std::shared_ptr<const Snapshot> inventory;
+  /// Tools a wildcard of `codemode.tools` would have moved in but that stay direct: name, why.
+  std::vector<std::pair<std::string, std::string>> codemodeKeptDirect;
+  /// Direct tools Code Mode offers inside `execute` too (Tool::codemodeAlsoByDefault), by name.
+  std::vector<std::string> codemodeAlsoDirect;
   /// The snapshot's own permission rules: they filter the catalog and judge its calls.
   std::shared_ptr<const Ruleset> rules;
   /// What the snapshot's tools were described with, and see again when they run.
@@ -63,7 +67,10 @@ struct SnapshotCodemode {
 
 /// Whether `tool` runs inside Code Mode: its own flag, unless a pattern of the config's
 /// `codemode.tools` matches its name (the last one that matches decides).
+/// A tool whose `codemodeDirectReason` keeps it direct is moved in only by its exact name.
 bool runsInCodemode(const RegisteredTool& tool, const CodemodeSettings* settings);
+/// Whether a wildcard of `codemode.tools` matched `tool` but its reason kept it direct.
+bool keptDirectByWildcard(const RegisteredTool& tool, const CodemodeSettings* settings);
 
 /// Captures the advertised subset of `effective` for one request: tools whose permission action is
 /// wholly denied by the configured rules (`configured`) followed by `params.rules`, hidden for

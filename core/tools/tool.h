@@ -108,6 +108,14 @@ struct Tool {
   json inputSchema = json::object();
   std::optional<json> outputSchema;
   bool codemode = true;
+  /// Why a wildcard of `codemode.tools` (`{"*": true}`) leaves this tool direct — it needs the
+  /// person or the runner, which a program cannot stand in for; empty: a wildcard moves it too.
+  /// Only its exact name moves it in.
+  std::string codemodeDirectReason;
+  /// A direct tool that Code Mode also offers inside `execute` when the config names no
+  /// `codemode.tools` (the read-only built-ins): so `"codemode": true` gives programs something
+  /// to combine without taking a direct tool away.
+  bool codemodeAlsoByDefault = false;
   /// For MCP hosts: a human title and behaviour hints ({readOnlyHint, …}); empty: none given.
   std::string title;
   json annotations = json::object();

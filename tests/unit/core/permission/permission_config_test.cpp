@@ -197,8 +197,27 @@ TEST_CASE("permission config: unknown keys are errors", "[permission_config]") {
   CHECK(errorOf("{\"agent\": {\"plan\": {\n\"permissions\": \"ask\"}}}") ==
         R"(toold.json:2: agent.plan: unknown key "permissions" (expected "permission"))");
   CHECK(errorOf("{\"agent\": {\"my agent\": {\"permission\": \"ask\",\n\"model\": \"x\"}}}") ==
-        R"(toold.json:2: agent."my agent": unknown key "model" (expected "permission"))");
+        R"(toold.json:2: agent."my agent": unknown key "model" (expected "permission"); toold chooses no model: the runner names it in each snapshot's "model")");
   CHECK(errorOf("{\n\"mcp\": {\"model\": \"\"}}") == R"(toold.json:2: mcp.model: expected a model name, got "")");
+}
+
+TEST_CASE("permission config: opencode's keys are answered with toold's equivalent", "[permission_config]") {
+  CHECK(errorOf("{\"agent\": {\"build\": {\n\"tools\": {\"write\": false}}}}") ==
+        R"(toold.json:2: agent.build: unknown key "tools" (expected "permission"); opencode's per-agent tool switches are permission rules in toold: "agent": {"build": {"permission": {"write": "deny"}}})");
+  CHECK(errorOf("{\"agent\": {\"build\": {\n\"prompt\": \"x\"}}}") ==
+        R"(toold.json:2: agent.build: unknown key "prompt" (expected "permission"); agent.build.prompt is an opencode agent setting: it belongs in opencode's config)");
+  CHECK(errorOf("{\n\"model\": \"anthropic/claude\"}") ==
+        R"(toold.json:2: unknown key "model" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks" or "output"); toold chooses no model: the runner names it in each snapshot's "model", and the MCP face's is "mcp": {"model": "…"})");
+  CHECK(errorOf("{\n\"theme\": \"dark\"}").ends_with("; it is an opencode setting, which belongs in opencode's own config, not toold.json"));
+}
+
+TEST_CASE("permission config: a comment is a syntax error that says toold.json is plain JSON", "[permission_config]") {
+  const std::string lineComment = errorOf("{\n  // rules\n  \"permission\": \"ask\"}");
+  CHECK(lineComment.starts_with("toold.json:2:3: syntax error while parsing object key - invalid literal;"));
+  CHECK(lineComment.ends_with(
+      "expected string literal (toold.json is plain JSON: comments, which opencode's JSONC allows, are not; remove them)"));
+  CHECK(errorOf("{\"permission\": \"ask\" /* all */}").ends_with("remove them)"));
+  CHECK(errorOf("{\"permission\": \"ask\",\n\"$schema\": \"./toold.schema.json\"}").empty());
 }
 
 TEST_CASE("permission config: agent sections must be objects", "[permission_config]") {
