@@ -103,11 +103,20 @@ InstructionReminder NestedInstructions::lookUp(const std::string& sessionID, con
                                                const core::BoundingLimits& budget) const {
   InstructionReminder reminder;
   // The folders from the file's up to the root, the root left out: the host shows the root's.
+  // Found in the path's text (path objects split into components at every step made a deep path
+  // quadratic); a file deeper than kMaxDepth folders gets no reminder.
+  const std::string& filePath = canonical.native();
+  const std::string& rootPath = root.native();
+  if (filePath.size() <= rootPath.size() + 1 || filePath.compare(0, rootPath.size(), rootPath) != 0 ||
+      (rootPath != "/" && filePath[rootPath.size()] != '/'))
+    return reminder;
   std::vector<std::filesystem::path> chain;
-  for (auto at = canonical.parent_path(); at != root && core::pathContains(root, at) && at.has_relative_path();
-       at = at.parent_path())
-    chain.push_back(at);
-  if (chain.empty() || chain.back().parent_path() != root) return reminder;
+  for (std::size_t slash = filePath.rfind('/'); slash != std::string::npos && slash > rootPath.size();
+       slash = filePath.rfind('/', slash - 1)) {
+    if (chain.size() == kMaxDepth) return reminder;
+    chain.emplace_back(filePath.substr(0, slash));
+  }
+  if (chain.empty()) return reminder;
   {
     std::lock_guard lock(mutex_);
     bool all = true;

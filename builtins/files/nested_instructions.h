@@ -40,6 +40,8 @@ public:
   /// A session remembers at most this many folders; past it, it starts over (a repeated reminder
   /// is the only cost).
   static constexpr std::size_t kMaxFoldersPerSession = 4096;
+  /// A file more than this many folders below the workspace root gets no reminder.
+  static constexpr std::size_t kMaxDepth = 64;
 
   /// The reminder for a read, by `sessionID`, of the file `canonical` whose folder is open as
   /// `folder`, in the workspace `root` (canonical). Nothing is remembered yet: call `shown` once

@@ -3,6 +3,8 @@
 // dangling symlink, and falling back to lexical handling there is exactly how escapes get through.
 #include "core/workspace/workspace_paths.h"
 
+#include "core/base/unique_fd.h"
+
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
@@ -79,12 +81,13 @@ std::string joinComponent(const std::string& resolved, std::string_view componen
   return joined;
 }
 
-/// The target of the symlink at `link`, read whole however long it is (/proc links report a size
-/// of 0, so lstat's st_size cannot be trusted for the buffer).
-std::string readSymlink(const std::string& link, const fs::path& given) {
+/// The target of the symlink `name` in `folder` (`link` is its path, for messages), read whole
+/// however long it is (/proc links report a size of 0, so lstat's st_size cannot be trusted for
+/// the buffer).
+std::string readSymlinkAt(int folder, const std::string& name, const std::string& link, const fs::path& given) {
   std::vector<char> buffer(4096);
   while (true) {
-    ssize_t length = ::readlink(link.c_str(), buffer.data(), buffer.size());
+    ssize_t length = ::readlinkat(folder, name.c_str(), buffer.data(), buffer.size());
     if (length < 0) {
       throw PathError("Cannot resolve '" + given.string() + "': cannot read the symbolic link '" +
                       link + "': " + std::generic_category().message(errno));
@@ -100,10 +103,18 @@ std::string readSymlink(const std::string& link, const fs::path& given) {
 /// `..` after a link leaves the link's target, not the link); a component that cannot be looked
 /// at (missing, under a non-directory, unreadable) is appended as written and resolution goes on
 /// with the next one, still lstat'ing, so `missing/../link` follows `link` all the same.
-std::string resolveComponents(const fs::path& absolute) {
+///
+/// Components are looked at from the descriptor of the folder resolved so far, never by the path
+/// resolved so far: by path, each look walked the whole path again, which made a path 3,000
+/// folders deep take seconds (and one past PATH_MAX could not be looked at at all). `status`
+/// receives the resolved path's status when it exists.
+std::string resolveComponents(const fs::path& absolute, std::optional<struct stat>& status) {
   std::vector<std::string> pending; // the next component at the back
   pushComponents(absolute.native(), pending);
   std::string resolved = "/";
+  UniqueFd folder(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC)); // `resolved`, or its last folder
+  std::size_t unreachable = 0; // components taken as written below `folder`
+  std::optional<struct stat> leaf; // the last component's status, when it was looked at
   int expansions = 0;
   while (!pending.empty()) {
     std::string component = std::move(pending.back());
@@ -111,6 +122,13 @@ std::string resolveComponents(const fs::path& absolute) {
     if (component == ".") continue;
     if (component == "..") {
       dropLastComponent(resolved);
+      leaf.reset();
+      if (unreachable > 0) {
+        --unreachable;
+      } else if (folder) {
+        // The folder is symlink-free, so its parent is the lexical one ("/" its own).
+        folder = UniqueFd(::openat(folder.get(), "..", O_PATH | O_DIRECTORY | O_CLOEXEC));
+      }
       continue;
     }
     std::string candidate = joinComponent(resolved, component);
@@ -118,18 +136,36 @@ std::string resolveComponents(const fs::path& absolute) {
     // Any failure, not only ENOENT: a component we cannot look at is taken as written. Nothing
     // running as us can pass through it either, and later components are still lstat'ed, so a
     // `..` that climbs back out reaches real, resolved directories again.
-    if (::lstat(candidate.c_str(), &info) != 0 || !S_ISLNK(info.st_mode)) {
+    const bool looked = unreachable == 0 && folder &&
+                        ::fstatat(folder.get(), component.c_str(), &info, AT_SYMLINK_NOFOLLOW) == 0;
+    if (!looked || !S_ISLNK(info.st_mode)) {
       resolved = std::move(candidate);
+      UniqueFd next;
+      if (looked && S_ISDIR(info.st_mode))
+        next = UniqueFd(::openat(folder.get(), component.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+      if (next) {
+        folder = std::move(next);
+        leaf.reset();
+      } else {
+        ++unreachable;
+        leaf = looked ? std::optional<struct stat>(info) : std::nullopt;
+      }
       continue;
     }
     if (++expansions > kMaxSymlinkExpansions) {
       throw PathError("Cannot resolve '" + absolute.string() +
                       "': too many levels of symbolic links (a symlink loop?)");
     }
-    std::string target = readSymlink(candidate, absolute);
-    if (target.starts_with('/')) resolved = "/";
+    std::string target = readSymlinkAt(folder.get(), component, candidate, absolute);
+    if (target.starts_with('/')) {
+      resolved = "/";
+      folder = UniqueFd(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+    }
     pushComponents(target, pending);
   }
+  struct stat own {};
+  if (unreachable == 0 && folder && ::fstat(folder.get(), &own) == 0) status = own;
+  else if (unreachable == 1 && leaf) status = leaf;
   return resolved;
 }
 
@@ -155,7 +191,8 @@ fs::path toolOutputFolder(const fs::path& dataDir) {
   const fs::path absolute = dataDir.is_absolute() ? dataDir : fs::absolute(dataDir);
   std::lock_guard lock(mutex);
   auto [entry, inserted] = resolved.try_emplace(absolute.string());
-  if (inserted) entry->second = resolveComponents(absolute / "tool-output");
+  std::optional<struct stat> unused;
+  if (inserted) entry->second = resolveComponents(absolute / "tool-output", unused);
   return entry->second;
 }
 
@@ -267,9 +304,7 @@ ResolvedPath resolve(std::string_view path, const Location& location, ResolvedFo
   if (fast) {
     result.canonical = result.given;
   } else {
-    result.canonical = resolveComponents(result.given);
-    struct stat status {};
-    if (::stat(result.canonical.c_str(), &status) == 0) info = status;
+    result.canonical = resolveComponents(result.given, info);
   }
   if (info) {
     result.exists = true;

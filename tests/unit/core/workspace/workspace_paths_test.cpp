@@ -10,7 +10,10 @@
 #include <optional>
 #include <string>
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace toold::core;
@@ -391,4 +394,55 @@ TEST_CASE("workspace paths: workspaceRelative", "[workspace_paths]") {
         (box.outside() / "secret").string());
   CHECK(workspaceRelative(resolveToolPath("../ws-evil/x", location), location) ==
         (box.root() / "ws-evil/x").string());
+}
+
+TEST_CASE("workspace paths: a path deeper than PATH_MAX is resolved, links and all", "[workspace_paths]") {
+  // 2,500 folders "d": the path is past what any path-based look may take, so each component is
+  // looked at from its folder's descriptor. At the bottom, a link that climbs two folders and a
+  // link out of the workspace: both followed, and the file found there exists.
+  Sandbox box;
+  int at = ::open(box.ws().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  std::string relative;
+  std::vector<int> folders{at};
+  for (int i = 0; i < 2500; ++i) {
+    REQUIRE(::mkdirat(at, "d", 0755) == 0);
+    at = ::openat(at, "d", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    folders.push_back(at);
+    relative += relative.empty() ? "d" : "/d";
+  }
+  const int file = ::openat(at, "f.txt", O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  ::close(file);
+  REQUIRE(::symlinkat("../../f.txt", folders[2500 - 2], "up") == 0); // in the folder 2,498 deep
+  REQUIRE(::symlinkat((box.outside() / "secret").c_str(), at, "out") == 0);
+
+  const ResolvedPath deep = resolveToolPath(relative + "/f.txt", box.location());
+  CHECK(deep.exists);
+  CHECK_FALSE(deep.isDirectory);
+  CHECK(deep.inside);
+  CHECK(deep.canonical.native().size() > 5000);
+  CHECK(deep.canonical.native().ends_with("/d/d/f.txt"));
+
+  const ResolvedPath out = resolveToolPath(relative + "/out", box.location());
+  CHECK(out.canonical == box.outside() / "secret");
+  CHECK(out.exists);
+  CHECK_FALSE(out.inside);
+
+  // d×2498/up → ../../f.txt: two folders up from d×2498, then f.txt: d×2496/f.txt, which does
+  // not exist — resolved as written, through the link.
+  std::string to2498 = relative.substr(0, relative.size() - 4);
+  const ResolvedPath up = resolveToolPath(to2498 + "/up", box.location());
+  CHECK_FALSE(up.exists);
+  CHECK(up.canonical.native().ends_with("/f.txt"));
+  CHECK(up.canonical.native().find("/up") == std::string::npos);
+  CHECK(up.canonical.native().size() == (box.ws() / relative.substr(0, relative.size() - 8)).native().size() + 6);
+
+  // Remove the chain by descriptor: a path-based removal cannot reach its bottom.
+  ::unlinkat(at, "f.txt", 0);
+  ::unlinkat(at, "out", 0);
+  ::unlinkat(folders[2500 - 2], "up", 0);
+  for (int i = 2500; i > 0; --i) {
+    ::close(folders[i]);
+    CHECK(::unlinkat(folders[i - 1], "d", AT_REMOVEDIR) == 0);
+  }
+  ::close(folders[0]);
 }
