@@ -114,6 +114,15 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
   for (const auto& change : changes) stagedCount += change.content ? 1 : 0;
   const bool flushEach = stagedCount <= kFlushEachUpTo;
 
+  // Too deep a target is refused before anything, journal included (finding its missing folders
+  // by path would cost the square of its depth).
+  for (const auto& change : changes)
+    if (change.content)
+      if (auto refusal = core::tooDeepToWrite(change.target, change.target.string())) {
+        result.error = *refusal;
+        return result;
+      }
+
   // 0. The intent, in full, before anything exists: folders, staging names, what is removed.
   std::vector<core::JournalEntry> entries;
   for (const auto& change : changes) {

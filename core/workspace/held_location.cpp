@@ -125,8 +125,19 @@ std::variant<HeldLocation, std::string> holdLocation(const ResolvedPath& path, H
   return holdLocation(path.canonical, path.given.string(), purpose, created);
 }
 
+std::optional<std::string> tooDeepToWrite(const fs::path& canonical, const std::string& display) {
+  const auto& text = canonical.native();
+  const auto depth = static_cast<std::size_t>(std::count(text.begin(), text.end(), '/'));
+  if (depth <= kMaxWriteDepth) return std::nullopt;
+  return "Refused: " + display.substr(0, 200) + (display.size() > 200 ? "…" : "") + " is " + std::to_string(depth) +
+         " folders deep, and toold's file tools write at most " + std::to_string(kMaxWriteDepth) +
+         " folders deep. Nothing was written.";
+}
+
 std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, std::string display,
                                                      HoldPurpose purpose, std::vector<fs::path>* created) {
+  if (purpose == HoldPurpose::Write)
+    if (auto refusal = tooDeepToWrite(canonical, display)) return *refusal;
   HeldLocation held;
   held.canonical = canonical;
   held.display = std::move(display);

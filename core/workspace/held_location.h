@@ -71,6 +71,14 @@ std::variant<HeldLocation, std::string> holdLocation(const std::filesystem::path
 /// of the person is answered later: hold afresh then). nullopt when resolving took the long way.
 std::optional<HeldLocation> holdResolvedFolder(const ResolvedPath& path, ResolvedFolder&& found);
 
+/// The deepest a file tool writes: paths of more folders than this are refused (reading them is
+/// not). Real trees stay far below it; a chain of thousands of folders, which one model call can
+/// ask for, would only make every later step on it cost more.
+inline constexpr std::size_t kMaxWriteDepth = 512;
+
+/// The refusal of a write to `canonical` when it is more than kMaxWriteDepth folders deep.
+std::optional<std::string> tooDeepToWrite(const std::filesystem::path& canonical, const std::string& display);
+
 /// The refusal of a change to the tool-output folder (ResolvedPath::inToolOutput).
 std::string toolOutputIsReadOnly(const std::string& display);
 
