@@ -5,9 +5,9 @@ line. Its tools exercise what the client must handle; its options misbehave on d
   test_mcp_server.py [--pidfile FILE] [--grandchild FILE] [--ignore-sigterm] [--ignore-stdin-close]
                      [--crash-on-start] [--no-init] [--hang-list] [--page-size N] [--long-name]
                      [--collide] [--resources] [--events FILE] [--stderr-lines N] [--http-launcher]
-                     [--protocol-version V] [--only NAME,NAME]
+                     [--protocol-version V] [--only NAME,NAME] [--log-flood N]
 
---only keeps the tools named. Other arguments are ignored (a directory, as server-filesystem takes them). initialize is answered
+--log-flood N sends N log messages (notifications/message) once initialized. --only keeps the tools named. Other arguments are ignored (a directory, as server-filesystem takes them). initialize is answered
 with the version toold offered, or V.
 
 Tools: echo {text}; add {a, b} (output schema: {sum}); slow {ms}; progress {steps, intervalMs};
@@ -201,7 +201,9 @@ def handle(message):
               "capabilities": capabilities, "serverInfo": {"name": "test-mcp-server", "version": "1"}}})
         event("initialize " + json.dumps(params.get("capabilities", {}), sort_keys=True))
     elif method == "notifications/initialized":
-        pass
+        for n in range(int(option("--log-flood", "0"))):
+            send({"jsonrpc": "2.0", "method": "notifications/message",
+                  "params": {"level": "info", "logger": "flood", "data": "flood line %d" % n}})
     elif method == "notifications/cancelled":
         # The notice is written before the call's thread can see the cancellation: that thread
         # writes "cancelled" as soon as it does, and the fixtures check the two in this order.

@@ -455,6 +455,7 @@ void McpServer::failed(std::uint64_t generation, const std::string& reason, bool
 void McpServer::stop(std::function<void()> done) {
   asio::post(strand_, [self = shared_from_this(), done = std::move(done)]() mutable {
     self->stopped_ = true;
+    self->reportDroppedLogs(); // the flood's last drops would otherwise never be told
     ++self->generation_;
     self->startupDeadline_.cancel();
     self->restartTimer_.cancel();

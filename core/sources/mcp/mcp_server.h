@@ -13,6 +13,7 @@
 #include "core/base/client_channel.h"
 #include "core/base/location.h"
 #include "core/process/process_runner.h"
+#include "core/base/rate_limit.h"
 #include "core/sources/mcp/mcp_config.h"
 #include "core/sources/mcp/mcp_connection.h"
 #include "core/sources/mcp/mcp_transport.h"
@@ -130,6 +131,8 @@ private:
   std::optional<std::vector<std::filesystem::path>> resolveRoots() const;
   /// The listening stream opened: the tools are listed again (now, or once connected).
   void streamOpened(std::uint64_t generation);
+  /// Logs how many of the server's log messages were dropped since the last report, if any.
+  void reportDroppedLogs();
   void onNotification(std::uint64_t generation, const std::string& method, const json& params);
   void setState(McpState state, std::string error = {});
   /// A tool call on `connection` (from any thread).
@@ -177,6 +180,10 @@ private:
   std::shared_ptr<McpConnection> liveConnection_;
   std::uint64_t liveGeneration_ = 0;
   std::vector<std::string> toolNames_;
+  /// The server's log messages (notifications/message) that reach toold's log: at most
+  /// kLogMessagesPerSecond a second, 100 at once; the rest are counted (reportDroppedLogs).
+  static constexpr int kLogMessagesPerSecond = 20;
+  RateLimit logLimit_{kLogMessagesPerSecond, 100};
 };
 
 } // namespace toold::core

@@ -85,6 +85,9 @@ void McpServer::onNotification(std::uint64_t generation, const std::string& meth
   if (generation != generation_) return;
   if (method == "notifications/tools/list_changed") return scheduleRelist();
   if (method == "notifications/message") {
+    // A server that floods the log is heard at a bounded rate, and told of by a count.
+    if (!logLimit_.allow()) return;
+    reportDroppedLogs();
     const std::string level = params.value("level", std::string("info"));
     const std::string text = protocol::dumpBounded(params.value("data", json()));
     if (level == "debug")
@@ -96,6 +99,12 @@ void McpServer::onNotification(std::uint64_t generation, const std::string& meth
     else
       spdlog::error("mcp {}: {}", name_, text);
   }
+}
+
+void McpServer::reportDroppedLogs() {
+  if (const auto dropped = logLimit_.takeDropped())
+    spdlog::warn("mcp {}: {} log message(s) dropped: the server sent more than {} a second", name_, dropped,
+                 kLogMessagesPerSecond);
 }
 
 } // namespace toold::core
