@@ -110,7 +110,8 @@ public:
   RunningChild(const Strand& strand, ProcessSpec spec, SpawnedProcess& process,
                std::shared_ptr<ChildInput::State> input)
       : strand_(strand), spec_(std::move(spec)), id_(process.id), input_(std::move(input)),
-        stdinData_(spec_.stdinData ? std::move(*spec_.stdinData) : std::string()), pidfd_(strand), stdin_(strand), timeout_(strand), grace_(strand), drain_(strand) {
+        stdinData_(spec_.stdinData ? std::move(*spec_.stdinData) : std::string()), exitPolled_(process.exitPolled),
+        pidfd_(strand), stdin_(strand), timeout_(strand), grace_(strand), drain_(strand), exitPoll_(strand) {
     // Each descriptor is released only once assigned, so that a throw leaves it with its owner.
     if (process.pidfd) {
       pidfd_.assign(process.pidfd.get());
@@ -286,6 +287,18 @@ private:
   }
 
   void waitForExit() {
+    if (exitPolled_) {
+      // No pidfd on this kernel: ask again after 1 ms, then twice as long each time up to 50 ms,
+      // so a quick command is seen at once and a long one costs a look every 50 ms.
+      exitPoll_.expires_after(pollDelay_);
+      pollDelay_ = std::min(pollDelay_ * 2, std::chrono::milliseconds(50));
+      exitPoll_.async_wait([self = shared_from_this()](const boost::system::error_code& error) {
+        if (error) return;
+        if (ChildTable::instance().hasExited(self->id_)) self->exited();
+        else self->waitForExit();
+      });
+      return;
+    }
     if (!pidfd_.is_open()) {
       // Reaped by someone else before its pidfd could be opened: it has exited.
       asio::post(strand_, [self = shared_from_this()] { self->exited(); });
@@ -321,6 +334,7 @@ private:
     if (reaped->waitStatus) outcome_.status = ExitStatus::fromWaitStatus(*reaped->waitStatus);
     boost::system::error_code ignored;
     pidfd_.close(ignored);
+    exitPoll_.cancel();
     timeout_.cancel();
     grace_.cancel();
     closeStdin();
@@ -369,12 +383,15 @@ private:
   const bool sigpipeIgnored_ = sigpipeIgnoredNow(); ///< then writes need no SigpipeBlock
   std::string stdinData_;
   std::size_t stdinWritten_ = 0;
+  const bool exitPolled_;                    ///< no pidfd: see SpawnedProcess::exitPolled
+  std::chrono::milliseconds pollDelay_{1};
   asio::posix::stream_descriptor pidfd_;
   asio::posix::stream_descriptor stdin_;
   std::array<Output, 2> outputs_;
   asio::steady_timer timeout_;
   asio::steady_timer grace_;
   asio::steady_timer drain_;
+  asio::steady_timer exitPoll_;
   OutputHandler onOutput_;
   ExitHandler onExit_;
   CancellationRegistration cancelRegistration_;

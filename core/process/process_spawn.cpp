@@ -6,14 +6,25 @@
 #include "core/process/spawn_plan.h"
 
 #include <fcntl.h>
+#include <spdlog/spdlog.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
+#include <mutex>
 #include <system_error>
 
 namespace toold::core {
+
+namespace {
+// TOOLD_NO_PIDFD set: behave as on a kernel without pidfd_open, to test the polled exit here.
+bool pidfdRefused() {
+  static const bool refused = std::getenv("TOOLD_NO_PIDFD") != nullptr;
+  return refused;
+}
+} // namespace
 
 namespace {
 
@@ -89,9 +100,11 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
       // Opened before anyone can reap the child (the table's lock keeps the orphan reaper out),
       // so the pid cannot have been reused yet. ESRCH: something outside toold reaped it already
       // (SIGCHLD ignored, someone's waitpid(-1)); the runner then finds its status lost.
-      const long pidfd = ::syscall(SYS_pidfd_open, child, 0);
+      const long pidfd = pidfdRefused() ? (errno = ENOSYS, -1L) : ::syscall(SYS_pidfd_open, child, 0);
       if (pidfd >= 0)
         result.pidfd.reset(static_cast<int>(pidfd));
+      else if (errno == ENOSYS || errno == EPERM || errno == EACCES)
+        result.exitPolled = true;
       else if (errno != ESRCH)
         pidfdError = errno;
       return child;
@@ -108,6 +121,13 @@ SpawnedProcess spawnProcess(const ProcessSpec& spec, ChildTable::Owner owner) {
       // Without a way to see it exit the child cannot be run; it has done nothing yet worth keeping.
       ChildTable::instance().release(id, std::chrono::seconds(2));
       throw std::system_error(pidfdError, std::generic_category(), "pidfd_open");
+    }
+    if (result.exitPolled) {
+      static std::once_flag told;
+      std::call_once(told, [] {
+        spdlog::warn("pidfd_open is not available here (an old kernel, a strict seccomp policy or valgrind): "
+                     "toold polls for its commands' exits instead");
+      });
     }
     result.id = id;
     result.pid = pid;

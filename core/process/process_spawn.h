@@ -20,6 +20,9 @@ struct SpawnedProcess {
   ChildTable::ChildId id = 0; ///< its entry in the ChildTable; 0 when it did not start
   pid_t pid = -1;        ///< also its process group id and session id; -1 when it did not start
   UniqueFd pidfd;        ///< readable once it has exited; empty when it was reaped before it could be opened
+  /// The kernel refused pidfd_open (ENOSYS on an old kernel, EPERM/EACCES under a strict seccomp
+  /// policy or valgrind): no pidfd, and the exit is polled for instead.
+  bool exitPolled = false;
   UniqueFd stdinPipe;    ///< the write end of its stdin; empty when stdin is /dev/null
   UniqueFd stdoutPipe;   ///< the read end of its stdout (and stderr when merged)
   UniqueFd stderrPipe;   ///< the read end of its stderr; empty when merged into stdout
