@@ -1,5 +1,7 @@
 #include "builtins/web/html_conversion.h"
 
+#include "builtins/web/html_pieces.h"
+
 #include <gumbo.h>
 
 #include <algorithm>
@@ -422,18 +424,47 @@ bool htmlTooDeep(std::string_view html) {
   return false;
 }
 
+namespace {
+
+// `render` of each piece of the page (html_pieces.h), joined by a blank line: one piece's tree at a
+// time.
+template <class Render>
+std::string byPieces(std::string_view html, Render render) {
+  const std::vector<HtmlPiece> pieces = htmlPieces(html);
+  if (pieces.size() == 1) {
+    GumboDocument document(html);
+    return render(document.output->document);
+  }
+  std::string joined;
+  for (const HtmlPiece& piece : pieces) {
+    std::string part;
+    {
+      std::string text = piece.prefix;
+      text += piece.html;
+      GumboDocument document(text);
+      part = render(document.output->document);
+    }
+    if (part.empty()) continue;
+    if (!joined.empty()) joined += "\n\n";
+    joined += part;
+  }
+  return joined;
+}
+
+} // namespace
+
 std::optional<std::string> htmlToMarkdown(std::string_view html) {
   if (htmlTooDeep(html)) return std::nullopt;
-  GumboDocument document(html);
-  return MarkdownWriter().render(document.output->document);
+  return byPieces(html, [](const GumboNode* root) { return MarkdownWriter().render(root); });
 }
 
 std::optional<std::string> htmlToText(std::string_view html) {
   if (htmlTooDeep(html)) return std::nullopt;
-  GumboDocument document(html);
-  std::string text;
-  visibleText(document.output->document, text, 0);
-  return tidy(text);
+  return byPieces(html, [](const GumboNode* root) {
+    std::string text;
+    visibleText(root, text, 0);
+    return tidy(text);
+  });
 }
 
 } // namespace toold::builtins

@@ -1,6 +1,7 @@
 // HTML as webfetch shows it: Markdown for each construct, the visible text, tag soup read as a
 // browser reads it, and pages nested too deeply refused before they are parsed.
 #include "builtins/web/html_conversion.h"
+#include "builtins/web/html_pieces.h"
 
 #include <catch2/catch.hpp>
 
@@ -63,4 +64,40 @@ TEST_CASE("html nested too deeply is refused before parsing, ordinary sloppiness
   auto markdown = htmlToMarkdown(nested);
   REQUIRE(markdown);
   CHECK(*markdown == "core");
+}
+
+TEST_CASE("html pieces: a large page is cut before blocks, rows inside tables, never inside raw text", "[html]") {
+  std::string page = "<html><head><title>t</title></head><body><h1>Big</h1><table>";
+  for (int i = 0; i < 40000; ++i)
+    page += "<tr><td>cell " + std::to_string(i) + "</td><td>value " + std::to_string(i) + "</td></tr>";
+  page += "</table><script>var s = '<p>not a cut</p>';</script><p>end</p></body></html>";
+  const auto pieces = toold::builtins::htmlPieces(page);
+  REQUIRE(pieces.size() >= 3);
+  std::string joined;
+  for (std::size_t i = 0; i < pieces.size(); ++i) {
+    joined += std::string(pieces[i].html);
+    CHECK(pieces[i].html.size() < 2 * toold::builtins::kHtmlPieceBytes);
+    if (i > 0) {
+      CHECK(pieces[i].prefix == "<table>");
+      CHECK(pieces[i].html.substr(0, 4) == "<tr>");
+    }
+  }
+  CHECK(joined == page); // nothing lost, nothing repeated
+
+  // Converted a piece at a time, every row is still a table row.
+  const auto markdown = toold::builtins::htmlToMarkdown(page);
+  REQUIRE(markdown);
+  for (int i : {0, 12345, 20000, 39999})
+    CHECK_THAT(*markdown, Catch::Contains("| cell " + std::to_string(i) + " | value " + std::to_string(i) + " |"));
+  CHECK_THAT(*markdown, Catch::Contains("# Big") && Catch::EndsWith("end"));
+  CHECK_THAT(*markdown, !Catch::Contains("not a cut"));
+
+  // Small pieces show the raw-text rule: the script is never split, whatever the size.
+  std::string scripted = "<body>";
+  for (int i = 0; i < 50; ++i) scripted += "<p>para " + std::to_string(i) + "</p>";
+  scripted += "<script>" + std::string(3000, 'x') + "<p>inside</p></script><p>after</p></body>";
+  for (const auto& piece : toold::builtins::htmlPieces(scripted, 256)) {
+    const auto open = piece.html.rfind("<script>");
+    if (open != std::string_view::npos) CHECK(piece.html.find("</script>", open) != std::string_view::npos);
+  }
 }
