@@ -36,6 +36,8 @@
 #include <boost/asio/signal_set.hpp>
 #include <spdlog/spdlog.h>
 
+#include <sys/stat.h>
+
 #include <csignal>
 #include <fcntl.h>
 #include <malloc.h>
@@ -166,6 +168,10 @@ int main(int argc, char** argv) {
 
   core::ToolServiceOptions toolOptions;
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
+  if (struct stat root {}; ::stat(options.directory.c_str(), &root) == 0) {
+    toolOptions.location.rootDevice = static_cast<std::uint64_t>(root.st_dev);
+    toolOptions.location.rootInode = static_cast<std::uint64_t>(root.st_ino);
+  }
   // The flag's model wins over toold.json's `mcp.model`, which the service reads from the config in effect.
   if (!options.mcpModel.empty()) toolOptions.mcpModel = options.mcpModel;
   const core::CodemodeSettings codemodeSettings = permissionConfig.codemode;

@@ -310,6 +310,17 @@ ResolvedPath resolve(std::string_view path, const Location& location, ResolvedFo
     result.exists = true;
     result.isDirectory = S_ISDIR(info->st_mode);
   }
+  // The workspace folder must still be the one toold started in: renamed away or exchanged with
+  // another folder (one rename(2) or renameat2(RENAME_EXCHANGE) by any process), its name would
+  // lead every file tool into that other folder with no ask.
+  if (location.rootInode != 0) {
+    struct stat root {};
+    if (::stat(location.directory.c_str(), &root) != 0 || static_cast<std::uint64_t>(root.st_dev) != location.rootDevice ||
+        static_cast<std::uint64_t>(root.st_ino) != location.rootInode)
+      throw PathError("The workspace folder " + location.directory.string() +
+                      " is no longer the folder toold was started in (it was moved, removed or replaced), so toold "
+                      "does not act on paths there. Restart toold in the workspace.");
+  }
   // A worktree of `/` would make the whole machine the workspace.
   result.inside = pathContains(location.directory, result.canonical) ||
                   (!location.worktree.empty() && location.worktree != "/" &&
