@@ -354,20 +354,8 @@ std::shared_ptr<const IgnoreStack> IgnoreStack::forRoot(const fs::path& root, co
 
 std::shared_ptr<const IgnoreStack> IgnoreStack::enter(const fs::path& directory) const {
   const fs::path folder = cleanFolder(directory);
-  IgnoreFile dotIgnore = options_.dotIgnore ? IgnoreFile::read(folder / ".ignore", folder) : IgnoreFile();
-  IgnoreFile gitIgnore = options_.gitIgnore ? IgnoreFile::read(folder / ".gitignore", folder) : IgnoreFile();
-  if (dotIgnore.empty() && gitIgnore.empty()) {
-    if (auto self = self_.lock()) return self;
-  }
-  std::shared_ptr<IgnoreStack> node(new IgnoreStack());
-  node->parent_ = self_.lock();
-  node->directory_ = folder;
-  node->dotIgnore_ = std::move(dotIgnore);
-  node->gitIgnore_ = std::move(gitIgnore);
-  node->globals_ = globals_;
-  node->options_ = options_;
-  node->self_ = node;
-  return node;
+  return withFiles(folder, options_.dotIgnore ? IgnoreFile::read(folder / ".ignore", folder) : IgnoreFile(),
+                   options_.gitIgnore ? IgnoreFile::read(folder / ".gitignore", folder) : IgnoreFile());
 }
 
 std::shared_ptr<const IgnoreStack> IgnoreStack::enterAt(const std::string& directory, int folder) const {
@@ -375,14 +363,18 @@ std::shared_ptr<const IgnoreStack> IgnoreStack::enterAt(const std::string& direc
     const auto text = readTextAt(folder, name);
     return text ? IgnoreFile::parse(*text, directory, directory + "/" + name) : IgnoreFile();
   };
-  IgnoreFile dotIgnore = options_.dotIgnore ? readAt(".ignore") : IgnoreFile();
-  IgnoreFile gitIgnore = options_.gitIgnore ? readAt(".gitignore") : IgnoreFile();
+  return withFiles(directory, options_.dotIgnore ? readAt(".ignore") : IgnoreFile(),
+                   options_.gitIgnore ? readAt(".gitignore") : IgnoreFile());
+}
+
+std::shared_ptr<const IgnoreStack> IgnoreStack::withFiles(const fs::path& folder, IgnoreFile dotIgnore,
+                                                          IgnoreFile gitIgnore) const {
   if (dotIgnore.empty() && gitIgnore.empty()) {
     if (auto self = self_.lock()) return self;
   }
   std::shared_ptr<IgnoreStack> node(new IgnoreStack());
   node->parent_ = self_.lock();
-  node->directory_ = directory;
+  node->directory_ = folder;
   node->dotIgnore_ = std::move(dotIgnore);
   node->gitIgnore_ = std::move(gitIgnore);
   node->globals_ = globals_;
@@ -403,14 +395,7 @@ IgnoreMatch IgnoreStack::matchAbsolute(const std::string& path, bool isDirectory
 }
 
 IgnoreMatch IgnoreStack::match(const fs::path& path, bool isDirectory) const {
-  for (const IgnoreStack* node = this; node != nullptr; node = node->parent_.get()) {
-    if (const auto verdict = node->dotIgnore_.match(path, isDirectory); verdict != IgnoreMatch::None) return verdict;
-    if (const auto verdict = node->gitIgnore_.match(path, isDirectory); verdict != IgnoreMatch::None) return verdict;
-  }
-  if (globals_)
-    for (const auto& file : *globals_)
-      if (const auto verdict = file.match(path, isDirectory); verdict != IgnoreMatch::None) return verdict;
-  return IgnoreMatch::None;
+  return matchAbsolute(path.is_absolute() ? path.native() : cleanFolder(path).native(), isDirectory);
 }
 
 // ---- the user's excludes file ----------------------------------------------------------------

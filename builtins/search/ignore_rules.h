@@ -100,6 +100,9 @@ public:
 
 private:
   IgnoreStack() = default;
+  /// This stack itself when neither file has rules, else a child node for `folder` holding them.
+  std::shared_ptr<const IgnoreStack> withFiles(const std::filesystem::path& folder, IgnoreFile dotIgnore,
+                                               IgnoreFile gitIgnore) const;
   std::shared_ptr<const IgnoreStack> parent_;
   std::filesystem::path directory_;
   IgnoreFile dotIgnore_;
