@@ -23,8 +23,7 @@ constexpr std::size_t kMaxFrameBytes = 64u << 20;
 constexpr std::size_t kMaxAnswerDepth = protocol::kMaxJsonDepth + 64;
 // The message id the REPL's calls share: one "turn" of a person at the keyboard.
 constexpr const char* kMessageID = "repl-message";
-// The error toold answers a cancelled request with.
-constexpr int kRequestCancelled = -32800;
+constexpr int kRequestCancelled = -32800; // the error toold answers a cancelled request with
 
 std::string idText(const json& id) { return id.is_string() ? id.get<std::string>() : dumpJson(id); }
 
