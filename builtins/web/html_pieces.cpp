@@ -60,6 +60,10 @@ std::vector<HtmlPiece> htmlPieces(std::string_view html, std::size_t pieceBytes)
     for (std::string_view name : kRawElements)
       if (startsWithTag(html, at, name)) {
         const std::size_t end = endOfRaw(html, at, name);
+        // A pre holds parsed tags: one left open (or over a piece long) would make the rest of
+        // the page one piece again, so it is skipped only when it ends within a piece. The
+        // others hold raw text, cheap to parse however long, and never cut.
+        if (name == "pre" && (end == std::string_view::npos || end - at > pieceBytes)) break;
         at = end == std::string_view::npos ? html.size() : end;
         raw = true;
         break;

@@ -2,7 +2,7 @@
 // 2.6 MB table took toold from 15 to 188 MB resident), and webfetch takes pages up to 5 MB: so a
 // page over kHtmlPieceBytes is cut into pieces of about that size, each parsed, rendered and freed
 // before the next. Cuts fall before a block's start tag (before a row inside a table), never
-// inside a script, style, comment or pre; a piece cut inside tables starts with as many <table>
+// inside a script, style, comment or (up to a piece long) pre; a piece cut inside tables starts with as many <table>
 // tags again, so rows stay rows. What a cut costs: a list, paragraph or table is split in two
 // where it falls (a table's second half gets its first row as header).
 #pragma once

@@ -92,6 +92,9 @@ TEST_CASE("html pieces: a large page is cut before blocks, rows inside tables, n
   CHECK_THAT(*markdown, Catch::Contains("# Big") && Catch::EndsWith("end"));
   CHECK_THAT(*markdown, !Catch::Contains("not a cut"));
 
+  // A pre left open cannot make the whole page one piece again (its tags are parsed, at full cost).
+  CHECK(toold::builtins::htmlPieces("<body><pre>" + page).size() >= 3);
+
   // Small pieces show the raw-text rule: the script is never split, whatever the size.
   std::string scripted = "<body>";
   for (int i = 0; i < 50; ++i) scripted += "<p>para " + std::to_string(i) + "</p>";
