@@ -1,6 +1,7 @@
 #include "builtins/bash.h"
 
 #include "builtins/shell/foreground_run.h"
+#include "builtins/shell/sandbox_escalation.h"
 #include "builtins/shell/shell_permissions.h"
 #include "builtins/shell/shell_run.h"
 #include "builtins/tool_support.h"
@@ -111,9 +112,20 @@ DigestLimits outputRoom(const core::BoundingLimits& budget, const std::filesyste
   return limits;
 }
 
-core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t timeoutMs, json metadata) {
+/// How a run stands to the OS sandbox: inside it, outside it (the sandbox is off, or does not apply),
+/// or outside it again after the sandbox stopped the first run and leaving it was granted.
+enum class SandboxRun { Inside, Outside, Escalated };
+
+std::string_view sandboxRunName(SandboxRun run) {
+  return run == SandboxRun::Inside ? "inside" : run == SandboxRun::Escalated ? "escalated" : "outside";
+}
+
+/// `note`: a paragraph after the end notice (why the sandbox was not left).
+core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t timeoutMs, json metadata,
+                                      SandboxRun sandboxRun = SandboxRun::Outside, const std::string& note = {}) {
   if (!result.outcome.spawnError.empty()) return failure("Unable to run the command: " + result.outcome.spawnError);
   std::string text = result.text.text.empty() ? "(no output)" : result.text.text;
+  if (sandboxRun == SandboxRun::Escalated) text = std::string(kEscalatedNote) + "\n" + text;
   // A note follows the output after one blank line.
   const auto blankLine = [&text] { return text.ends_with('\n') ? "\n" : "\n\n"; };
   if (result.text.truncated && result.logPath)
@@ -135,8 +147,9 @@ core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t
   metadata["outputBytes"] = result.outputBytes;
   metadata["outputLines"] = result.outputLines;
   metadata["durationMs"] = result.elapsed.count();
+  metadata["sandbox"] = sandboxRunName(sandboxRun);
   json content = json::array({json{{"type", "text"}, {"text", std::move(text)}},
-                              json{{"type", "text"}, {"text", endNotice(result, timeoutMs)}}});
+                              json{{"type", "text"}, {"text", endNotice(result, timeoutMs) + (note.empty() ? "" : "\n" + note)}}});
   return core::ToolResult{std::nullopt, std::move(content), std::move(metadata)};
 }
 
@@ -217,7 +230,28 @@ core::ProcessSpec processSpec(const ShellTools& shell, const std::string& comman
 }
 
 void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, const std::filesystem::path& cwd,
-         const json& input, const core::ToolContext& context, const core::ToolDone& done) {
+         const json& input, const core::ToolContext& context, const core::ToolDone& done, bool escalated = false);
+
+/// The sandbox stopped the command (it seems): ask whether it may run once more outside, and
+/// either run it so or answer with the first run's output and why it was not run again.
+void escalate(const std::shared_ptr<ShellTools>& shell, const std::string& command, const std::filesystem::path& cwd,
+              const json& input, const core::ToolContext& context, const core::ToolDone& done, ShellRunResult first,
+              std::int64_t timeoutMs, json metadata) {
+  auto ask = sandboxEscalationAsk(command, *shell->sandbox);
+  if (input.contains("description")) ask.metadata["description"] = input["description"];
+  assertEach(context, {std::move(ask)},
+             [=, first = std::move(first)](std::optional<core::ToolCompletion> refusal) mutable {
+               if (!refusal) return run(shell, command, cwd, input, context, done, true);
+               std::string why = "refused";
+               if (const auto* failed = std::get_if<core::ToolFailure>(&*refusal)) why = failed->message;
+               else if (const auto* declined = std::get_if<core::ToolDeclined>(&*refusal)) why = declined->message;
+               done(foregroundResult(first, timeoutMs, std::move(metadata), SandboxRun::Inside,
+                                     sandboxRefusalNote(*shell->sandbox, why)));
+             });
+}
+
+void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, const std::filesystem::path& cwd,
+         const json& input, const core::ToolContext& context, const core::ToolDone& done, bool escalated) {
   const bool background = input.value("background", false);
   const std::int64_t timeoutMs = input.contains("timeout") ? input["timeout"].get<std::int64_t>()
                                  : background                ? 0
@@ -227,6 +261,9 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
 
   ShellRunOptions options;
   options.spec = processSpec(*shell, command, cwd, timeoutMs, context);
+  const bool sandboxed = !escalated && shell->sandbox && shell->sandbox->applies(core::SandboxedProcess::ShellCommand);
+  if (sandboxed) shell->sandbox->wrap(options.spec, core::SandboxedProcess::ShellCommand);
+  const SandboxRun sandboxRun = sandboxed ? SandboxRun::Inside : escalated ? SandboxRun::Escalated : SandboxRun::Outside;
   options.logFolder = core::OutputStore(context.location->dataDir).folder();
   options.digestLimits = outputRoom(context.budget, options.logFolder, timeoutMs);
   if (background) {
@@ -242,8 +279,10 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
   runForeground(
       shell->io, shell->runner, shell->jobs, ForegroundRequest{context.sessionID, command, description, std::move(options), limit},
       context.cancellation,
-      [done, timeoutMs, metadata](ShellRunResult result) mutable {
-        done(foregroundResult(result, timeoutMs, std::move(metadata)));
+      [=](ShellRunResult result) mutable {
+        if (sandboxRun == SandboxRun::Inside && looksStoppedBySandbox(result))
+          return escalate(shell, command, cwd, input, context, done, std::move(result), timeoutMs, std::move(metadata));
+        done(foregroundResult(result, timeoutMs, std::move(metadata), sandboxRun));
       },
       [done, timeoutMs, limit, metadata](MovedToBackground moved) mutable {
         done(movedResult(moved, timeoutMs, limit.value_or(std::chrono::milliseconds(0)), std::move(metadata)));

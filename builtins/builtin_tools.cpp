@@ -35,7 +35,7 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("glob", makeGlobTool());
   list.emplace_back("grep", makeGrepTool());
   auto jobs = std::make_shared<ShellJobs>(tools.io(), tools.processes(), tools.client());
-  auto shell = std::make_shared<ShellTools>(ShellTools{tools.io(), tools.processes(), jobs, defaultShell()});
+  auto shell = std::make_shared<ShellTools>(ShellTools{tools.io(), tools.processes(), jobs, defaultShell(), tools.sandbox()});
   list.emplace_back("bash", makeBashTool(shell));
   list.emplace_back("bash_output", makeBashOutputTool(shell));
   list.emplace_back("bash_kill", makeBashKillTool(shell));

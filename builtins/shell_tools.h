@@ -5,6 +5,7 @@
 
 #include "builtins/shell/shell_environment.h"
 #include "builtins/shell/shell_jobs.h"
+#include "core/sandbox/command_sandbox.h"
 
 #include <boost/asio/io_context.hpp>
 
@@ -17,6 +18,8 @@ struct ShellTools {
   core::ProcessRunner& runner;
   std::shared_ptr<ShellJobs> jobs;
   ShellProgram shell;
+  /// The OS sandbox every command runs in (docs/security.md).
+  std::shared_ptr<const core::CommandSandbox> sandbox;
 };
 
 /// "No background job "shell-9" in this session; its jobs are: shell-1, shell-2."

@@ -58,6 +58,7 @@ struct ToolService::Impl {
 
   std::mutex implicitMutex;
   std::shared_ptr<const Snapshot> implicit;
+  std::shared_ptr<const CommandSandbox> sandbox;
   std::uint64_t implicitRevision = 0;
 
   std::mutex listenerMutex;
@@ -72,7 +73,8 @@ struct ToolService::Impl {
         permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
                     makeClientPermissionPrompter(client, options.permissionOptions.asks)),
         pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
-        cleanupTimer(ioContext), config(std::make_shared<const PermissionConfig>(options.permissionConfig)) {}
+        cleanupTimer(ioContext), config(std::make_shared<const PermissionConfig>(options.permissionConfig)),
+        sandbox(options.sandbox ? options.sandbox : std::make_shared<const CommandSandbox>(CommandSandbox::off())) {}
 
   std::shared_ptr<const PermissionConfig> currentConfig() const {
     std::lock_guard lock(configMutex);
@@ -93,7 +95,7 @@ struct ToolService::Impl {
     tool.threading = ToolThreading::Inline;
     ToolExecute execute = spec.handler.type == protocol::HandlerSpec::Type::Client
                               ? makeClientToolExecute(client, name)
-                              : makeCommandToolExecute(processes, spec.handler, name);
+                              : makeCommandToolExecute(processes, spec.handler, name, sandbox);
     tool.execute = guardedByPermission(tool.permission.empty() ? name : tool.permission, name, std::move(execute));
     return tool;
   }
@@ -213,6 +215,7 @@ ToolHooks& ToolService::hooks() { return impl_->hooks; }
 boost::asio::io_context& ToolService::io() { return impl_->io; }
 
 ProcessRunner& ToolService::processes() { return impl_->processes; }
+std::shared_ptr<const CommandSandbox> ToolService::sandbox() const { return impl_->sandbox; }
 
 std::shared_ptr<ClientChannel> ToolService::client() { return impl_->client; }
 

@@ -8,6 +8,7 @@
 #include "core/output/output_bounding.h"
 #include "core/permission/permission_config.h"
 #include "core/permission/permission_service.h"
+#include "core/sandbox/command_sandbox.h"
 #include "core/tools/snapshot_store.h"
 #include "core/tools/tool.h"
 #include "core/tools/tool_hooks.h"
@@ -35,6 +36,8 @@ struct ToolServiceOptions {
   PermissionOptions permissionOptions;
   /// --mcp-model: the model of the MCP face's implicit snapshot, over the config's `mcp.model`.
   std::optional<std::string> mcpModel;
+  /// The OS sandbox of the commands the service starts; null: none.
+  std::shared_ptr<const CommandSandbox> sandbox;
 };
 
 class ToolService {
@@ -75,6 +78,8 @@ public:
   boost::asio::io_context& io();
   /// The runner of every child process toold starts: command tools, the shell tool's commands.
   ProcessRunner& processes();
+  /// The OS sandbox of commands (a sandbox that does nothing when none was given).
+  std::shared_ptr<const CommandSandbox> sandbox() const;
   /// The way back to the client, for tools that notify it outside a call (`shell/exited`).
   std::shared_ptr<ClientChannel> client();
   /// What the service was made with (the Location, the permission options that built-ins asking

@@ -6,6 +6,7 @@
 #include "core/files/journal_replay.h"
 #include "core/process/orphan_reaper.h"
 #include "core/process/process_runner.h"
+#include "core/sandbox/command_sandbox.h"
 #include "core/permission/permission_config.h"
 #include "core/sources/mcp/mcp_client.h"
 #include "core/tool_service.h"
@@ -193,6 +194,23 @@ int main(int argc, char** argv) {
                              permissionConfig.outputMaxBytes);
   toolOptions.limits = daemon::faceBudget(userBudget, daemon::kCallFaceBudget);
   const core::BoundingLimits mcpBudget = daemon::faceBudget(userBudget, daemon::kMcpFaceBudget);
+  // The OS sandbox: what the settings want, as far as this kernel enforces it; said at start-up
+  // and in initialize, so nobody believes in more than there is.
+  core::SandboxSettings sandboxSettings = permissionConfig.sandbox;
+  if (options.sandboxMode) sandboxSettings.mode = options.sandboxMode;
+  auto sandbox = std::make_shared<const core::CommandSandbox>(
+      sandboxSettings,
+      sandboxSettings.mode == core::SandboxMode::Off ? core::SandboxKernel{}
+                                                     : core::probeSandboxKernel(core::defaultSandboxLauncher()),
+      toolOptions.location, explicitConfig.value_or(std::filesystem::path(options.directory) / core::kConfigFileName));
+  if (!sandbox->report().contains("unenforced"))
+    spdlog::info("{}", sandbox->summary());
+  else
+    spdlog::warn("{}", sandbox->summary());
+  spdlog::debug("sandbox: reads {}; writes {}", nlohmann::json(sandbox->readable()).dump(),
+                nlohmann::json(sandbox->writable()).dump());
+  server->declareCapability("experimental", nlohmann::json{{"toold/sandbox", sandbox->report()}});
+  toolOptions.sandbox = sandbox;
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
   const core::Location location = toolOptions.location;
@@ -218,7 +236,7 @@ int main(int argc, char** argv) {
       [&tools](const std::string& scope, std::vector<std::pair<std::string, core::Tool>> scopeTools) {
         tools->replaceTools(scope, std::move(scopeTools));
       },
-      tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset});
+      tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset, sandbox});
   const daemon::SnapshotGate mcpSettled = [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); };
   daemon::bindToolMethods(*server, *tools, mcpSettled, warmCodemode, nativeForegroundLimit);
   daemon::bindMcpClientMethods(*server, *mcp);

@@ -65,6 +65,10 @@ Options:
   --mcp-keep-alive S     an MCP tools/call with a progress token that sent no progress for S
                          seconds repeats its newest progress message, so that a host that times
                          a silent call out (opencode: 60 s) keeps it (fractions allowed; default: 20)
+  --sandbox MODE         the OS sandbox of the commands toold starts (bash, command tools):
+                         workspace-write (default: writes only in the workspace and temp, reads
+                         of the workspace and the system's folders, no network), read-only, or
+                         off. Also toold.json's "sandbox", which says more (docs/security.md)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
@@ -129,7 +133,8 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
                arg == "--unattended" || arg == "--asks" || arg == "--permission-timeout" || arg == "--mcp-model" ||
                arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset" ||
-               arg == "--mcp-keep-alive" || arg == "--foreground-limit" || arg == "--native-foreground-limit") {
+               arg == "--mcp-keep-alive" || arg == "--foreground-limit" || arg == "--native-foreground-limit" ||
+               arg == "--sandbox") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -140,6 +145,10 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         options.logFile = std::string(*v);
       } else if (arg == "--config") {
         options.configFile = std::string(*v);
+      } else if (arg == "--sandbox") {
+        options.sandboxMode = core::parseSandboxMode(*v);
+        if (!options.sandboxMode)
+          return fail("--sandbox must be workspace-write, read-only or off (got '" + std::string(*v) + "')");
       } else if (arg == "--drain-timeout") {
         auto timeout = *v == "0" ? std::optional<std::chrono::milliseconds>(0) : parseSeconds(*v);
         if (!timeout) return fail("--drain-timeout must be 0 or a positive number of seconds (got '" + std::string(*v) + "')");

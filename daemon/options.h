@@ -1,6 +1,7 @@
 // The daemon's command line.
 #pragma once
 
+#include "core/sandbox/sandbox_settings.h"
 #include "protocol/framing.h"
 
 #include <chrono>
@@ -45,6 +46,9 @@ struct Options {
   std::optional<std::chrono::milliseconds> foregroundLimit;
   /// --native-foreground-limit: the same for the native `call` (0, the default: never moved).
   std::chrono::milliseconds nativeForegroundLimit{0};
+  /// --sandbox: the OS sandbox's mode, over toold.json's `sandbox` (unset: the config's, else
+  /// workspace-write where the kernel allows it).
+  std::optional<core::SandboxMode> sandboxMode;
 };
 
 /// What parsing the command line decided: run with these options, or print this and exit.

@@ -12,6 +12,9 @@ std::vector<std::string> keysNeedingRestart(const PermissionConfig& running, con
   note(running.outputMaxBytes != next.outputMaxBytes, "output.maxBytes");
   note(running.outputMaxLines != next.outputMaxLines, "output.maxLines");
   note(running.mcpForegroundLimit != next.mcpForegroundLimit, "mcp.foregroundLimit");
+  // The launcher's lists and what the kernel was probed for are fixed at start-up: a sandbox
+  // changed in place would leave running jobs and servers in the old one.
+  note(running.sandbox != next.sandbox, "sandbox");
   note(running.codemode.timeoutMs != next.codemode.timeoutMs, "codemode.timeout");
   note(running.codemode.maxToolCalls != next.codemode.maxToolCalls, "codemode.maxToolCalls");
   note(running.codemode.memoryMb != next.codemode.memoryMb, "codemode.memory");

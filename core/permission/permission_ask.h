@@ -23,6 +23,11 @@ struct PermissionAsk {
   /// pattern such as `git *`; deny and ask rules apply as usual. Its `save` patterns are saved as
   /// literal rules.
   bool literalOnly = false;
+  /// Asks that guard a boundary (leaving the OS sandbox): an allow rule grants them only when its
+  /// action names them exactly, never through a wildcard such as `*` (a rule written before the
+  /// boundary existed), and the unattended policy never grants them; a person, a saved "always"
+  /// or such a rule does.
+  bool grantedOnlyByName = false;
 };
 
 } // namespace toold::core

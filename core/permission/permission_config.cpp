@@ -176,11 +176,13 @@ public:
         readAsks(value, at, config);
       else if (key == "output")
         readOutput(value, at, config);
+      else if (key == "sandbox")
+        config.sandbox = readSandbox(value, at);
       else if (key == "tools")
         continue; // command tools, read and checked by core/sources/config_tools
       else
         fail(at, "unknown key " + jsonQuoted(key) +
-                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks" or "output"))" +
+                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output" or "sandbox"))" +
                      opencodeTopLevelHint(key));
     }
     return config;
@@ -311,6 +313,46 @@ private:
         fail(member, member.path + ": expected a positive integer, got " + describeValue(entry));
       (key == "maxBytes" ? config.outputMaxBytes : config.outputMaxLines) = entry.get<std::size_t>();
     }
+  }
+
+  /// `"workspace-write"` or `{"mode", "network", "read", "write", "temp", "mcpServers"}`.
+  SandboxSettings readSandbox(const OrderedJson& value, const ConfigLocation& at) {
+    constexpr auto kModes = R"(expected "workspace-write", "read-only" or "off", got )";
+    SandboxSettings settings;
+    auto mode = [&](const OrderedJson& entry, const ConfigLocation& member) {
+      auto parsed = entry.is_string() ? parseSandboxMode(entry.get<std::string>()) : std::nullopt;
+      if (!parsed) fail(member, member.path + ": " + kModes + describeValue(entry));
+      return *parsed;
+    };
+    if (value.is_string()) {
+      settings.mode = mode(value, at);
+      return settings;
+    }
+    if (!value.is_object()) fail(at, at.path + ": expected a mode or an object, got " + describeValue(value));
+    for (const auto& [key, entry] : value.items()) {
+      const ConfigLocation member = at.member(key);
+      auto flag = [&] {
+        if (!entry.is_boolean()) fail(member, member.path + ": expected true or false, got " + describeValue(entry));
+        return entry.get<bool>();
+      };
+      if (key == "mode") settings.mode = mode(entry, member);
+      else if (key == "network") settings.network = flag();
+      else if (key == "temp") settings.systemTemp = flag();
+      else if (key == "mcpServers") settings.mcpServers = flag();
+      else if (key == "read" || key == "write") {
+        if (!entry.is_array()) fail(member, member.path + ": expected an array of folders, got " + describeValue(entry));
+        for (const auto& path : entry) {
+          std::string folder = path.is_string() ? expandHome(path.get<std::string>(), member) : std::string();
+          if (folder.empty() || folder.front() != '/')
+            fail(member, member.path + ": expected an absolute folder (or one starting with ~/), got " + describeValue(path));
+          (key == "read" ? settings.read : settings.write).push_back(std::move(folder));
+        }
+      } else {
+        fail(member, at.path + ": unknown key " + jsonQuoted(key) +
+                         R"( (expected "mode", "network", "read", "write", "temp" or "mcpServers"))");
+      }
+    }
+    return settings;
   }
 
   /// `{"allowPrivateAddresses": true}`: webfetch may reach loopback and private addresses.

@@ -17,6 +17,7 @@
 //                  "tools": {"read": true, "acme_*": false}},  (which tools run inside it)
 //     "asks": "auto"                                   (how asks are answered: auto, client or unattended;
 //     "asks": {"route": "auto", "unattended": "allow"}  or an object, with the unattended policy too)
+//     "sandbox": "workspace-write"                     (the OS sandbox of commands; see sandbox_settings.h)
 //   }
 //
 // `permission` may also be one effect, a rule for every action and resource. Rules keep the order
@@ -31,6 +32,7 @@
 
 #include "core/permission/ask_route.h"
 #include "core/permission/permission_rule.h"
+#include "core/sandbox/sandbox_settings.h"
 
 #include <chrono>
 #include <cstdint>
@@ -76,6 +78,7 @@ struct PermissionConfig {
   /// --max-output-lines / --max-output-bytes give it (the flags win); unset: each face's default.
   std::optional<std::size_t> outputMaxLines;
   std::optional<std::size_t> outputMaxBytes;
+  SandboxSettings sandbox; ///< `sandbox`: the policy for the commands toold starts; --sandbox wins for the mode
 };
 
 /// A configuration that cannot be used. The message is complete and meant for the user, e.g.

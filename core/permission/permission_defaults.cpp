@@ -10,6 +10,7 @@ Ruleset defaultPermissionRules(const std::filesystem::path& toolOutputFolder) {
       {"*", "*", allow, source},
       {"doom_loop", "*", ask, source},
       {"external_directory", "*", ask, source},
+      {kSandboxAction, "*", ask, source},
       {"external_directory", toolOutputFolder.generic_string() + "/*", allow, source},
       // Secrets: .env files ask; their checked-in templates do not hold secrets.
       {"read", "*.env", ask, source},

@@ -1,5 +1,6 @@
 // The rules every Location starts from, before its config: everything is allowed except leaving
-// the workspace, reading secrets and repeating the same call in a loop, which ask the person.
+// the workspace, reading secrets, repeating the same call in a loop and leaving the OS sandbox,
+// which ask the person.
 #pragma once
 
 #include "core/permission/permission_rule.h"
@@ -7,6 +8,10 @@
 #include <filesystem>
 
 namespace toold::core {
+
+/// The permission asked before a command the OS sandbox stopped runs again outside it. It asks by
+/// default; only a rule naming it (not `*`) or a person grants it, never the unattended policy.
+inline constexpr const char* kSandboxAction = "sandbox";
 
 /// The defaults, with the managed tool-output folder (where truncated outputs are kept for the
 /// model to read) allowed although it lies outside the workspace.

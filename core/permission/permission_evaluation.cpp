@@ -22,12 +22,13 @@ bool ruleResourceMatches(const PermissionRule& rule, std::string_view resource) 
 }
 
 RuleMatch lastMatchingRule(std::string_view action, std::string_view resource,
-                           std::span<const Ruleset* const> layers, bool literalOnly) {
+                           std::span<const Ruleset* const> layers, bool literalOnly, bool grantedOnlyByName) {
   for (auto layer = layers.rbegin(); layer != layers.rend(); ++layer) {
     if (*layer == nullptr) continue;
     for (auto rule = (*layer)->rbegin(); rule != (*layer)->rend(); ++rule) {
       if (!wildcardMatch(rule->action, action) || !ruleResourceMatches(*rule, resource)) continue;
       if (literalOnly && rule->effect == PermissionEffect::Allow && !rule->literal && rule->resource != "*") continue;
+      if (grantedOnlyByName && rule->effect == PermissionEffect::Allow && rule->action != action) continue;
       return RuleMatch{rule->effect, &*rule};
     }
   }
@@ -41,7 +42,7 @@ AskJudgement denyAskOrAllow(const PermissionAsk& ask, const std::vector<std::str
                             std::span<const Ruleset* const> layers) {
   std::optional<AskJudgement> firstAsk;
   for (const auto& resource : resources) {
-    auto match = lastMatchingRule(ask.action, resource, layers, ask.literalOnly);
+    auto match = lastMatchingRule(ask.action, resource, layers, ask.literalOnly, ask.grantedOnlyByName);
     if (match.effect == PermissionEffect::Deny) return AskJudgement{PermissionEffect::Deny, resource, match.rule};
     if (match.effect == PermissionEffect::Ask && !firstAsk)
       firstAsk = AskJudgement{PermissionEffect::Ask, resource, match.rule};
@@ -58,7 +59,7 @@ AskJudgement judgeAsk(const PermissionAsk& ask, std::span<const Ruleset* const> 
   if (saved.empty()) return denyAskOrAllow(ask, resources, configured);
   // Configured denies come first: a saved "always" never lifts them.
   for (const auto& resource : resources) {
-    auto match = lastMatchingRule(ask.action, resource, configured, ask.literalOnly);
+    auto match = lastMatchingRule(ask.action, resource, configured, ask.literalOnly, ask.grantedOnlyByName);
     if (match.effect == PermissionEffect::Deny) return AskJudgement{PermissionEffect::Deny, resource, match.rule};
   }
   std::vector<const Ruleset*> all(configured.begin(), configured.end());

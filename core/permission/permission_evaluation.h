@@ -19,9 +19,11 @@ struct RuleMatch {
 };
 
 /// The last matching rule over `layers`, taken in order as one ruleset. With `literalOnly`, allow
-/// rules other than `*` and literal ones are passed over (see PermissionAsk::literalOnly).
+/// rules other than `*` and literal ones are passed over (see PermissionAsk::literalOnly); with
+/// `grantedOnlyByName`, allow rules whose action is not exactly `action` (PermissionAsk's too).
 RuleMatch lastMatchingRule(std::string_view action, std::string_view resource,
-                           std::span<const Ruleset* const> layers, bool literalOnly = false);
+                           std::span<const Ruleset* const> layers, bool literalOnly = false,
+                           bool grantedOnlyByName = false);
 
 /// Whether `rule`'s resource covers `resource`: exact text for a literal rule, else a wildcard.
 bool ruleResourceMatches(const PermissionRule& rule, std::string_view resource);

@@ -76,6 +76,11 @@ std::string allowingRule(const PermissionAsk& ask) {
 // The unattended policy's refusal, told as it happened: no one could answer, what decided, and
 // how the user can allow such a call; never an invitation to try the same call again.
 std::string deniedUnattended(const PermissionAsk& ask, const std::string& why) {
+  if (ask.grantedOnlyByName)
+    return "Permission required and not granted: running this command outside the OS sandbox needs approval, and "
+           "no one could answer the permission request (" + why +
+           "); toold's unattended policy never grants leaving the sandbox. The user can allow this command with a "
+           "rule for `sandbox` in toold.json (" + allowingRule(ask) + ").";
   const std::string rule = ask.literalOnly ? std::string("a permission rule in toold.json")
                                            : "a permission rule in toold.json (for example " + allowingRule(ask) + ")";
   return "Permission required and not granted: " + describe(ask) +
@@ -156,7 +161,9 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
 
   // The verdict of the unattended policy for an ask no one can answer (`why`, for the model).
   PermissionVerdict decideUnattended(const PermissionAsk& ask, const PermissionCaller& caller, const std::string& why) {
-    if (options.unattended == UnattendedPolicy::Allow) {
+    // The unattended policy answers for the asks a person would see; the sandbox is the boundary
+    // that holds when no one watches, so leaving it is never granted by the policy.
+    if (options.unattended == UnattendedPolicy::Allow && !ask.grantedOnlyByName) {
       spdlog::info("permission: {} for call {} allowed by the unattended policy ({})", describe(ask), caller.callID, why);
       PermissionVerdict verdict = granted();
       verdict.byPolicy = true;

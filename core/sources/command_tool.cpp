@@ -35,8 +35,10 @@ ToolCompletion commandStdoutToResult(const std::string& stdoutData, std::string_
   return ToolResult{std::nullopt, json(stdoutData), std::nullopt};
 }
 
-ToolExecute makeCommandToolExecute(ProcessRunner& runner, protocol::HandlerSpec handler, std::string name) {
-  return [&runner, handler = std::move(handler), name = std::move(name)](json input, ToolContext context, ToolDone done) {
+ToolExecute makeCommandToolExecute(ProcessRunner& runner, protocol::HandlerSpec handler, std::string name,
+                                   std::shared_ptr<const CommandSandbox> sandbox) {
+  return [&runner, handler = std::move(handler), name = std::move(name),
+          sandbox = std::move(sandbox)](json input, ToolContext context, ToolDone done) {
     ProcessSpec spec;
     spec.argv = handler.argv;
     spec.cwd = context.location->directory;
@@ -47,6 +49,7 @@ ToolExecute makeCommandToolExecute(ProcessRunner& runner, protocol::HandlerSpec 
     spec.stdinData = input.dump(-1, ' ', false, json::error_handler_t::replace);
     spec.timeout = std::chrono::milliseconds(handler.timeoutMs.value_or(0));
     const auto timeoutMs = handler.timeoutMs.value_or(0);
+    if (sandbox) sandbox->wrap(spec, SandboxedProcess::CommandTool);
     runCaptured(runner, std::move(spec), context.cancellation, kCommandStdoutCap, kCommandStderrTail,
                 [done = std::move(done), name, timeoutMs](CapturedRun run) {
                   const auto& outcome = run.outcome;

@@ -4,6 +4,9 @@
 // timeout or a cancellation kills the whole group.
 #pragma once
 
+#include <memory>
+
+#include "core/sandbox/command_sandbox.h"
 #include "core/tools/tool.h"
 #include "protocol/tool_messages.h"
 
@@ -16,7 +19,8 @@ class ProcessRunner;
 inline constexpr std::size_t kCommandStdoutCap = 64 * 1024 * 1024;
 inline constexpr std::size_t kCommandStderrTail = 4 * 1024;
 
-ToolExecute makeCommandToolExecute(ProcessRunner& runner, protocol::HandlerSpec handler, std::string name);
+ToolExecute makeCommandToolExecute(ProcessRunner& runner, protocol::HandlerSpec handler, std::string name,
+                                   std::shared_ptr<const CommandSandbox> sandbox = nullptr);
 
 /// What a command's stdout means: a result object when it is one, else text.
 ToolCompletion commandStdoutToResult(const std::string& stdoutData, std::string_view name);

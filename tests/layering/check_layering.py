@@ -21,38 +21,42 @@ ALLOWED = {
     "core/process": {"core/base", "protocol"},
     "core/net": {"core/base", "protocol"},
     "core/files": {"core/output", "core/base", "protocol"},
-    "core/permission": {"core/files", "core/output", "core/base", "protocol"},
-    "core/tools": {"core/permission", "core/schema", "core/output", "core/process", "core/files",
+    # The OS sandbox of the commands toold starts: how to wrap a process, what the kernel offers.
+    "core/sandbox": {"core/process", "core/base", "protocol"},
+    "core/permission": {"core/sandbox", "core/files", "core/output", "core/base", "protocol"},
+    "core/tools": {"core/permission", "core/sandbox", "core/schema", "core/output", "core/process", "core/files",
                    "core/base", "protocol"},
-    "core/sources": {"core/net", "core/tools", "core/permission", "core/schema", "core/output", "core/process",
+    "core/sources": {"core/net", "core/tools", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
                      "core/files", "core/base", "protocol"},
     # The MCP client: a tool source above tools, process, net (remote servers) and permission (for
     # the config's errors).
-    "core/sources/mcp": {"core/net", "core/tools", "core/permission", "core/schema", "core/output", "core/process",
+    "core/sources/mcp": {"core/net", "core/tools", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
                          "core/files", "core/base", "protocol"},
-    "core/workspace": {"core/tools", "core/permission", "core/files", "core/output", "core/base",
+    "core/workspace": {"core/tools", "core/permission", "core/sandbox", "core/files", "core/output", "core/base",
                        "protocol"},
     # core's own folder holds only the service that assembles the rooms.
-    "core": {"core/net", "core/sources", "core/workspace", "core/tools", "core/permission", "core/schema",
+    "core": {"core/net", "core/sources", "core/workspace", "core/tools", "core/permission", "core/sandbox", "core/schema",
              "core/output", "core/process", "core/files", "core/base", "protocol"},
     # Built-in tools know the core, never the wire.
     "builtins": {"core/net", "builtins/codemode", "core", "core/sources", "core/workspace", "core/tools",
-                 "core/permission", "core/schema", "core/output", "core/process", "core/files",
+                 "core/permission", "core/sandbox", "core/schema", "core/output", "core/process", "core/files",
                  "core/base"},
     # Code Mode's engine and catalog: they know no tool model, only how to start and read a
     # worker process (and bounded_json for what it writes).
     "builtins/codemode": {"core/process", "core/base", "protocol"},
     # The server: everything below it, never the REPL or the test-only methods.
     "daemon": {"core/net", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp", "core/workspace",
-               "core/tools", "core/permission", "core/schema", "core/output", "core/process", "core/files",
+               "core/tools", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process", "core/files",
                "core/base", "protocol"},
     # Test-only methods and tools sit beside main, which installs them.
     "daemon/testing": {"core/net", "daemon", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp",
                        "core/workspace", "core/tools",
-                       "core/permission", "core/schema", "core/output", "core/process",
+                       "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
                        "core/files", "core/base", "protocol"},
     # The REPL is a client: it speaks the wire to a toold it starts, and knows nothing inside it.
     "daemon/repl": {"protocol", "core/process"},
+    # The sandbox launcher links nothing of toold's: it shares only the words of its command line.
+    "daemon/sandbox": {"core/sandbox"},
 }
 
 # Single files allowed more than their room, each with its reason.

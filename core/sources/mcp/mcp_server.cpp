@@ -149,6 +149,7 @@ std::shared_ptr<McpTransport> McpServer::makeTransport() {
   if (!config_.cwd.empty()) cwd = std::filesystem::path(config_.cwd).is_absolute() ? std::filesystem::path(config_.cwd) : cwd / config_.cwd;
   spec.cwd = cwd;
   for (const auto& [key, value] : config_.environment) spec.extraEnv.push_back(key + "=" + value);
+  if (host_.sandbox) host_.sandbox->wrap(spec, SandboxedProcess::McpServer);
   return std::make_shared<McpStdioTransport>(host_.processes, strand_, name_, std::move(spec));
 }
 

@@ -13,6 +13,7 @@
 #include "core/base/client_channel.h"
 #include "core/base/location.h"
 #include "core/process/process_runner.h"
+#include "core/sandbox/command_sandbox.h"
 #include "core/base/rate_limit.h"
 #include "core/sources/mcp/mcp_config.h"
 #include "core/sources/mcp/mcp_connection.h"
@@ -48,6 +49,8 @@ struct McpHost {
   std::chrono::milliseconds restartDelay{1000};
   /// How long a server must stay connected for its failures in a row to be forgotten.
   std::chrono::milliseconds healthyReset{std::chrono::minutes(5)};
+  /// The OS sandbox; stdio servers run in it when its settings say so (`sandbox.mcpServers`).
+  std::shared_ptr<const CommandSandbox> sandbox;
 };
 
 /// `restarting`: it failed and its next start is scheduled (calls wait for it); `failed`: for good

@@ -37,3 +37,11 @@ TEST_CASE("config restart: the refusal names the keys and says nothing was appli
         "config/reload: asks.route, output.maxBytes and codemode.memory changed; they take effect only when toold "
         "starts again, so nothing was applied (restart toold, or put them back as they were to reload the rest)");
 }
+
+TEST_CASE("config restart: a changed sandbox is named, an unchanged one is not") {
+  const auto running = parse(R"({"sandbox": {"mode": "workspace-write", "read": ["~/.rustup"]}})");
+  CHECK(core::keysNeedingRestart(running, parse(R"({"sandbox": {"read": ["/home/u/.rustup"], "mode": "workspace-write"}})")).empty());
+  CHECK(core::keysNeedingRestart(running, parse(R"({"sandbox": "read-only"})")) == std::vector<std::string>{"sandbox"});
+  CHECK(core::keysNeedingRestart(running, parse(R"({"sandbox": {"network": true, "read": ["~/.rustup"]}})")) ==
+        std::vector<std::string>{"sandbox"});
+}
