@@ -14,6 +14,11 @@ Queries:
              same command's pipe and spooling it to a file on the same disk, 64 KiB at a time, as
              any tool that keeps the full output must. Throughput in MB/s (median of
              --stream-runs), and toold's peak resident memory during the stream.
+  sandbox    the OS sandbox's cost: the `true` round trip and the --gib stream through a toold
+             with the sandbox on (workspace-write, in a git workspace, so `.git` is bound
+             read-only for each command) against one with --sandbox off, call by call in turn;
+             and, as the floor, `toold-sandbox … -- <shell> -c true` spawned by this script
+             against `<shell> -c true` (what the kernel's part costs, without toold).
 """
 import argparse
 import os
@@ -109,6 +114,56 @@ def time_stream(toold, shell, size, runs):
     return statistics.median(ours), statistics.median(peer), max(peaks) / 1024
 
 
+def time_sandbox(command, scratch, shell, runs, stream_runs, size):
+    """The same calls through a toold with the sandbox on and one with it off, in turn."""
+    workspace = os.path.join(scratch, "sandboxed")
+    os.makedirs(workspace)
+    subprocess.run(["git", "init", "-q", workspace], check=True)
+    config = os.path.join(scratch, "toold.json")
+    daemons = {}
+    for mode in ("workspace-write", "off"):
+        data = os.path.join(scratch, f"data-{mode}")
+        daemons[mode] = Toold(f"{command} --directory {shlex.quote(workspace)} --data-dir {shlex.quote(data)} "
+                              f"--config {shlex.quote(config)} --sandbox {mode}", workspace)
+    on, off = daemons["workspace-write"], daemons["off"]
+    if on.bash("true")["metadata"].get("sandbox") != "inside" or off.bash("true")["metadata"].get("sandbox") != "outside":
+        raise RuntimeError("sandbox: the two daemons do not run commands as asked")
+    trips = {"workspace-write": [], "off": []}
+    for _ in range(runs):
+        for mode, daemon in daemons.items():
+            start = time.perf_counter()
+            daemon.bash("true")
+            trips[mode].append(time.perf_counter() - start)
+    streams = {"workspace-write": [], "off": []}
+    for _ in range(stream_runs):
+        for mode, daemon in daemons.items():
+            start = time.perf_counter()
+            outcome = daemon.bash(f"head -c {size} /dev/zero")
+            streams[mode].append(time.perf_counter() - start)
+            if outcome["metadata"]["outputBytes"] != size:
+                raise RuntimeError(f"sandbox stream: {outcome['metadata']}")
+            os.remove(outcome["metadata"]["logPath"])
+    for daemon in daemons.values():
+        daemon.close()
+    # The floor: the launcher with lists like toold's, spawned directly.
+    launcher = os.path.join(os.path.dirname(shlex.split(command)[0]), "toold-sandbox")
+    lists = []
+    for folder in ("/usr", "/bin", "/lib", "/lib64", "/etc", "/proc"):
+        lists += ["--read", folder]
+    lists += ["--write", workspace, "--write", "/tmp", "--device", "/dev/null", "--protect", os.path.join(workspace, ".git"),
+              "--no-network", "--"]
+    wrapped, plain = [], []
+    for _ in range(runs):
+        for argv, samples in (([launcher] + lists + [shell, "-c", "true"], wrapped), ([shell, "-c", "true"], plain)):
+            start = time.perf_counter()
+            subprocess.run(argv, stdin=subprocess.DEVNULL, check=True)
+            samples.append(time.perf_counter() - start)
+    return {"trip_on": median_ms(trips["workspace-write"]), "trip_off": median_ms(trips["off"]),
+            "stream_on": size / 1e6 / statistics.median(streams["workspace-write"]),
+            "stream_off": size / 1e6 / statistics.median(streams["off"]),
+            "floor_on": median_ms(wrapped), "floor_off": median_ms(plain)}
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--toold", required=True, help="toold's command, without --directory/--data-dir")
@@ -136,6 +191,7 @@ def main():
         stream_ours, stream_peer, peak_mib = time_stream(toold, shell, size, args.stream_runs)
         stream_ours, stream_peer = size / 1e6 / stream_ours, size / 1e6 / stream_peer
         toold.close()
+        sandbox = time_sandbox(args.toold, scratch, shell, args.runs, args.stream_runs, size)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
 
@@ -150,6 +206,25 @@ def main():
           f"{stream_peer:.0f} MB/s (the pipe spooled to a file) | {stream_peer / stream_ours:.2f} | ≥ 500 MB/s |")
     print()
     print(f"toold's peak resident memory while streaming: {peak_mib:.1f} MiB (target ≤ 64 MiB)")
+    print()
+    print("| the OS sandbox | on (workspace-write) | off | on ÷ off (time) | target |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    trip_ratio = sandbox["trip_on"] / sandbox["trip_off"]
+    stream_ratio = sandbox["stream_off"] / sandbox["stream_on"]
+    floor_ratio = sandbox["floor_on"] / sandbox["floor_off"]
+    print(f"| `true` round trip through `call` (median of {args.runs}) | {sandbox['trip_on']:.2f} ms | "
+          f"{sandbox['trip_off']:.2f} ms | {trip_ratio:.2f} | ≤ 1.1 |")
+    print(f"| streaming {args.gib:g} GiB of output (median of {args.stream_runs}) | {sandbox['stream_on']:.0f} MB/s | "
+          f"{sandbox['stream_off']:.0f} MB/s | {stream_ratio:.2f} | ≤ 1.02 |")
+    print(f"| floor: `toold-sandbox … -- {shell} -c true` against `{shell} -c true`, spawned here | "
+          f"{sandbox['floor_on']:.2f} ms | {sandbox['floor_off']:.2f} ms | {floor_ratio:.2f} | |")
+    record("bench-shell", "`true` round trip, sandbox on ÷ off", f"{sandbox['trip_on']:.2f} ms",
+           f"--sandbox off {sandbox['trip_off']:.2f} ms", trip_ratio, "on ÷ off, time", "≤ 1.1", trip_ratio <= 1.1)
+    record("bench-shell", f"streaming {args.gib:g} GiB, sandbox on ÷ off", f"{sandbox['stream_on']:.0f} MB/s",
+           f"--sandbox off {sandbox['stream_off']:.0f} MB/s", stream_ratio, "on ÷ off, time", "≤ 1.02",
+           stream_ratio <= 1.02)
+    record("bench-shell", "floor: the launcher's own cost", f"{sandbox['floor_on']:.2f} ms",
+           f"`{shell} -c true` {sandbox['floor_off']:.2f} ms", floor_ratio, "wrapped ÷ plain, time", "", True)
     record("bench-shell", "`true` round trip through `call`", f"{true_ours:.2f} ms", f"`{shell} -c true` {true_peer:.2f} ms",
            true_ours / true_peer, "toold ÷ yardstick, time", "≤ 3 ms", true_ours <= 3)
     record("bench-shell", "streaming 1 MB of output", f"{small_ours * 1e3:.2f} ms", f"spooled to a file {small_peer * 1e3:.2f} ms",
