@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
@@ -76,10 +77,26 @@ template <typename Step> bool succeedsInChild(Step step) {
   return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
+/// Whether TOOLD_SANDBOX_WITHOUT (a comma-separated list: landlock, namespaces, seccomp) names
+/// `mechanism`: the probe then reports it missing, as an older kernel or a stricter container
+/// would, so that toold's degraded modes can be tested on any machine.
+bool pretendMissing(std::string_view mechanism) {
+  const char* list = std::getenv("TOOLD_SANDBOX_WITHOUT");
+  if (list == nullptr) return false;
+  std::string_view rest = list;
+  while (!rest.empty()) {
+    const auto comma = rest.find(',');
+    if (rest.substr(0, comma) == mechanism) return true;
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return false;
+}
+
 int probe() {
-  const int abi = launch::landlockAbi();
-  const bool mountNamespace = succeedsInChild([] { return launch::enterMountNamespace().empty(); });
-  const bool seccomp = succeedsInChild([] {
+  const int abi = pretendMissing("landlock") ? 0 : launch::landlockAbi();
+  const bool mountNamespace =
+      !pretendMissing("namespaces") && succeedsInChild([] { return launch::enterMountNamespace().empty(); });
+  const bool seccomp = !pretendMissing("seccomp") && succeedsInChild([] {
     return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && launch::closeNetworkWithSeccomp().empty();
   });
   const bool landlock = abi > 0 && succeedsInChild([] { return launch::restrictWithLandlock({}).empty(); });
