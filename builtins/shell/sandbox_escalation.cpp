@@ -46,10 +46,19 @@ core::PermissionAsk sandboxEscalationAsk(const std::string& command, const core:
 }
 
 std::string sandboxRefusalNote(const core::CommandSandbox& sandbox, std::string_view refusal) {
+  // The refusal quotes the command (twice, in the rule it suggests); the model has it already, and
+  // a long command must not crowd its own output out of the answer's budget.
+  constexpr std::size_t kMostOfRefusal = 600;
+  std::string why(refusal.substr(0, kMostOfRefusal));
+  if (refusal.size() > kMostOfRefusal) {
+    while (!why.empty() && (static_cast<unsigned char>(why.back()) & 0xC0) == 0x80) why.pop_back(); // whole characters
+    if (!why.empty() && static_cast<unsigned char>(why.back()) >= 0xC0) why.pop_back();
+    why += "…";
+  }
   return "The OS sandbox (" + std::string(core::sandboxModeName(sandbox.mode())) +
          ") may have stopped this command: " + sandbox.allowance() +
          ". Running it again outside the sandbox needs the `sandbox` permission, and it was not granted: " +
-         std::string(refusal) +
+         why +
          "\nDo not try to get around the sandbox with another spelling of the same command: it is enforced by the "
          "kernel. Work within it (write inside the workspace, use the file tools), or tell the user what needs to "
          "run outside it.";
