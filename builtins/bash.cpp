@@ -20,7 +20,15 @@ using core::json;
 constexpr std::int64_t kDefaultTimeoutMs = 120000;
 constexpr std::int64_t kMaxTimeoutMs = 7LL * 24 * 3600 * 1000; // a week: longer is "none" in all but name
 
-std::string description(const ShellProgram& shell) {
+std::string description(const ShellProgram& shell, const core::CommandSandbox* sandbox) {
+  // The model learns the sandbox's limits before it meets them, not from a failed command.
+  const std::string sandboxLine =
+      sandbox != nullptr && sandbox->applies(core::SandboxedProcess::ShellCommand)
+          ? "\n- Commands run in an OS sandbox (" + std::string(core::sandboxModeName(sandbox->mode())) + "): " +
+                sandbox->allowance() +
+                ". When it stops a command, the user may be asked to let that command run outside it; do not look "
+                "for another way around it."
+          : std::string();
   return R"(Runs a command with )" + shell.name + R"( (`)" + shell.path + R"( -c <command>`) and returns its output and exit code.
 
 Usage:
@@ -32,7 +40,8 @@ Usage:
 - Set background: true for servers, watchers and long builds: the call returns at once with a shell ID; bash_output shows its output (with wait, it waits for new output or the job's end; with until: "exit", for the end), bash_kill stops it. Don't start servers with `&` in the foreground: they are stopped when the command ends. Don't poll with sleep.
 - A foreground command that runs longer than the client can wait for one call is moved to the background, not stopped: the answer says so and gives its shell ID and the output so far; follow it with bash_output (until: "exit").
 - A non-zero exit code is reported, not treated as an error.
-- Prefer the dedicated tools over shell equivalents: read (not cat/head/tail), grep (not grep/rg), glob (not find/ls), edit/write (not sed/echo >).)";
+- Prefer the dedicated tools over shell equivalents: read (not cat/head/tail), grep (not grep/rg), glob (not find/ls), edit/write (not sed/echo >).)" +
+         sandboxLine;
 }
 
 json inputSchema() {
@@ -293,7 +302,7 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
 
 core::Tool makeBashTool(std::shared_ptr<ShellTools> shell) {
   core::Tool tool;
-  tool.description = description(shell->shell);
+  tool.description = description(shell->shell, shell->sandbox.get());
   tool.inputSchema = inputSchema();
   tool.permission = "bash";
   tool.mutates = true;
