@@ -64,15 +64,17 @@ struct PatchCall {
 void commit(const std::shared_ptr<PatchCall>& call) {
   auto& c = *call;
   if (c.context.cancellation.isCancelled()) return c.end(failure("The call was cancelled; nothing was written."));
+  // The paths were resolved in this Location: held from its workspace folder.
+  const core::WorkspaceRoot* root = c.context.location ? c.context.location->root.get() : nullptr;
   for (const auto& change : c.plan.changes) {
     std::string holdRefusal;
-    if (unchangedSince(change.target, change.previous ? &*change.previous : nullptr, &holdRefusal)) continue;
+    if (unchangedSince(change.target, root, change.previous ? &*change.previous : nullptr, &holdRefusal)) continue;
     if (!holdRefusal.empty()) return c.end(failure("apply_patch failed: " + holdRefusal));
     return c.end(failure("apply_patch failed: " + change.target.string() +
                          " changed on disk while the patch was waiting for permission; nothing was written. "
                          "Read it again and redo the patch."));
   }
-  auto committed = commitFileChanges(c.plan.changes);
+  auto committed = commitFileChanges(c.plan.changes, root);
   if (!committed.error.empty()) return c.end(failure("apply_patch failed: " + committed.error));
   std::size_t written = 0;
   for (const auto& change : c.plan.changes) {

@@ -100,8 +100,9 @@ std::variant<LoadedFile, std::string> loadFile(const core::HeldLocation& held) {
   return loaded;
 }
 
-bool unchangedSince(const std::filesystem::path& path, const std::string* expected, std::string* holdRefusal) {
-  auto held = core::holdLocation(path, path.string(), core::HoldPurpose::Read);
+bool unchangedSince(const std::filesystem::path& path, const core::WorkspaceRoot* root, const std::string* expected,
+                    std::string* holdRefusal) {
+  auto held = core::holdLocation(path, path.string(), core::HoldPurpose::Read, root);
   auto* location = std::get_if<core::HeldLocation>(&held);
   if (!location) {
     if (holdRefusal) *holdRefusal = std::get<std::string>(held);

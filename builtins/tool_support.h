@@ -39,12 +39,14 @@ inline constexpr std::uintmax_t kMaxEditableBytes = 64u << 20;
 /// model.
 std::variant<LoadedFile, std::string> loadFile(const core::HeldLocation& held);
 
-/// True when the file at the canonical `path` still has exactly `expected` bytes (or, with none,
-/// still does not exist): the check repeated right before writing, after any permission wait. It
+/// True when the file at the canonical `path` (held from `root` when it is in it: ResolvedPath::root)
+/// still has exactly `expected` bytes (or, with none, still does not exist): the check repeated
+/// right before writing, after any permission wait. It
 /// compares block by block, never holding a second copy of the file. A
 /// path that can no longer be held as it was checked counts as changed, and `holdRefusal`, when
 /// given, receives why (core::holdLocation's message), so the caller can say that instead.
-bool unchangedSince(const std::filesystem::path& path, const std::string* expected, std::string* holdRefusal = nullptr);
+bool unchangedSince(const std::filesystem::path& path, const core::WorkspaceRoot* root, const std::string* expected,
+                    std::string* holdRefusal = nullptr);
 
 /// `diff` cut at a line boundary to at most `maxBytes`, with a note of what was left out, so a
 /// large change does not push the whole metadata object over the pipeline's limit.

@@ -11,6 +11,7 @@
 #include "core/sources/mcp/mcp_client.h"
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
+#include "core/workspace/workspace_root.h"
 #include "core/sources/config_tools.h"
 #include "core/tools/tool_name.h"
 #include "daemon/client_log_sink.h"
@@ -169,10 +170,7 @@ int main(int argc, char** argv) {
 
   core::ToolServiceOptions toolOptions;
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
-  if (struct stat root {}; ::stat(options.directory.c_str(), &root) == 0) {
-    toolOptions.location.rootDevice = static_cast<std::uint64_t>(root.st_dev);
-    toolOptions.location.rootInode = static_cast<std::uint64_t>(root.st_ino);
-  }
+  toolOptions.location.root = core::openWorkspaceRoot(options.directory);
   // The flag's model wins over toold.json's `mcp.model`, which the service reads from the config in effect.
   if (!options.mcpModel.empty()) toolOptions.mcpModel = options.mcpModel;
   const core::CodemodeSettings codemodeSettings = permissionConfig.codemode;

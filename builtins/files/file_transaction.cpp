@@ -74,27 +74,27 @@ std::string syncFileSystems(const std::vector<fs::path>& paths) {
 // keeping one descriptor per file, keeps a patch of thousands of files within the descriptor limit.
 using Held = std::variant<core::HeldLocation, std::string>;
 
-Held holdForWriting(const fs::path& target, std::vector<fs::path>& created) {
-  return core::holdLocation(target, target.string(), core::HoldPurpose::Write, &created);
+Held holdForWriting(const core::WorkspaceRoot* root, const fs::path& target, std::vector<fs::path>& created) {
+  return core::holdLocation(target, target.string(), core::HoldPurpose::Write, root, &created);
 }
 
-void removeCreated(const std::vector<fs::path>& created) {
+void removeCreated(const core::WorkspaceRoot* root, const std::vector<fs::path>& created) {
   for (auto it = created.rbegin(); it != created.rend(); ++it) {
-    auto held = core::holdLocation(*it, it->string(), core::HoldPurpose::Read);
+    auto held = core::holdLocation(*it, it->string(), core::HoldPurpose::Read, root);
     if (auto* folder = std::get_if<core::HeldLocation>(&held); folder && folder->directory)
       ::unlinkat(folder->directory.get(), folder->leaf.c_str(), AT_REMOVEDIR);
   }
 }
 
-void discard(const core::StagedWrite& write) {
-  auto held = core::holdLocation(write.target, write.target.string(), core::HoldPurpose::Read);
+void discard(const core::WorkspaceRoot* root, const core::StagedWrite& write) {
+  auto held = core::holdLocation(write.target, write.target.string(), core::HoldPurpose::Read, root);
   if (auto* folder = std::get_if<core::HeldLocation>(&held); folder && folder->directory)
     core::discardStagedWrite(folder->directory.get(), write);
 }
 
 /// Removes the file `target`; an empty string, else what failed. A file already gone is no error.
-std::string removeFile(const fs::path& target) {
-  auto held = core::holdLocation(target, target.string(), core::HoldPurpose::Read);
+std::string removeFile(const core::WorkspaceRoot* root, const fs::path& target) {
+  auto held = core::holdLocation(target, target.string(), core::HoldPurpose::Read, root);
   if (auto* error = std::get_if<std::string>(&held)) return *error;
   const auto& folder = std::get<core::HeldLocation>(held);
   if (!folder.directory) return {};
@@ -105,7 +105,8 @@ std::string removeFile(const fs::path& target) {
 
 } // namespace
 
-CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::ChangeJournal* journal) {
+CommitResult commitFileChanges(const std::vector<FileChange>& changes, const core::WorkspaceRoot* root,
+                               core::ChangeJournal* journal) {
   CommitResult result;
   std::vector<fs::path> createdFolders;
   std::vector<core::StagedWrite> staged;
@@ -146,8 +147,8 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
   }
 
   auto abandon = [&](std::string error) {
-    for (const auto& write : staged) discard(write);
-    removeCreated(createdFolders);
+    for (const auto& write : staged) discard(root, write);
+    removeCreated(root, createdFolders);
     result.error = std::move(error) + "; nothing was changed";
     result.written.clear();
     return result;
@@ -157,7 +158,7 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
   for (std::size_t i = 0; i < changes.size(); ++i) {
     const auto& change = changes[i];
     if (!change.content) continue;
-    auto held = holdForWriting(change.target, createdFolders);
+    auto held = holdForWriting(root, change.target, createdFolders);
     if (auto* error = std::get_if<std::string>(&held)) return abandon(*error);
     auto write = core::stageFileWrite(std::get<core::HeldLocation>(held).directory.get(), change.target,
                                       *change.content, change.createMode,
@@ -182,13 +183,13 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
   auto restore = [&](const FileChange& change) {
     std::string error;
     if (change.previous) {
-      auto held = holdForWriting(change.target, createdFolders);
+      auto held = holdForWriting(root, change.target, createdFolders);
       if (auto* holdError = std::get_if<std::string>(&held)) error = *holdError;
       else
         error = core::writeFileAtomically(std::get<core::HeldLocation>(held).directory.get(), change.target,
                                           *change.previous, change.previousMode);
     } else {
-      error = removeFile(change.target);
+      error = removeFile(root, change.target);
     }
     if (!error.empty()) unrestored.push_back(change.target.string());
   };
@@ -196,7 +197,7 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
     // Journal hook: a kill while restoring is neither forward nor back; the next start says so.
     if (intent) intent->advance(core::JournalState::RollingBack);
     for (auto it = committed.rbegin(); it != committed.rend(); ++it) restore(**it);
-    removeCreated(createdFolders);
+    removeCreated(root, createdFolders);
     result.written.clear();
     if (unrestored.empty()) {
       result.error = std::move(error) + "; every file was restored";
@@ -209,12 +210,12 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
 
   std::set<fs::path> directories;
   for (std::size_t i = 0; i < staged.size(); ++i) {
-    auto held = holdForWriting(staged[i].target, createdFolders);
+    auto held = holdForWriting(root, staged[i].target, createdFolders);
     std::string error;
     if (auto* holdError = std::get_if<std::string>(&held)) error = *holdError;
     else error = core::commitStagedWrite(std::get<core::HeldLocation>(held).directory.get(), staged[i], false);
     if (!error.empty()) {
-      for (std::size_t k = i; k < staged.size(); ++k) discard(staged[k]);
+      for (std::size_t k = i; k < staged.size(); ++k) discard(root, staged[k]);
       return rollback(std::move(error));
     }
     committed.push_back(stagedChanges[i]);
@@ -223,7 +224,7 @@ CommitResult commitFileChanges(const std::vector<FileChange>& changes, core::Cha
   }
   for (const auto& change : changes) {
     if (change.content) continue;
-    if (auto error = removeFile(change.target); !error.empty()) return rollback(std::move(error));
+    if (auto error = removeFile(root, change.target); !error.empty()) return rollback(std::move(error));
     committed.push_back(&change);
     directories.insert(change.target.parent_path());
   }

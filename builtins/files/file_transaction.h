@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/files/change_journal.h"
+#include "core/workspace/workspace_root.h"
 
 #include <filesystem>
 #include <optional>
@@ -28,7 +29,8 @@ struct CommitResult {
   std::vector<struct stat> written;  ///< per change with content: the new file's status (same order)
 };
 
-/// Applies `changes` in order: missing parent folders are created (0755, subject to the umask) and
+/// Applies `changes` in order, each target held from `root` when it is in it (the Location's held
+/// workspace folder; null: from `/`): missing parent folders are created (0755, subject to the umask) and
 /// removed again on failure; contents are staged, then renamed over their targets, then removals
 /// are done. On a failure the committed renames are undone (the previous bytes written back, or the
 /// new file removed), removed files are restored with their mode, and `error` says what failed —
@@ -38,7 +40,7 @@ struct CommitResult {
 /// anything is created, and marked "committing" once every staged file is flushed, so a start after
 /// a kill finishes or undoes the change whole (core/files/journal_replay). Many files are flushed with one
 /// syncfs per file system rather than one fsync each.
-CommitResult commitFileChanges(const std::vector<FileChange>& changes,
+CommitResult commitFileChanges(const std::vector<FileChange>& changes, const core::WorkspaceRoot* root,
                                core::ChangeJournal* journal = core::processJournal());
 
 } // namespace toold::builtins

@@ -60,7 +60,7 @@ void write(const std::shared_ptr<Pending>& pending) {
   auto& p = *pending;
   if (p.context.cancellation.isCancelled()) return p.end(failure("The call was cancelled; nothing was written."));
   std::string holdRefusal;
-  if (!unchangedSince(p.path.canonical, p.current ? &p.current->bytes : nullptr, &holdRefusal)) {
+  if (!unchangedSince(p.path.canonical, p.path.root.get(), p.current ? &p.current->bytes : nullptr, &holdRefusal)) {
     if (!holdRefusal.empty()) return p.end(failure(holdRefusal));
     return p.end(failure("File " + p.display +
                          " changed on disk while the change was waiting for permission; nothing was written. "

@@ -2,10 +2,12 @@
 // workspace (permissions, saved approvals, output files, the path boundary) is given one.
 #pragma once
 
-#include <cstdint>
 #include <filesystem>
+#include <memory>
 
 namespace toold::core {
+
+struct WorkspaceRoot; // core/workspace/workspace_root.h
 
 /// Where tools act: the workspace directory (canonical), the git worktree that holds it, and the
 /// daemon's data folder.
@@ -14,11 +16,11 @@ struct Location {
   std::filesystem::path dataDir;
   /// The root of the git repository holding `directory` (canonical); empty when there is none.
   std::filesystem::path worktree;
-  /// The identity of `directory` when toold started (0, 0: not known). A workspace folder renamed
-  /// away, or exchanged with another folder, no longer has it: the file tools then refuse to act,
-  /// rather than follow the name to wherever it now leads.
-  std::uint64_t rootDevice = 0;
-  std::uint64_t rootInode = 0;
+  /// `directory` held open since toold started (null: not held). Paths below it are opened from
+  /// it, never from `/`; once `directory` names another folder (renamed away, or exchanged with
+  /// another folder) the file tools refuse to act, rather than follow the name. Shared: copies of
+  /// the Location hold the same descriptor.
+  std::shared_ptr<const WorkspaceRoot> root = nullptr;
 };
 
 } // namespace toold::core

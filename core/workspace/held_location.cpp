@@ -122,7 +122,7 @@ std::optional<HeldLocation> holdResolvedFolder(const ResolvedPath& path, Resolve
 std::variant<HeldLocation, std::string> holdLocation(const ResolvedPath& path, HoldPurpose purpose,
                                                      std::vector<fs::path>* created) {
   if (purpose == HoldPurpose::Write && path.inToolOutput) return toolOutputIsReadOnly(path.given.string());
-  return holdLocation(path.canonical, path.given.string(), purpose, created);
+  return holdLocation(path.canonical, path.given.string(), purpose, path.root.get(), created);
 }
 
 std::optional<std::string> tooDeepToWrite(const fs::path& canonical, const std::string& display) {
@@ -134,28 +134,14 @@ std::optional<std::string> tooDeepToWrite(const fs::path& canonical, const std::
          " folders deep. Nothing was written.";
 }
 
-std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, std::string display,
-                                                     HoldPurpose purpose, std::vector<fs::path>* created) {
-  if (purpose == HoldPurpose::Write)
-    if (auto refusal = tooDeepToWrite(canonical, display)) return *refusal;
-  HeldLocation held;
-  held.canonical = canonical;
-  held.display = std::move(display);
-  if (!canonical.is_absolute()) return "Cannot open " + held.display + ": the resolved path is not absolute";
+namespace {
 
-  // Where every folder exists and none is a symlink, one call reaches the last; only the walk
-  // creates folders, tells a symlink met from a missing folder, and refuses `.` and `..`. The
-  // folder is opened readable, like the walk's last one; a folder that may only be searched fails
-  // here and is walked.
-  if (const auto split = folderAndLeaf(canonical.native())) {
-    constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
-    if (UniqueFd folder(openWithoutSymlinks(std::string(split->first), kFolderFlags)); folder)
-      return holdLeaf(std::move(held), std::move(folder), std::string(split->second));
-  }
-  const std::vector<std::string> parts = componentsOf(canonical);
-  UniqueFd current(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (!current) return "Cannot open /: " + systemError(errno);
-  fs::path reached = "/";
+/// Holds the leaf `parts.back()` by walking the folders before it from `current` (the folder
+/// `reached` names), each opened from the one before without following a symlink; with Write,
+/// missing folders are created (see holdLocation).
+std::variant<HeldLocation, std::string> walkFrom(HeldLocation held, UniqueFd current, fs::path reached,
+                                                 const std::vector<std::string>& parts, HoldPurpose purpose,
+                                                 std::vector<fs::path>* created) {
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     const std::string& name = parts[i];
     // A canonical path has neither; meeting one would make `reached` lie about where we are.
@@ -190,6 +176,53 @@ std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, 
     current = UniqueFd(fd);
   }
   return holdLeaf(std::move(held), std::move(current), parts.empty() ? "." : parts.back());
+}
+
+/// Holds `relative` (below the held workspace folder) from the root's descriptor, never from `/`:
+/// the folder by one openat2 beneath the root where it exists, else walked from the root. The
+/// workspace folder itself is held as `.` in its own descriptor.
+std::variant<HeldLocation, std::string> holdBelowRoot(HeldLocation held, const WorkspaceRoot& root,
+                                                      std::string_view relative, HoldPurpose purpose,
+                                                      std::vector<fs::path>* created) {
+  const std::vector<std::string> parts = componentsOf(fs::path(relative));
+  constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  const std::size_t lastSlash = relative.rfind('/');
+  const std::string_view folder = lastSlash == std::string_view::npos ? std::string_view() : relative.substr(0, lastSlash);
+  if (!parts.empty())
+    if (UniqueFd opened(openBeneathRoot(root, folder, kFolderFlags)); opened)
+      return holdLeaf(std::move(held), std::move(opened), parts.back());
+  UniqueFd start(openFolderAt(root.folder.get(), ".", true));
+  if (!start) return "Cannot open the workspace folder " + root.directory.string() + ": " + systemError(errno);
+  return walkFrom(std::move(held), std::move(start), root.directory, parts, purpose, created);
+}
+
+} // namespace
+
+std::variant<HeldLocation, std::string> holdLocation(const fs::path& canonical, std::string display,
+                                                     HoldPurpose purpose, const WorkspaceRoot* root,
+                                                     std::vector<fs::path>* created) {
+  if (purpose == HoldPurpose::Write)
+    if (auto refusal = tooDeepToWrite(canonical, display)) return *refusal;
+  HeldLocation held;
+  held.canonical = canonical;
+  held.display = std::move(display);
+  if (!canonical.is_absolute()) return "Cannot open " + held.display + ": the resolved path is not absolute";
+  if (root != nullptr)
+    if (const auto below = belowRoot(*root, canonical.native()))
+      return holdBelowRoot(std::move(held), *root, *below, purpose, created);
+
+  // Where every folder exists and none is a symlink, one call reaches the last; only the walk
+  // creates folders, tells a symlink met from a missing folder, and refuses `.` and `..`. The
+  // folder is opened readable, like the walk's last one; a folder that may only be searched fails
+  // here and is walked.
+  if (const auto split = folderAndLeaf(canonical.native())) {
+    constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+    if (UniqueFd folder(openWithoutSymlinks(std::string(split->first), kFolderFlags)); folder)
+      return holdLeaf(std::move(held), std::move(folder), std::string(split->second));
+  }
+  UniqueFd current(::open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (!current) return "Cannot open /: " + systemError(errno);
+  return walkFrom(std::move(held), std::move(current), "/", componentsOf(canonical), purpose, created);
 }
 
 namespace {

@@ -3,14 +3,17 @@
 // may then open that path again by its text, because a symlink swapped in between the check and
 // the open (by the model's own background shell, say) would lead the open elsewhere.
 //
-// So a location is held: every folder of `canonical` is opened in turn from `/`, each relative to
-// the descriptor of the one before and with O_NOFOLLOW, and the tool acts only through the
-// descriptor of the last folder and the leaf's name in it (openat, fstatat, renameat, unlinkat).
+// So a location is held: every folder of `canonical` is opened in turn from `/` — from the held
+// workspace folder (core/workspace/workspace_root.h) when `canonical` is in it, so that the
+// workspace's own name is never followed — each relative to the descriptor of the one before and
+// with O_NOFOLLOW, and the tool acts only through the descriptor of the last folder and the leaf's
+// name in it (openat, fstatat, renameat, unlinkat). The workspace folder itself is held as `.` in
+// its own descriptor.
 // `canonical` contains no symlink by construction, so meeting one on the way means the path
 // changed after the check: that is refused with a message that says so, before anything is read
 // or written. What is reached is therefore exactly the folder the check approved, whatever the
-// file system did meanwhile. Where every folder exists, openat2 with RESOLVE_NO_SYMLINKS makes
-// the same walk in one call (one system call instead of two per folder); anything it refuses (a
+// file system did meanwhile. Where every folder exists, openat2 with RESOLVE_NO_SYMLINKS (and
+// RESOLVE_BENEATH from the workspace folder) makes the same walk in one call (one system call instead of two per folder); anything it refuses (a
 // missing folder, a symlink met, a folder that may only be searched) is walked by hand, which
 // creates missing folders one at a time, each held as it is made, and says what it met.
 //
@@ -23,6 +26,7 @@
 
 #include "core/base/unique_fd.h"
 #include "core/workspace/workspace_paths.h"
+#include "core/workspace/workspace_root.h"
 
 #include <filesystem>
 #include <optional>
@@ -59,10 +63,11 @@ struct HeldLocation {
 std::variant<HeldLocation, std::string> holdLocation(const ResolvedPath& path, HoldPurpose purpose,
                                                      std::vector<std::filesystem::path>* created = nullptr);
 
-/// The same for a canonical path checked earlier (a planned change), named `display` in messages.
-/// The caller has refused the tool-output folder already, when it resolved the path.
+/// The same for a canonical path checked earlier (a planned change), named `display` in messages,
+/// held from `root` when it is in it (ResolvedPath::root; null: from `/`). The caller has refused
+/// the tool-output folder already, when it resolved the path.
 std::variant<HeldLocation, std::string> holdLocation(const std::filesystem::path& canonical, std::string display,
-                                                     HoldPurpose purpose,
+                                                     HoldPurpose purpose, const WorkspaceRoot* root,
                                                      std::vector<std::filesystem::path>* created = nullptr);
 
 /// Holds `path` through the folder its resolution opened (resolveToolPath with a ResolvedFolder),

@@ -4,6 +4,7 @@
 #include "core/workspace/workspace_paths.h"
 
 #include "core/base/unique_fd.h"
+#include "core/workspace/workspace_root.h"
 
 #include <cerrno>
 #include <cstdint>
@@ -262,12 +263,15 @@ int openWithoutSymlinks(const std::string& path, int flags) {
 
 namespace {
 
-/// The fast way for `found`: the folder opened by one openat2 refusing every symlink, then the
+/// The fast way for `found`: the folder opened by one openat2 refusing every symlink (from the
+/// held root when the folder is in it, so a root exchanged meanwhile is not entered), then the
 /// leaf looked at in it. False (nothing kept) where the leaf is a symlink or anything fails.
-bool resolveThroughFolder(const std::string& path, ResolvedFolder& found) {
+bool resolveThroughFolder(const std::string& path, const WorkspaceRoot* root, ResolvedFolder& found) {
   const std::size_t slash = path.rfind('/');
   const std::string folderPath = slash == 0 ? std::string("/") : path.substr(0, slash);
-  UniqueFd folder(openWithoutSymlinks(folderPath, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
+  const auto below = root != nullptr ? belowRoot(*root, folderPath) : std::nullopt;
+  UniqueFd folder(below ? openBeneathRoot(*root, *below, kFolderFlags) : openWithoutSymlinks(folderPath, kFolderFlags));
   if (!folder) return false;
   struct stat leaf {};
   if (::fstatat(folder.get(), path.c_str() + slash + 1, &leaf, AT_SYMLINK_NOFOLLOW) == 0) {
@@ -293,7 +297,7 @@ ResolvedPath resolve(std::string_view path, const Location& location, ResolvedFo
   std::optional<struct stat> info;
   bool fast = false;
   if (isCleanAbsolute(result.given.native())) {
-    if (found != nullptr && resolveThroughFolder(result.given.native(), *found)) {
+    if (found != nullptr && resolveThroughFolder(result.given.native(), location.root.get(), *found)) {
       fast = true; // a missing leaf in a symlink-free folder is resolved as written, like the long way
       info = found->leaf;
     } else {
@@ -312,14 +316,11 @@ ResolvedPath resolve(std::string_view path, const Location& location, ResolvedFo
   }
   // The workspace folder must still be the one toold started in: renamed away or exchanged with
   // another folder (one rename(2) or renameat2(RENAME_EXCHANGE) by any process), its name would
-  // lead every file tool into that other folder with no ask.
-  if (location.rootInode != 0) {
-    struct stat root {};
-    if (::stat(location.directory.c_str(), &root) != 0 || static_cast<std::uint64_t>(root.st_dev) != location.rootDevice ||
-        static_cast<std::uint64_t>(root.st_ino) != location.rootInode)
-      throw PathError("The workspace folder " + location.directory.string() +
-                      " is no longer the folder toold was started in (it was moved, removed or replaced), so toold "
-                      "does not act on paths there. Restart toold in the workspace.");
+  // lead every file tool into that other folder with no ask. Paths below it are held from its
+  // descriptor (workspace_root.h), which a later swap cannot redirect; this says that it moved.
+  if (location.root) {
+    if (auto moved = workspaceRootMoved(*location.root)) throw PathError(*moved);
+    result.root = location.root;
   }
   // A worktree of `/` would make the whole machine the workspace.
   result.inside = pathContains(location.directory, result.canonical) ||
@@ -346,6 +347,12 @@ bool pathContains(const fs::path& root, const fs::path& candidate) {
 }
 
 bool pathTextContains(std::string_view root, std::string_view candidate) { return containsPath(root, candidate, nullptr); }
+
+std::optional<std::string_view> textBelow(std::string_view root, std::string_view candidate) {
+  std::string_view below;
+  if (!containsPath(root, candidate, &below)) return std::nullopt;
+  return below;
+}
 
 bool isCleanAbsolute(std::string_view path) {
   if (path.size() < 2 || path.front() != '/' || path.back() == '/') return false;

@@ -20,6 +20,7 @@
 #include "core/tools/tool.h"
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -42,6 +43,9 @@ struct ResolvedPath {
   /// Within `<dataDir>/tool-output/`, toold's own store of truncated outputs: tools may read it
   /// (the default rules let them) but never change it, or one call could rewrite another's output.
   bool inToolOutput = false;
+  /// The Location's held workspace folder (Location::root), from which a path below it is held;
+  /// null without one.
+  std::shared_ptr<const WorkspaceRoot> root;
 };
 
 /// A path that cannot be resolved at all. The message is written for the model.
@@ -56,7 +60,7 @@ struct PathError : std::runtime_error {
 ResolvedPath resolveToolPath(std::string_view path, const Location& location);
 
 /// What resolving learnt on the fast way (a clean absolute path whose folders openat2 reaches with
-/// RESOLVE_NO_SYMLINKS): the folder, opened O_RDONLY | O_DIRECTORY, and the leaf's lstat (none
+/// RESOLVE_NO_SYMLINKS, from the Location's held root when the path is below it): the folder, opened O_RDONLY | O_DIRECTORY, and the leaf's lstat (none
 /// when the leaf does not exist). Empty when the path took the long way.
 struct ResolvedFolder {
   UniqueFd folder;
@@ -77,6 +81,9 @@ int openWithoutSymlinks(const std::string& path, int flags);
 bool pathContains(const std::filesystem::path& root, const std::filesystem::path& candidate);
 /// The same over the paths' text, where the caller has no path objects to hand.
 bool pathTextContains(std::string_view root, std::string_view candidate);
+/// What follows `root` in `candidate` when pathTextContains(root, candidate): the rest of its text
+/// without its leading slashes (empty for the root itself); nullopt when `root` does not contain it.
+std::optional<std::string_view> textBelow(std::string_view root, std::string_view candidate);
 /// Whether `path` is written as a canonical path is: absolute, no empty, `.` or `..` component,
 /// no trailing slash (what resolving returns).
 bool isCleanAbsolute(std::string_view path);

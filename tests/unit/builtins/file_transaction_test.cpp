@@ -28,7 +28,7 @@ TEST_CASE("file transaction: adds, replaces and removes files, creating folders"
       {dir.path() / "new" / "deep" / "b.txt", std::string("B"), std::nullopt, 0644, 0755},
       {dir.path() / "gone.txt", std::nullopt, std::string("bye"), 0644, 0644},
   };
-  auto result = commitFileChanges(changes);
+  auto result = commitFileChanges(changes, nullptr);
   CHECK(result.error.empty());
   CHECK(result.written.size() == 2);
   CHECK(contentOf(dir.path() / "a.txt") == "A");
@@ -52,7 +52,7 @@ TEST_CASE("file transaction: a failing commit puts back every file it already ch
       {dir.path() / "blocker", std::string("X"), std::nullopt, 0644, 0644},
       {dir.path() / "b.txt", std::nullopt, std::string("b"), 0644, 0644},
   };
-  auto result = commitFileChanges(changes);
+  auto result = commitFileChanges(changes, nullptr);
   CHECK_THAT(result.error, Catch::Contains("cannot rename onto") && Catch::Contains("every file was restored"));
   CHECK(contentOf(dir.path() / "a.txt") == "a");
   CHECK_FALSE(fs::exists(dir.path() / "fresh")); // the new file and the folder made for it are gone
@@ -71,7 +71,7 @@ TEST_CASE("file transaction: a failure while staging changes nothing", "[transac
       {dir.path() / "a.txt", std::string("A"), std::string("a"), 0644, 0644},
       {dir.path() / "file" / "b.txt", std::string("B"), std::nullopt, 0644, 0644},
   };
-  auto result = commitFileChanges(changes);
+  auto result = commitFileChanges(changes, nullptr);
   CHECK_THAT(result.error, Catch::Contains("nothing was changed"));
   CHECK(contentOf(dir.path() / "a.txt") == "a");
   CHECK(result.written.empty());
@@ -87,7 +87,7 @@ TEST_CASE("file transaction: with a journal, many files commit in one flush each
     changes.push_back({dir.path() / ("d" + std::to_string(i % 5)) / ("f" + std::to_string(i)), std::string("x") + std::to_string(i),
                        std::nullopt, 0644, 0644});
   changes.push_back({dir.path() / "old.txt", std::nullopt, std::string("old"), 0644, 0644});
-  auto result = commitFileChanges(changes, &journal);
+  auto result = commitFileChanges(changes, nullptr, &journal);
   REQUIRE(result.error.empty());
   CHECK(result.written.size() == 50);
   CHECK(contentOf(dir.path() / "d3" / "f13") == "x13");
