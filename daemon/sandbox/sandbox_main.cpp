@@ -100,9 +100,12 @@ int probe() {
     return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && launch::closeNetworkWithSeccomp().empty();
   });
   const bool landlock = abi > 0 && succeedsInChild([] { return launch::restrictWithLandlock({}).empty(); });
-  std::printf("{\"landlockAbi\":%d,\"landlock\":%s,\"mountNamespace\":%s,\"seccomp\":%s}\n", abi,
-              landlock ? "true" : "false", mountNamespace ? "true" : "false", seccomp ? "true" : "false");
-  return 0;
+  // The report goes to the launcher's own stdout, the pipe toold reads it from.
+  char report[160];
+  const int length = std::snprintf(report, sizeof report, "{\"landlockAbi\":%d,\"landlock\":%s,\"mountNamespace\":%s,\"seccomp\":%s}\n",
+                                   abi, landlock ? "true" : "false", mountNamespace ? "true" : "false",
+                                   seccomp ? "true" : "false");
+  return length > 0 && ::write(STDOUT_FILENO, report, static_cast<std::size_t>(length)) == length ? 0 : 1;
 }
 
 } // namespace
