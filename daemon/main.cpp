@@ -93,6 +93,12 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "toold: %s\n", error.c_str());
     return 2;
   }
+  // The sandbox's probe (the launcher trying each mechanism: milliseconds) runs while the rest
+  // starts; its answer is awaited only when the sandbox is made.
+  core::SandboxSettings sandboxSettings;
+  std::future<core::SandboxKernel> sandboxProbe;
+  if (options.sandboxMode != core::SandboxMode::Off)
+    sandboxProbe = std::async(std::launch::async, [] { return core::probeSandboxKernel(core::defaultSandboxLauncher()); });
   // A config with an error is refused whole, before anything starts: never half-applied.
   core::PermissionConfig permissionConfig;
   core::McpConfig mcpConfig;
@@ -103,6 +109,8 @@ int main(int argc, char** argv) {
     permissionConfig = core::loadPermissionConfig(options.directory, explicitConfig);
     mcpConfig = core::loadMcpConfig(options.directory, explicitConfig);
     configTools = core::loadConfigTools(options.directory, explicitConfig);
+    sandboxSettings = permissionConfig.sandbox;
+    if (options.sandboxMode) sandboxSettings.mode = options.sandboxMode;
   } catch (const core::ConfigError& e) {
     if (!options.logFile.empty()) spdlog::critical("{}", e.what());
     std::fprintf(stderr, "toold: %s\n", e.what());
@@ -194,12 +202,9 @@ int main(int argc, char** argv) {
   const core::BoundingLimits mcpBudget = daemon::faceBudget(userBudget, daemon::kMcpFaceBudget);
   // The OS sandbox: what the settings want, as far as this kernel enforces it; said at start-up
   // and in initialize, so nobody believes in more than there is.
-  core::SandboxSettings sandboxSettings = permissionConfig.sandbox;
-  if (options.sandboxMode) sandboxSettings.mode = options.sandboxMode;
   auto sandbox = std::make_shared<const core::CommandSandbox>(
       sandboxSettings,
-      sandboxSettings.mode == core::SandboxMode::Off ? core::SandboxKernel{}
-                                                     : core::probeSandboxKernel(core::defaultSandboxLauncher()),
+      sandboxProbe.valid() && sandboxSettings.mode != core::SandboxMode::Off ? sandboxProbe.get() : core::SandboxKernel{},
       toolOptions.location, explicitConfig.value_or(std::filesystem::path(options.directory) / core::kConfigFileName));
   if (!sandbox->report().contains("unenforced"))
     spdlog::info("{}", sandbox->summary());

@@ -65,16 +65,30 @@ Request parse(int argc, char** argv) {
   return request;
 }
 
-/// Runs `step` in a child and tells whether it succeeded: the probe tries the real thing rather
-/// than guessing from version numbers (a container may forbid what the kernel has).
-template <typename Step> bool succeedsInChild(Step step) {
+// What the probe's child managed, one bit each, as its exit status.
+constexpr int kNamespaceWorked = 1;
+constexpr int kLandlockWorked = 2;
+constexpr int kSeccompWorked = 4;
+constexpr int kProbeFailed = 64; // no status at all (the fork failed, or the child was killed)
+
+/// Tries each mechanism for real, in one child and in the order a command gets them, rather than
+/// guessing from version numbers (a container may forbid what the kernel has). One child, not
+/// three: the probe runs at every start of toold.
+int tryMechanisms(bool namespaces, bool landlock, bool seccomp) {
   const pid_t child = ::fork();
-  if (child < 0) return false;
-  if (child == 0) std::_Exit(step() ? 0 : 1);
+  if (child < 0) return kProbeFailed;
+  if (child == 0) {
+    int worked = 0;
+    if (namespaces && launch::enterMountNamespace().empty()) worked |= kNamespaceWorked;
+    if (landlock && launch::restrictWithLandlock({}).empty()) worked |= kLandlockWorked;
+    if (seccomp && ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && launch::closeNetworkWithSeccomp().empty())
+      worked |= kSeccompWorked;
+    std::_Exit(worked);
+  }
   int status = 0;
   while (::waitpid(child, &status, 0) < 0 && errno == EINTR) {
   }
-  return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : kProbeFailed;
 }
 
 /// Whether TOOLD_SANDBOX_WITHOUT (a comma-separated list: landlock, namespaces, seccomp) names
@@ -94,12 +108,11 @@ bool pretendMissing(std::string_view mechanism) {
 
 int probe() {
   const int abi = pretendMissing("landlock") ? 0 : launch::landlockAbi();
-  const bool mountNamespace =
-      !pretendMissing("namespaces") && succeedsInChild([] { return launch::enterMountNamespace().empty(); });
-  const bool seccomp = !pretendMissing("seccomp") && succeedsInChild([] {
-    return ::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 && launch::closeNetworkWithSeccomp().empty();
-  });
-  const bool landlock = abi > 0 && succeedsInChild([] { return launch::restrictWithLandlock({}).empty(); });
+  const int worked = tryMechanisms(!pretendMissing("namespaces"), abi > 0, !pretendMissing("seccomp"));
+  const bool failed = worked == kProbeFailed;
+  const bool mountNamespace = !failed && (worked & kNamespaceWorked) != 0;
+  const bool landlock = !failed && (worked & kLandlockWorked) != 0;
+  const bool seccomp = !failed && (worked & kSeccompWorked) != 0;
   // The report goes to the launcher's own stdout, the pipe toold reads it from.
   char report[160];
   const int length = std::snprintf(report, sizeof report, "{\"landlockAbi\":%d,\"landlock\":%s,\"mountNamespace\":%s,\"seccomp\":%s}\n",
