@@ -3,6 +3,7 @@
 // itself is exercised through the daemon (tests/fixtures/sandbox/).
 #include "core/process/process_runner.h"
 #include "core/sandbox/command_sandbox.h"
+#include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
 
@@ -25,19 +26,12 @@ core::SandboxKernel fullKernel() {
 }
 
 struct Workspace {
-  fs::path root;
+  toold::testing::TempDir root{"toold_sandbox"};
   core::Location location;
   Workspace() {
-    std::string folder = (fs::temp_directory_path() / "toold-sandbox-test-XXXXXX").string();
-    REQUIRE(::mkdtemp(folder.data()) != nullptr);
-    root = fs::canonical(folder);
-    fs::create_directory(root / "ws");
-    location.directory = root / "ws";
-    location.dataDir = root / "data";
-  }
-  ~Workspace() {
-    std::error_code ignored;
-    fs::remove_all(root, ignored);
+    fs::create_directory(root.path() / "ws");
+    location.directory = root.path() / "ws";
+    location.dataDir = root.path() / "data";
   }
 };
 
