@@ -1,6 +1,7 @@
 #include "core/sandbox/command_sandbox.h"
 
 #include "core/process/process_runner.h"
+#include "core/process/program_lookup.h"
 #include "core/sandbox/launch_arguments.h"
 
 #include <algorithm>
@@ -51,29 +52,6 @@ std::string environment(const char* name) {
 std::string userHome() {
   if (const passwd* entry = ::getpwuid(::getuid()); entry != nullptr && entry->pw_dir != nullptr) return entry->pw_dir;
   return {};
-}
-
-bool isExecutableFile(const std::string& path) {
-  struct stat status {};
-  return ::stat(path.c_str(), &status) == 0 && S_ISREG(status.st_mode) && ::access(path.c_str(), X_OK) == 0;
-}
-
-/// What `name` runs: as given when it has a '/', else the first match in PATH; empty when nothing.
-std::string findProgram(const std::string& name, const fs::path& cwd, const std::string& path) {
-  if (name.find('/') != std::string::npos) {
-    const fs::path program = fs::path(name).is_absolute() || cwd.empty() ? fs::path(name) : cwd / name;
-    return isExecutableFile(program) ? program.string() : std::string();
-  }
-  std::string_view rest = path;
-  while (true) {
-    const auto colon = rest.find(':');
-    std::string folder(rest.substr(0, colon));
-    if (folder.empty()) folder = ".";
-    const std::string candidate = (fs::path(folder).is_absolute() || cwd.empty() ? fs::path(folder) : cwd / folder) / name;
-    if (isExecutableFile(candidate)) return candidate;
-    if (colon == std::string_view::npos) return {};
-    rest.remove_prefix(colon + 1);
-  }
 }
 
 /// The PATH the child gets: the spec's own when it sets one, else toold's.
@@ -185,8 +163,8 @@ bool CommandSandbox::applies(SandboxedProcess process) const {
 
 void CommandSandbox::wrap(ProcessSpec& spec, SandboxedProcess process) const {
   if (!applies(process) || spec.argv.empty()) return;
-  const std::string program = findProgram(spec.argv.front(), spec.cwd, childPath(spec));
-  if (program.empty()) return;
+  const std::optional<std::string> program = findProgram(spec.argv.front(), spec.cwd, childPath(spec));
+  if (!program) return;
   std::vector<std::string> argv{kernel_.launcher.string()};
   auto add = [&argv](std::string_view option, const std::vector<std::string>& paths) {
     for (const auto& path : paths) {
@@ -207,7 +185,7 @@ void CommandSandbox::wrap(ProcessSpec& spec, SandboxedProcess process) const {
   }
   if (closesNetwork_) argv.emplace_back(sandbox_launch::kNoNetwork);
   argv.emplace_back(sandbox_launch::kEndOfOptions);
-  argv.push_back(program);
+  argv.push_back(*program);
   argv.insert(argv.end(), spec.argv.begin() + 1, spec.argv.end());
   spec.argv = std::move(argv);
   if (!scratch_.empty() && confinesFiles_) spec.extraEnv.push_back("TMPDIR=" + scratch_.string());
