@@ -15,6 +15,8 @@
 // permission section.
 #pragma once
 
+#include "core/base/environment_substitution.h"
+
 #include <nlohmann/json.hpp>
 
 #include <chrono>
@@ -79,8 +81,5 @@ McpConfig loadMcpConfig(const std::filesystem::path& directory, const std::optio
 /// are thrown as ConfigError.
 McpServerConfig parseMcpServerConfig(const nlohmann::json& value, const std::string& path,
                                      const McpTimeouts& defaults = {});
-
-/// `text` with every `{env:NAME}` replaced by the variable's value (empty when unset).
-std::string substituteEnvironment(std::string_view text);
 
 } // namespace toold::core
