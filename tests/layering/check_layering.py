@@ -32,25 +32,28 @@ ALLOWED = {
     # the config's errors).
     "core/sources/mcp": {"core/net", "core/tools", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
                          "core/files", "core/base", "protocol"},
+    # Language servers: their config (and the formatters'), the client, documents and diagnostics;
+    # servers are processes, started in the sandbox, and the config's errors are permission's.
+    "core/lsp": {"core/permission", "core/sandbox", "core/files", "core/output", "core/process", "core/base", "protocol"},
     "core/workspace": {"core/tools", "core/permission", "core/sandbox", "core/files", "core/output", "core/base",
                        "protocol"},
     # core's own folder holds only the service that assembles the rooms.
-    "core": {"core/net", "core/sources", "core/workspace", "core/tools", "core/permission", "core/sandbox", "core/schema",
+    "core": {"core/net", "core/sources", "core/workspace", "core/lsp", "core/tools", "core/permission", "core/sandbox", "core/schema",
              "core/output", "core/process", "core/files", "core/base", "protocol"},
     # Built-in tools know the core, never the wire.
-    "builtins": {"core/net", "builtins/codemode", "core", "core/sources", "core/workspace", "core/tools",
+    "builtins": {"core/net", "builtins/codemode", "core", "core/sources", "core/workspace", "core/lsp", "core/tools",
                  "core/permission", "core/sandbox", "core/schema", "core/output", "core/process", "core/files",
                  "core/base"},
     # Code Mode's engine and catalog: they know no tool model, only how to start and read a
     # worker process (and bounded_json for what it writes).
     "builtins/codemode": {"core/process", "core/base", "protocol"},
     # The server: everything below it, never the REPL or the test-only methods.
-    "daemon": {"core/net", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp", "core/workspace",
+    "daemon": {"core/net", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/lsp",
                "core/tools", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process", "core/files",
                "core/base", "protocol"},
     # Test-only methods and tools sit beside main, which installs them.
     "daemon/testing": {"core/net", "daemon", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp",
-                       "core/workspace", "core/tools",
+                       "core/workspace", "core/lsp", "core/tools",
                        "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
                        "core/files", "core/base", "protocol"},
     # The REPL is a client: it speaks the wire to a toold it starts, and knows nothing inside it.
