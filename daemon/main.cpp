@@ -4,6 +4,8 @@
 #include "builtins/execute.h"
 #include "core/files/change_journal.h"
 #include "core/files/journal_replay.h"
+#include "core/lsp/formatter_config.h"
+#include "core/lsp/lsp_config.h"
 #include "core/process/orphan_reaper.h"
 #include "core/process/process_runner.h"
 #include "core/sandbox/command_sandbox.h"
@@ -102,6 +104,8 @@ int main(int argc, char** argv) {
   // A config with an error is refused whole, before anything starts: never half-applied.
   core::PermissionConfig permissionConfig;
   core::McpConfig mcpConfig;
+  core::LspSettings lspSettings;
+  core::FormatterSettings formatterSettings;
   protocol::RegisterParams configTools;
   std::optional<std::filesystem::path> explicitConfig;
   if (!options.configFile.empty()) explicitConfig = options.configFile;
@@ -109,6 +113,8 @@ int main(int argc, char** argv) {
     permissionConfig = core::loadPermissionConfig(options.directory, explicitConfig);
     mcpConfig = core::loadMcpConfig(options.directory, explicitConfig);
     configTools = core::loadConfigTools(options.directory, explicitConfig);
+    lspSettings = core::loadLspConfig(options.directory, explicitConfig);
+    formatterSettings = core::loadFormatterConfig(options.directory, explicitConfig);
     sandboxSettings = permissionConfig.sandbox;
     if (options.sandboxMode) sandboxSettings.mode = options.sandboxMode;
   } catch (const core::ConfigError& e) {
@@ -243,7 +249,7 @@ int main(int argc, char** argv) {
   const daemon::SnapshotGate mcpSettled = [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); };
   daemon::bindToolMethods(*server, *tools, mcpSettled, warmCodemode, nativeForegroundLimit);
   daemon::bindMcpClientMethods(*server, *mcp);
-  daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig);
+  daemon::bindConfigMethods(*server, *tools, *mcp, options.directory, explicitConfig, lspSettings, formatterSettings);
   mcp->configure(mcpConfig);
   daemon::bindMcpMethods(*server, *tools, mcpSettled, daemon::McpCallSettings{options.mcpKeepAlive, mcpForegroundLimit, mcpBudget});
   server->setInstructions([&tools, workspace = options.directory] {

@@ -76,7 +76,7 @@ std::string opencodeTopLevelHint(std::string_view key) {
   if (key == "model" || key == "small_model" || key == "provider")
     return R"(; toold chooses no model: the runner names it in each snapshot's "model", and the MCP face's is "mcp": {"model": "…"})";
   static constexpr std::string_view kOpencodeKeys[] = {
-      "instructions", "theme", "keybinds", "share", "autoshare", "autoupdate", "formatter", "lsp", "command",
+      "instructions", "theme", "keybinds", "share", "autoshare", "autoupdate", "command",
       "mode", "username", "disabled_providers", "enabled_providers", "plugin", "snapshot", "layout",
       "experimental", "compaction", "watcher", "server", "tui", "default_agent", "enterprise"};
   for (std::string_view known : kOpencodeKeys)
@@ -180,9 +180,11 @@ public:
         config.sandbox = readSandbox(value, at);
       else if (key == "tools")
         continue; // command tools, read and checked by core/sources/config_tools
+      else if (key == "lsp" || key == "formatter")
+        continue; // read and checked by core/lsp (lsp_config, formatter_config)
       else
         fail(at, "unknown key " + jsonQuoted(key) +
-                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output" or "sandbox"))" +
+                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "sandbox", "lsp" or "formatter"))" +
                      opencodeTopLevelHint(key));
     }
     return config;

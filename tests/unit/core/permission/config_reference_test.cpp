@@ -1,6 +1,8 @@
 // docs/config.md, docs/toold.schema.json and the loaders must not drift apart: every `json` example
 // of the page is valid against the schema and read without error by toold's loaders, and what
 // the loaders refuse the schema refuses too.
+#include "core/lsp/formatter_config.h"
+#include "core/lsp/lsp_config.h"
 #include "core/permission/permission_config.h"
 #include "core/sources/config_tools.h"
 #include "core/sources/mcp/mcp_config.h"
@@ -79,6 +81,8 @@ std::string loaderError(const std::string& text) {
     core::parsePermissionConfig(text, "toold.json", "/home/u");
     core::parseMcpConfig(text, "toold.json");
     core::parseConfigTools(text, "toold.json");
+    core::parseLspConfig(text, "toold.json");
+    core::parseFormatterConfig(text, "toold.json");
   } catch (const core::ConfigError& e) {
     return e.what();
   }
@@ -93,7 +97,7 @@ TEST_CASE("config reference: every json example of docs/config.md fits the schem
   REQUIRE(blocks.size() >= 4);
   for (const auto& block : blocks) {
     INFO(block);
-    CHECK(schema.check(json::parse(block)).empty());
+    CHECK(schema.check(json::parse(block)) == "");
     CHECK(loaderError(block).empty());
   }
 }
@@ -117,6 +121,16 @@ TEST_CASE("config reference: the schema refuses what the loaders refuse") {
       R"({"skills": {"paths": "team/skills"}})",
       R"({"mcp": {"fs": {"type": "local"}}})",
       R"({"mcp": {"foregroundLimit": -1}})",
+      R"({"lsp": {"clangd": {"cmd": ["clangd"]}}})",
+      R"({"lsp": {"zls": {"command": ["zls"]}}})",
+      R"({"lsp": {"clangd": {"extensions": ["cpp"]}}})",
+      R"({"lsp": {"diagnosticsTimeout": 0}})",
+      R"({"lsp": {"idleTimeout": -1}})",
+      R"({"lsp": "off"})",
+      R"({"formatter": {"gofmt": {"command": ["gofmt", "-w"]}}})",
+      R"({"formatter": {"yapf": {"command": ["yapf", "$FILE"]}}})",
+      R"({"formatter": {"gofmt": {"env": {}}}})",
+      R"({"formatter": "on"})",
   };
   for (const auto& text : refused) {
     INFO(text);
