@@ -45,6 +45,7 @@ struct ToolService::Impl {
   // Adds threads to `workers` while blocked tool bodies hold all of them (pool_growth.h).
   PoolGrowth workerGrowth;
   ProcessRunner processes;
+  std::shared_ptr<LspService> lsp;
   PermissionService permissions;
   CallPipeline pipeline;
   asio::steady_timer cleanupTimer;
@@ -70,6 +71,8 @@ struct ToolService::Impl {
       : io(ioContext), options(std::move(opts)), location(std::make_shared<Location>(options.location)),
         client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(options.location.dataDir),
         workers(options.workerThreads), workerGrowth(workers, options.workerThreads), processes(ioContext),
+        lsp(std::make_shared<LspService>(ioContext, processes,
+                                         LspServiceOptions{options.location.directory, options.lsp, {}})),
         permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
                     makeClientPermissionPrompter(client, options.permissionOptions.asks)),
         pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
@@ -272,6 +275,8 @@ void ToolService::addShutdownStep(std::function<void()> step) {
   std::lock_guard lock(impl_->listenerMutex);
   impl_->shutdownSteps.push_back(std::move(step));
 }
+
+std::shared_ptr<LspService> ToolService::lsp() { return impl_->lsp; }
 
 void ToolService::shutdown() {
   std::vector<std::function<void()>> steps;

@@ -5,6 +5,9 @@
 
 #include "core/tools/call_pipeline.h"
 #include "core/base/client_channel.h"
+#include "core/lsp/formatter_config.h"
+#include "core/lsp/lsp_config.h"
+#include "core/lsp/lsp_service.h"
 #include "core/output/output_bounding.h"
 #include "core/permission/permission_config.h"
 #include "core/permission/permission_service.h"
@@ -38,6 +41,10 @@ struct ToolServiceOptions {
   std::optional<std::string> mcpModel;
   /// The OS sandbox of the commands the service starts; null: none.
   std::shared_ptr<const CommandSandbox> sandbox;
+  /// The `lsp` section: the language servers the file tools and the `lsp` tool use.
+  LspSettings lsp;
+  /// The `formatter` section: what runs on files the file tools wrote (off by default).
+  FormatterSettings formatter;
 };
 
 class ToolService {
@@ -78,6 +85,8 @@ public:
   boost::asio::io_context& io();
   /// The runner of every child process toold starts: command tools, the shell tool's commands.
   ProcessRunner& processes();
+  /// The Location's language servers (never null; serving nothing when the config turns them off).
+  std::shared_ptr<LspService> lsp();
   /// The OS sandbox of commands (a sandbox that does nothing when none was given).
   std::shared_ptr<const CommandSandbox> sandbox() const;
   /// The way back to the client, for tools that notify it outside a call (`shell/exited`).

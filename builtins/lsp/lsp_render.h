@@ -5,7 +5,7 @@
 // files is the injected line reader, and only for files inside the workspace.
 #pragma once
 
-#include "builtins/lsp/lsp_uri.h"
+#include "core/lsp/lsp_uri.h"
 
 #include <nlohmann/json.hpp>
 

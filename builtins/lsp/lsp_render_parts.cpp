@@ -69,7 +69,7 @@ std::optional<std::string> stringAt(const nlohmann::json& value, std::string_vie
 }
 
 FileName nameFile(std::string_view uri, const LspRenderContext& context) {
-  auto path = pathFromFileUri(uri);
+  auto path = core::pathFromFileUri(uri);
   if (!path) return FileName{std::string(uri), false, std::nullopt}; // not a file toold could show
   auto normal = path->lexically_normal();
   if (context.inside && context.inside(normal)) {

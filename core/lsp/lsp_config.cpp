@@ -71,7 +71,9 @@ std::vector<LspServerConfig> builtInLspServers() {
   return {
       builtIn("clangd", {"clangd"},
               {".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ipp", ".inl", ".m", ".mm"},
-              {"compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile"}),
+              // Not CMakeLists.txt nor Makefile: every subfolder of a CMake project has one, and a root per
+              // subfolder would start a clangd per folder. clangd finds the build's compile_commands.json itself.
+              {"compile_commands.json", "compile_flags.txt", ".clangd"}),
       builtIn("pyright", {"pyright-langserver", "--stdio"}, python, pythonMarkers),
       builtIn("pylsp", {"pylsp"}, python, pythonMarkers, "pyright"),
       builtIn("typescript", {"typescript-language-server", "--stdio"},

@@ -1,8 +1,8 @@
-#include "builtins/lsp/lsp_uri.h"
+#include "core/lsp/lsp_uri.h"
 
 #include <cstddef>
 
-namespace toold::builtins {
+namespace toold::core {
 
 namespace {
 
@@ -75,4 +75,4 @@ std::string fileUriFromPath(const std::filesystem::path& path) {
   return uri;
 }
 
-} // namespace toold::builtins
+} // namespace toold::core

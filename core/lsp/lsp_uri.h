@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace toold::builtins {
+namespace toold::core {
 
 /// The path a file:// URI names, percent-decoded: `file:///a%20b` → `/a b`. The authority must be
 /// empty or `localhost`, the path absolute; a query or fragment is dropped; an escape that is not
@@ -18,4 +18,4 @@ std::optional<std::filesystem::path> pathFromFileUri(std::string_view uri);
 /// of the path's UTF-8 as `%XX` (upper-case hex). pathFromFileUri undoes it exactly.
 std::string fileUriFromPath(const std::filesystem::path& path);
 
-} // namespace toold::builtins
+} // namespace toold::core

@@ -1,12 +1,12 @@
 // file:// URIs to paths and back, as language servers and VS Code write them.
-#include "builtins/lsp/lsp_uri.h"
+#include "core/lsp/lsp_uri.h"
 
 #include <catch2/catch.hpp>
 
 #include <string>
 
-using toold::builtins::fileUriFromPath;
-using toold::builtins::pathFromFileUri;
+using toold::core::fileUriFromPath;
+using toold::core::pathFromFileUri;
 
 TEST_CASE("lsp uri: paths with spaces, percent signs and unicode survive the round trip", "[lsp]") {
   for (std::string path : {"/ws/src/a.cpp", "/ws/a b/c d.py", "/ws/100%/x%20y", "/ws/caf\xc3\xa9/\xe6\x97\xa5.ts",
