@@ -1,6 +1,7 @@
 #include "builtins/apply_patch.h"
 
 #include "builtins/files/file_transaction.h"
+#include "builtins/lsp/change_diagnostics.h"
 #include "builtins/patch/patch_parser.h"
 #include "builtins/patch/patch_plan.h"
 #include "builtins/tool_support.h"
@@ -95,8 +96,27 @@ void commit(const std::shared_ptr<PatchCall>& call) {
     if (!file.movePath.empty()) entry["movePath"] = file.movePath;
     files.push_back(std::move(entry));
   }
-  c.end(core::ToolResult{std::nullopt, json("Success. Updated the following files:\n" + c.plan.summary),
-                         json{{"diff", boundedDiff(trimDiffIndentation(diff))}, {"files", std::move(files)}}});
+  core::ToolResult result{std::nullopt, json("Success. Updated the following files:\n" + c.plan.summary),
+                          json{{"diff", boundedDiff(trimDiffIndentation(diff))}, {"files", std::move(files)}}};
+  // The language servers judge every file written (not those removed); the paths are free meanwhile.
+  std::vector<ChangedText> texts;
+  if (auto lsp = c.files->lsp) {
+    for (const auto& change : c.plan.changes) {
+      if (!change.content || change.content->size() > kMaxLspDocumentBytes || !lsp->serves(change.target)) continue;
+      texts.push_back(ChangedText{change.target, change.target.string(), *change.content,
+                                  core::changedLines(change.previous ? *change.previous : std::string(), *change.content)});
+    }
+  }
+  if (texts.empty()) return c.end(std::move(result));
+  c.leases.clear();
+  const auto workspace = c.context.location->directory;
+  checkChangedFiles(c.files->lsp, std::move(texts),
+                    [call, workspace, result = std::move(result)](std::vector<FileDiagnostics> reports) mutable {
+                      std::string text = result.content->get<std::string>();
+                      appendDiagnostics(text, *result.metadata, reports, DiagnosticsWording::ByPath, workspace);
+                      result.content = json(std::move(text));
+                      call->end(std::move(result));
+                    });
 }
 
 void planAndAsk(const std::shared_ptr<PatchCall>& call) {

@@ -9,6 +9,7 @@
 #include "builtins/glob.h"
 #include "builtins/grep.h"
 #include "builtins/list.h"
+#include "builtins/lsp.h"
 #include "builtins/multiedit.h"
 #include "builtins/question.h"
 #include "builtins/read.h"
@@ -25,6 +26,10 @@ namespace toold::builtins {
 
 void registerBuiltinTools(core::ToolService& tools) {
   auto files = std::make_shared<FileTools>();
+  files->lsp = tools.lsp();
+  files->formatters = tools.options().formatter;
+  files->processes = &tools.processes();
+  files->sandbox = tools.sandbox();
   std::vector<std::pair<std::string, core::Tool>> list;
   list.emplace_back("read", makeReadTool(files));
   list.emplace_back("list", makeListTool());
@@ -34,6 +39,7 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("apply_patch", makeApplyPatchTool(files));
   list.emplace_back("glob", makeGlobTool());
   list.emplace_back("grep", makeGrepTool());
+  list.emplace_back("lsp", makeLspTool(files));
   auto jobs = std::make_shared<ShellJobs>(tools.io(), tools.processes(), tools.client());
   auto shell = std::make_shared<ShellTools>(ShellTools{tools.io(), tools.processes(), jobs, defaultShell(), tools.sandbox()});
   list.emplace_back("bash", makeBashTool(shell));

@@ -10,6 +10,12 @@
 #include "builtins/files/nested_instructions.h"
 #include "builtins/files/read_stamps.h"
 #include "core/files/path_locks.h"
+#include "core/lsp/formatter_config.h"
+#include "core/lsp/lsp_service.h"
+#include "core/process/process_runner.h"
+#include "core/sandbox/command_sandbox.h"
+
+#include <memory>
 
 namespace toold::builtins {
 
@@ -19,6 +25,14 @@ struct FileTools {
   LineIndexCache lineIndex;
   LocalDiskCheck localDisk;
   NestedInstructions instructions;
+  /// The Location's language servers (null: none): told of every read and change, and asked
+  /// for the diagnostics of what a tool wrote.
+  std::shared_ptr<core::LspService> lsp;
+  /// The project's formatters (`formatter` in toold.json: off unless it says so), run on each
+  /// file write/edit/multiedit wrote, in the commands' sandbox.
+  core::FormatterSettings formatters;
+  core::ProcessRunner* processes = nullptr;
+  std::shared_ptr<const core::CommandSandbox> sandbox;
 };
 
 } // namespace toold::builtins

@@ -1,5 +1,7 @@
 #include "builtins/read.h"
 
+#include "builtins/lsp/change_diagnostics.h"
+
 #include "builtins/files/file_sniff.h"
 #include "builtins/files/read_page.h"
 #include "builtins/text/base64.h"
@@ -244,6 +246,18 @@ void readText(const std::shared_ptr<FileTools>& files, const core::ToolContext& 
   if (!reminder.loaded.empty()) metadata["loaded"] = reminder.loaded;
   files->instructions.shown(context.sessionID, reminder);
   done(core::ToolResult{std::nullopt, json(std::move(text)), std::move(metadata)});
+  // A file read is usually a file about to be edited: its language servers open it now, so the
+  // edit's diagnostics come from a warm server, and the edit can tell new errors from old ones.
+  if (files->lsp && static_cast<std::size_t>(status.st_size) <= kMaxLspDocumentBytes && files->lsp->serves(path.canonical)) {
+    std::string whole(static_cast<std::size_t>(status.st_size), '\0');
+    std::size_t got = 0;
+    while (got < whole.size()) {
+      const ssize_t n = ::pread(fd, whole.data() + got, whole.size() - got, static_cast<off_t>(got));
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    if (got == whole.size()) files->lsp->touch(path.canonical, std::move(whole), core::LspService::Touch::Read, nullptr);
+  }
 }
 
 // Runs `work`, an exception ending the call as a defect: outside `execute` (on a worker, or after

@@ -22,6 +22,7 @@ constexpr std::array kAnnotations{
     Annotation{"list", "List directory", true, false, true, false},
     Annotation{"glob", "Find files", true, false, true, false},
     Annotation{"grep", "Search file contents", true, false, true, false},
+    Annotation{"lsp", "Ask the language server", true, false, true, false},
     Annotation{"write", "Write file", false, true, true, false},
     Annotation{"edit", "Edit file", false, true, false, false},
     Annotation{"multiedit", "Edit file (several edits)", false, true, false, false},

@@ -40,8 +40,10 @@ core::Tool makeWriteTool(std::shared_ptr<FileTools> files) {
                               -> std::variant<PlannedContent, core::ToolCompletion> {
                             return PlannedContent{keepTextStyle(current, *content), json::object()};
                           };
-                          auto finish = [done](ChangedFile changed) {
-                            done(core::ToolResult{std::nullopt, json("Wrote file successfully."), changed.metadata});
+                          auto finish = [done, location = context.location](ChangedFile changed) {
+                            std::string text = "Wrote file successfully.";
+                            appendChangeDiagnostics(text, changed, *location, true);
+                            done(core::ToolResult{std::nullopt, json(std::move(text)), changed.metadata});
                           };
                           changeSingleFile(files, context, std::move(path), StampRule::Required, plan, finish, done);
                         });

@@ -19,6 +19,7 @@
 #include "daemon/client_log_sink.h"
 #include "daemon/config_methods.h"
 #include "daemon/logging.h"
+#include "daemon/lsp_methods.h"
 #include "daemon/mcp_client_methods.h"
 #include "daemon/mcp_instructions.h"
 #include "daemon/mcp_methods.h"
@@ -115,6 +116,7 @@ int main(int argc, char** argv) {
     configTools = core::loadConfigTools(options.directory, explicitConfig);
     lspSettings = core::loadLspConfig(options.directory, explicitConfig);
     formatterSettings = core::loadFormatterConfig(options.directory, explicitConfig);
+    if (options.lsp) lspSettings.enabled = *options.lsp;
     sandboxSettings = permissionConfig.sandbox;
     if (options.sandboxMode) sandboxSettings.mode = options.sandboxMode;
   } catch (const core::ConfigError& e) {
@@ -220,6 +222,8 @@ int main(int argc, char** argv) {
                 nlohmann::json(sandbox->writable()).dump());
   server->declareCapability("experimental", nlohmann::json{{"toold/sandbox", sandbox->report()}});
   toolOptions.sandbox = sandbox;
+  toolOptions.lsp = lspSettings;
+  toolOptions.formatter = formatterSettings;
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
   const core::Location location = toolOptions.location;
@@ -261,6 +265,7 @@ int main(int argc, char** argv) {
   daemon::bindMcpLogging(*server, clientLog);
   daemon::bindMcpResources(*server, std::filesystem::absolute(options.dataDir) / "tool-output");
   daemon::bindPermissionMethods(*server, tools->permissions());
+  daemon::bindLspMethods(*server, *tools);
   tools->startOutputCleanup();
   // As PID 1 (in a container) or a subreaper, toold inherits orphaned grandchildren; reap them,
   // or they stay zombies for as long as toold runs.
@@ -297,6 +302,12 @@ int main(int argc, char** argv) {
   const int status = exitFuture.get();
   // MCP servers get their gentle end (close stdin, 2 s, SIGTERM, 2 s, SIGKILL) while the loop runs.
   mcp->stopAll(std::chrono::milliseconds(4500));
+  // Language servers too: shutdown and exit, then the signals; whatever is left is killed below.
+  {
+    auto stopped = std::make_shared<std::promise<void>>();
+    tools->lsp()->shutdown([stopped] { stopped->set_value(); });
+    stopped->get_future().wait_for(std::chrono::milliseconds(2500));
+  }
   std::thread([] {
     std::this_thread::sleep_for(kExitWatchdog);
     spdlog::error("exit took longer than {}s; leaving anyway", kExitWatchdog.count());

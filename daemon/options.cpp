@@ -69,6 +69,8 @@ Options:
                          workspace-write (default: writes only in the workspace and temp, reads
                          of the workspace and the system's folders, no network), read-only, or
                          off. Also toold.json's "sandbox", which says more (docs/security.md)
+  --lsp on|off           language servers: diagnostics after edits and the lsp tool (default: on,
+                         as toold.json's "lsp" says; docs/lsp.md)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
@@ -134,7 +136,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
                arg == "--unattended" || arg == "--asks" || arg == "--permission-timeout" || arg == "--mcp-model" ||
                arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset" ||
                arg == "--mcp-keep-alive" || arg == "--foreground-limit" || arg == "--native-foreground-limit" ||
-               arg == "--sandbox") {
+               arg == "--sandbox" || arg == "--lsp") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -145,6 +147,9 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         options.logFile = std::string(*v);
       } else if (arg == "--config") {
         options.configFile = std::string(*v);
+      } else if (arg == "--lsp") {
+        if (*v != "on" && *v != "off") return fail("--lsp must be on or off (got '" + std::string(*v) + "')");
+        options.lsp = *v == "on";
       } else if (arg == "--sandbox") {
         options.sandboxMode = core::parseSandboxMode(*v);
         if (!options.sandboxMode)

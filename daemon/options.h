@@ -49,6 +49,8 @@ struct Options {
   /// --sandbox: the OS sandbox's mode, over toold.json's `sandbox` (unset: the config's, else
   /// workspace-write where the kernel allows it).
   std::optional<core::SandboxMode> sandboxMode;
+  /// --lsp on|off: language servers used or not, over toold.json's `lsp` (unset: as it says).
+  std::optional<bool> lsp;
 };
 
 /// What parsing the command line decided: run with these options, or print this and exit.

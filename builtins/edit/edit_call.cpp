@@ -72,7 +72,7 @@ void runEditCall(const std::shared_ptr<FileTools>& files, const core::ToolContex
       }
       return PlannedContent{std::move(result.bytes), std::move(metadata)};
     };
-    auto finish = [done, several, count = edits.size()](ChangedFile changed) {
+    auto finish = [done, several, count = edits.size(), location = context.location](ChangedFile changed) {
       std::string text = several ? "Applied " + std::to_string(count) + " edits successfully." : "Edit applied successfully.";
       std::size_t replacements = 0;
       for (const auto& result : changed.metadata["results"]) replacements += result.value("replacements", std::size_t{0});
@@ -80,6 +80,7 @@ void runEditCall(const std::shared_ptr<FileTools>& files, const core::ToolContex
       if (changed.metadata.contains("notes"))
         for (const auto& note : changed.metadata["notes"])
           text += "\nNote: " + note.get<std::string>() + "; check that the result is what you meant.";
+      appendChangeDiagnostics(text, changed, *location, false);
       done(core::ToolResult{std::nullopt, json(text), changed.metadata});
     };
     changeSingleFile(files, context, std::move(path), creates ? StampRule::Required : StampRule::IfStamped, plan, finish,

@@ -2,6 +2,9 @@
 
 #include "builtins/text/text_encoding.h"
 #include "core/files/atomic_file.h"
+#include "core/process/program_lookup.h"
+
+#include <cstdlib>
 
 #include <malloc.h>
 #include <sys/stat.h>
@@ -11,6 +14,8 @@ namespace toold::builtins {
 namespace {
 
 using core::json;
+
+constexpr std::chrono::seconds kFormatterTimeout{10};
 
 struct Pending {
   std::shared_ptr<FileTools> files;
@@ -56,6 +61,98 @@ std::string_view diffText(std::string_view bytes, std::string& storage) {
   return storage;
 }
 
+/// The language servers judge the new version, then the tool answers. The path is free while
+/// they do: the wait is theirs, not the file's.
+void judge(const std::shared_ptr<Pending>& pending, ChangedFile changed) {
+  auto& p = *pending;
+  auto lsp = p.files->lsp;
+  if (!lsp || p.planned.bytes.size() > kMaxLspDocumentBytes || !lsp->serves(p.path.canonical)) {
+    p.finish(std::move(changed));
+    p.lease.reset(); // the next mutation of this path may start (see end())
+    return;
+  }
+  ChangedText text{p.path.canonical, p.path.given.string(), p.planned.bytes, {}};
+  {
+    std::string before;
+    std::string after;
+    text.changes = core::changedLines(p.current ? diffText(p.current->bytes, before) : std::string_view(),
+                                      diffText(p.planned.bytes, after));
+  }
+  auto errorsBefore = lsp->filesWithErrors();
+  p.lease.reset();
+  checkChangedFiles(lsp, {std::move(text)},
+                    [pending, lsp, changed = std::move(changed), errorsBefore = std::move(errorsBefore)](
+                        std::vector<FileDiagnostics> results) mutable {
+                      changed.diagnostics = std::move(results);
+                      changed.otherErrors =
+                          otherFilesWithNewErrors(errorsBefore, lsp->filesWithErrors(), pending->path.canonical);
+                      pending->finish(std::move(changed));
+                    });
+}
+
+/// The project's formatter for the file, when the config turns formatters on and one applies.
+std::optional<core::FormattingCommand> formatterFor(const Pending& p) {
+  if (!p.files->formatters.enabled || !p.files->processes) return std::nullopt;
+  const char* path = std::getenv("PATH");
+  return core::formatterForFile(p.files->formatters, p.path.canonical, p.context.location->directory,
+                                [path](const std::string& program) {
+                                  return core::findProgram(program, {}, path ? path : "/usr/bin:/bin");
+                                });
+}
+
+/// What the formatter made of the file: the diff, the stamp and the text the servers see are of
+/// the formatted file, so the model's next edit starts from what is on disk.
+void reformatted(Pending& p, ChangedFile& changed, const std::string& name, const core::CapturedRun& run) {
+  if (!run.outcome.status || !run.outcome.status->succeeded()) {
+    std::string why = run.outcome.spawnError.empty() ? run.outcome.describe() : run.outcome.spawnError;
+    if (!run.stderrTail.empty()) why += ": " + run.stderrTail.substr(0, 500);
+    changed.metadata["formatter"] = json{{"name", name}, {"error", why}};
+    return;
+  }
+  auto held = core::holdLocation(p.path, core::HoldPurpose::Read);
+  if (auto* error = std::get_if<std::string>(&held)) {
+    changed.metadata["formatter"] = json{{"name", name}, {"error", *error}};
+    return;
+  }
+  auto loaded = loadFile(std::get<core::HeldLocation>(held));
+  if (auto* error = std::get_if<std::string>(&loaded)) {
+    changed.metadata["formatter"] = json{{"name", name}, {"error", *error}};
+    return;
+  }
+  auto& file = std::get<LoadedFile>(loaded);
+  changed.metadata["formatter"] = json{{"name", name}, {"changed", file.bytes != p.planned.bytes}};
+  if (file.bytes == p.planned.bytes) return;
+  p.planned.bytes = std::move(file.bytes);
+  p.files->stamps.record(p.context.sessionID, p.path.canonical,
+                         ReadStamp{file.identity, contentHash(p.planned.bytes), std::chrono::system_clock::now()});
+  std::string before;
+  std::string after;
+  p.diff = unifiedDiff(p.relative, p.current ? diffText(p.current->bytes, before) : std::string_view(),
+                       diffText(p.planned.bytes, after));
+  changed.diff = p.diff;
+  changed.metadata["diff"] = boundedDiff(trimDiffIndentation(p.diff.text));
+  changed.metadata["filediff"] =
+      json{{"file", p.path.given.string()}, {"additions", p.diff.additions}, {"deletions", p.diff.deletions}};
+}
+
+/// Runs the formatter on the written file (in the commands' sandbox, 10 s at most), with the
+/// path still locked: it rewrites the file.
+void format(const std::shared_ptr<Pending>& pending, ChangedFile changed, core::FormattingCommand command) {
+  auto& p = *pending;
+  core::ProcessSpec spec{.argv = command.argv, .cwd = p.context.location->directory, .timeout = kFormatterTimeout};
+  for (const auto& [key, value] : command.environment) spec.extraEnv.push_back(key + "=" + value);
+  if (p.files->sandbox) p.files->sandbox->wrap(spec, core::SandboxedProcess::CommandTool);
+  core::runCaptured(*p.files->processes, std::move(spec), p.context.cancellation, 64 * 1024, 2048,
+                    [pending, changed = std::move(changed), name = command.name](core::CapturedRun run) mutable {
+                      try {
+                        reformatted(*pending, changed, name, run);
+                        judge(pending, std::move(changed));
+                      } catch (const std::exception& e) {
+                        pending->end(core::ToolDefect{e.what()});
+                      }
+                    });
+}
+
 void write(const std::shared_ptr<Pending>& pending) {
   auto& p = *pending;
   if (p.context.cancellation.isCancelled()) return p.end(failure("The call was cancelled; nothing was written."));
@@ -90,8 +187,8 @@ void write(const std::shared_ptr<Pending>& pending) {
   changed.metadata["diff"] = boundedDiff(trimDiffIndentation(p.diff.text));
   changed.metadata["filediff"] =
       json{{"file", p.path.given.string()}, {"additions", p.diff.additions}, {"deletions", p.diff.deletions}};
-  p.finish(std::move(changed));
-  p.lease.reset(); // the next mutation of this path may start (see end())
+  if (auto command = formatterFor(p)) return format(pending, std::move(changed), std::move(*command));
+  judge(pending, std::move(changed));
 }
 
 void planAndAsk(const std::shared_ptr<Pending>& pending, StampRule stampRule, const PlanContent& plan) {
@@ -131,6 +228,19 @@ void planAndAsk(const std::shared_ptr<Pending>& pending, StampRule stampRule, co
 }
 
 } // namespace
+
+void appendChangeDiagnostics(std::string& text, ChangedFile& changed, const core::Location& location, bool withOthers) {
+  if (const auto formatter = changed.metadata.find("formatter"); formatter != changed.metadata.end()) {
+    const std::string name = formatter->value("name", "");
+    if (formatter->contains("error"))
+      text += "\n\nThe formatter " + name + " failed (" + formatter->value("error", "") + "); the file is as written.";
+    else if (formatter->value("changed", false))
+      text += "\n\nThe formatter " + name + " reformatted the file: read it before editing it again.";
+  }
+  static const std::vector<OtherFileErrors> kNone;
+  appendDiagnostics(text, changed.metadata, changed.diagnostics, DiagnosticsWording::ThisFile, location.directory,
+                    withOthers ? changed.otherErrors : kNone);
+}
 
 std::string keepTextStyle(const std::optional<LoadedFile>& current, std::string content) {
   if (!current) return content;

@@ -6,6 +6,7 @@
 
 #include "builtins/file_tools.h"
 #include "builtins/files/read_stamps.h"
+#include "builtins/lsp/change_diagnostics.h"
 #include "builtins/text/unified_diff.h"
 #include "builtins/tool_support.h"
 #include "core/tools/tool.h"
@@ -35,7 +36,16 @@ struct ChangedFile {
   bool existed = false;
   UnifiedDiff diff;               ///< of the LF text, before → after
   core::json metadata;            ///< the plan's metadata plus {filepath, exists, diff, filediff}
+  /// What the language servers said of the new version (empty when none serves the file), and
+  /// the other files whose errors changed with it.
+  std::vector<FileDiagnostics> diagnostics;
+  std::vector<OtherFileErrors> otherErrors;
 };
+
+/// Appends what happened to the file after it was written to `text` and its metadata: the
+/// formatter's work (or failure), then the language servers' blocks; `withOthers` (write) lists
+/// other files the change broke too.
+void appendChangeDiagnostics(std::string& text, ChangedFile& changed, const core::Location& location, bool withOthers);
 
 /// What replacing `current` whole with `content` writes: a text file keeps what the model cannot
 /// see in read's output — its UTF-8 BOM, and CRLF line ends when `content` is plain LF. Content
