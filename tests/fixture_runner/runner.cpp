@@ -183,7 +183,10 @@ private:
   /// toold's command line, environment and stdin: the same for every toold of the run.
   void prepareLaunch() {
     launch_.argv = {options_.tooldPath, "--directory", scratch_.workspace().string(), "--data-dir",
-                    scratch_.data().string(), "--log-level", "debug"};
+                    scratch_.data().string(), "--log-level", "debug",
+                    // The language servers installed on the machine stay out of fixtures that do not
+                    // ask for them (`%args --lsp on`): answers must not depend on what is installed.
+                    "--lsp", "off"};
     for (const auto& arg : fixture_.args) launch_.argv.push_back(interpolate(arg, captures_));
     for (const auto& variable : fixture_.environment)
       environment_.emplace_back(variable.name, interpolate(variable.value, captures_));
