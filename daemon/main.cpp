@@ -116,7 +116,6 @@ int main(int argc, char** argv) {
     configTools = core::loadConfigTools(options.directory, explicitConfig);
     lspSettings = core::loadLspConfig(options.directory, explicitConfig);
     formatterSettings = core::loadFormatterConfig(options.directory, explicitConfig);
-    if (options.lsp) lspSettings.enabled = *options.lsp;
     sandboxSettings = permissionConfig.sandbox;
     if (options.sandboxMode) sandboxSettings.mode = options.sandboxMode;
   } catch (const core::ConfigError& e) {
@@ -223,6 +222,8 @@ int main(int argc, char** argv) {
   server->declareCapability("experimental", nlohmann::json{{"toold/sandbox", sandbox->report()}});
   toolOptions.sandbox = sandbox;
   toolOptions.lsp = lspSettings;
+  // The flag wins over the file; config/reload compares the file with what it said at start-up.
+  if (options.lsp) toolOptions.lsp.enabled = *options.lsp;
   toolOptions.formatter = formatterSettings;
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.timeout = options.permissionTimeout;

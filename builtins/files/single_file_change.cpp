@@ -4,6 +4,7 @@
 #include "core/files/atomic_file.h"
 #include "core/process/program_lookup.h"
 
+#include <cctype>
 #include <cstdlib>
 
 #include <malloc.h>
@@ -105,7 +106,9 @@ std::optional<core::FormattingCommand> formatterFor(const Pending& p) {
 void reformatted(Pending& p, ChangedFile& changed, const std::string& name, const core::CapturedRun& run) {
   if (!run.outcome.status || !run.outcome.status->succeeded()) {
     std::string why = run.outcome.spawnError.empty() ? run.outcome.describe() : run.outcome.spawnError;
-    if (!run.stderrTail.empty()) why += ": " + run.stderrTail.substr(0, 500);
+    std::string said = run.stderrTail.substr(0, 500);
+    while (!said.empty() && std::isspace(static_cast<unsigned char>(said.back()))) said.pop_back();
+    if (!said.empty()) why += ": " + said;
     changed.metadata["formatter"] = json{{"name", name}, {"error", why}};
     return;
   }

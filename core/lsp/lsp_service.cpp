@@ -50,7 +50,14 @@ std::vector<LspService::Served> LspService::servedBy(const std::filesystem::path
   return served;
 }
 
-bool LspService::serves(const std::filesystem::path& file) const { return !servedBy(file).empty(); }
+bool LspService::serves(const std::filesystem::path& file) const {
+  // Asked on every read and write: no project root is looked for here, only the extension and
+  // whether the program is installed (looked up once).
+  if (!options_.settings.enabled) return false;
+  return !serversForFile(options_.settings, file, [this](const std::string& program) -> std::optional<std::string> {
+            return installed(program) ? std::optional<std::string>(program) : std::nullopt;
+          }).empty();
+}
 
 bool LspService::servesWorkspace() const {
   {

@@ -210,4 +210,18 @@ std::string progressSummary(const json& update) {
   return dumpJson(update);
 }
 
+std::string lspDiagnosticsLine(const json& params) {
+  std::size_t errors = 0;
+  std::string first;
+  for (const auto& item : params.value("diagnostics", json::array())) {
+    if (!item.is_object() || item.value("severity", "") != "error") continue;
+    if (errors++ == 0)
+      first = std::to_string(item.value("line", 0)) + ":" + std::to_string(item.value("column", 0)) + " " +
+              item.value("message", "").substr(0, 120);
+  }
+  if (errors == 0) return {};
+  return "(lsp: " + params.value("path", std::string("?")) + ": " + std::to_string(errors) +
+         (errors == 1 ? " error: " : " errors, the first: ") + first + ")\n";
+}
+
 } // namespace toold::repl

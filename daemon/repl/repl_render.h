@@ -30,6 +30,10 @@ std::string renderAnswer(const json& answer, const SentRequest& sent, OutputMode
 /// Any other message from toold (a notification, a request), in the mode's form.
 std::string renderMessage(const json& message, OutputMode mode);
 
+/// A language server's verdict on a file a tool touched (`lsp/diagnostics`), for text mode: one
+/// line when the file has errors, nothing otherwise (rather than the JSON after every read).
+std::string lspDiagnosticsLine(const json& params);
+
 /// One line for a progress update on the status line: its text, its `message`, the newest
 /// non-blank line of its `output` (bash's updates), or else its JSON.
 std::string progressSummary(const json& update);
