@@ -121,8 +121,7 @@ std::string_view trimmedLines(std::string_view text) {
   return text;
 }
 
-LspRendered renderHover(const nlohmann::json& result, const LspRenderContext& context) {
-  (void)context;
+LspRendered renderHover(const nlohmann::json& result) {
   Tally tally;
   if (result.is_null()) return nothingFound("No hover information.", tally);
   if (!result.is_object() || !result.contains("contents")) return unexpectedShape("hover", result);
@@ -155,7 +154,7 @@ LspRendered renderLspResult(std::string_view operation, const nlohmann::json& re
   if (operation == "goToImplementation")
     return renderDefinitions(operation, result, context, "No implementation found.");
   if (operation == "findReferences") return renderReferences(result, context);
-  if (operation == "hover") return renderHover(result, context);
+  if (operation == "hover") return renderHover(result);
   if (operation == "documentSymbol") return renderDocumentSymbols(result, context);
   if (operation == "workspaceSymbol") return renderWorkspaceSymbols(result, context);
   if (operation == "prepareCallHierarchy") return renderCallItems(result, context);

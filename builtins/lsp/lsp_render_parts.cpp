@@ -32,9 +32,10 @@ std::string cutAt(std::string_view text, std::size_t limit) {
 std::optional<std::int64_t> readNatural(const nlohmann::json& value, std::string_view key) {
   auto found = value.find(key);
   if (found == value.end() || !found->is_number_integer()) return std::nullopt;
-  // An unsigned beyond int64 wraps to a negative here, and is refused with the negatives.
+  // LSP's uinteger stops at 2^31 - 1; beyond it (an unsigned past int64 wraps to a negative here)
+  // the number is refused, which also keeps `line + 1` from overflowing.
   auto number = found->get<std::int64_t>();
-  if (number < 0) return std::nullopt;
+  if (number < 0 || number > 0x7fffffff) return std::nullopt;
   return number;
 }
 
@@ -104,7 +105,7 @@ std::optional<Place> readLocation(const nlohmann::json& value, const LspRenderCo
 }
 
 std::string snippet(const Place& place, const LspRenderContext& context) {
-  if (!place.file.readable || !context.lineText || place.position.line > 0x7fffffff) return "";
+  if (!place.file.readable || !context.lineText) return "";
   auto line = context.lineText(*place.file.readable, static_cast<int>(place.position.line));
   if (!line) return "";
   return cutAt(trimmed(*line), kMaxSnippetBytes);

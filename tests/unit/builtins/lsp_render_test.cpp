@@ -225,10 +225,11 @@ TEST_CASE("lsp render: malformed pieces are skipped and counted, never thrown", 
     {"uri":"file:///ws/a.py","range":{"start":{"line":-1,"character":0},"end":{"line":0,"character":1}}},
     {"uri":"file:///ws/a.py","range":{"start":{"line":1.5,"character":0},"end":{"line":0,"character":1}}},
     {"uri":"file:///ws/a.py","range":{"start":{"line":18446744073709551615,"character":0},"end":{"line":0,"character":1}}},
+    {"uri":"file:///ws/a.py","range":{"start":{"line":0,"character":2147483648},"end":{"line":0,"character":1}}},
     {"targetUri":"file:///ws/a.py"},
     null, 7, "x", []])");
-  CHECK(out.text == "a.py:1:1\n(11 malformed items in the server's answer skipped)");
-  CHECK(out.metadata == meta(1, 0, false, 11));
+  CHECK(out.text == "a.py:1:1\n(12 malformed items in the server's answer skipped)");
+  CHECK(out.metadata == meta(1, 0, false, 12));
 
   CHECK(ws.render("findReferences", R"([{"uri":null}])").text ==
         "No references found.\n(1 malformed item in the server's answer skipped)");
