@@ -11,11 +11,14 @@
 #include "builtins/files/read_stamps.h"
 #include "core/files/path_locks.h"
 #include "core/lsp/formatter_config.h"
-#include "core/lsp/lsp_service.h"
-#include "core/process/process_runner.h"
-#include "core/sandbox/command_sandbox.h"
 
 #include <memory>
+
+namespace toold::core {
+class CommandSandbox;
+class LspService;
+class ProcessRunner;
+} // namespace toold::core
 
 namespace toold::builtins {
 

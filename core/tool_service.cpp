@@ -1,5 +1,7 @@
 #include "core/tool_service.h"
 
+#include "core/lsp/lsp_service.h"
+
 #include "core/sources/client_tool.h"
 #include "core/sources/command_tool.h"
 #include "core/output/output_store.h"

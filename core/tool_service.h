@@ -7,7 +7,6 @@
 #include "core/base/client_channel.h"
 #include "core/lsp/formatter_config.h"
 #include "core/lsp/lsp_config.h"
-#include "core/lsp/lsp_service.h"
 #include "core/output/output_bounding.h"
 #include "core/permission/permission_config.h"
 #include "core/permission/permission_service.h"
@@ -26,6 +25,7 @@
 namespace toold::core {
 
 class ProcessRunner;
+class LspService; // core/lsp/lsp_service.h
 
 /// Scopes named "toold:…" are toold's own (its test tools, and the built-ins to come).
 inline constexpr std::string_view kReservedScopePrefix = "toold:";

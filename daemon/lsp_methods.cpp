@@ -1,5 +1,6 @@
 #include "daemon/lsp_methods.h"
 
+#include "core/lsp/lsp_service.h"
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
 #include "daemon/server.h"

@@ -11,6 +11,7 @@
 #include "core/sandbox/command_sandbox.h"
 #include "core/permission/permission_config.h"
 #include "core/sources/mcp/mcp_client.h"
+#include "core/lsp/lsp_service.h"
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
 #include "core/workspace/workspace_root.h"

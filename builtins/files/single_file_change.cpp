@@ -2,7 +2,9 @@
 
 #include "builtins/text/text_encoding.h"
 #include "core/files/atomic_file.h"
+#include "core/process/process_runner.h"
 #include "core/process/program_lookup.h"
+#include "core/sandbox/command_sandbox.h"
 
 #include <cctype>
 #include <cstdlib>

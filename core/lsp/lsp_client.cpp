@@ -173,7 +173,10 @@ void LspClient::crashed(const std::string& reason) {
   documents_.clear();
   publications_.clear();
   progress_.clear();
-  const std::string failure = notReadyNote();
+  failWaiting(notReadyNote());
+}
+
+void LspClient::failWaiting(const std::string& failure) {
   auto queued = std::move(whenReady_);
   whenReady_.clear();
   for (auto& run : queued) run(&failure);
@@ -494,12 +497,7 @@ void LspClient::stop(std::function<void()> done) {
   const State previous = state_;
   state_ = State::Stopped;
   const std::string failure = options_.server.name + " was stopped";
-  auto queued = std::move(whenReady_);
-  whenReady_.clear();
-  for (auto& run : queued) run(&failure);
-  std::vector<std::uint64_t> keys;
-  for (const auto& [key, waiter] : waiters_) keys.push_back(key);
-  for (auto key : keys) finishWaiter(key, false);
+  failWaiting(failure);
   auto transport = transport_;
   if (!transport) return asio::post(strand_, std::move(done));
   if (previous != State::Ready || !connection_) {

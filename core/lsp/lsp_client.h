@@ -130,6 +130,9 @@ private:
   void start();
   void initialized(LspAnswer answer);
   void crashed(const std::string& reason);
+  /// Ends what waits for the server — queued requests with `failure`, diagnostics waits with
+  /// the state's note.
+  void failWaiting(const std::string& failure);
   void openOrChange(const std::string& uri, Document& document, const std::string& text);
   void handleRequest(const std::string& method, const nlohmann::json& params, std::function<void(LspAnswer)> respond);
   void handleNotification(const std::string& method, const nlohmann::json& params);

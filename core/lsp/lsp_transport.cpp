@@ -9,13 +9,6 @@ namespace toold::core {
 
 namespace asio = boost::asio;
 
-namespace {
-
-constexpr std::size_t kStderrTail = 4096;
-constexpr std::size_t kStderrLineMax = 2000;
-
-} // namespace
-
 LspTransport::LspTransport(ProcessRunner& runner, LspStrand strand, std::string serverName, ProcessSpec spec)
     : runner_(runner), strand_(std::move(strand)), name_(std::move(serverName)), spec_(std::move(spec)),
       graceTimer_(strand_), decoder_(protocol::Framing::ContentLength, kLspMaxFrameBytes) {}
@@ -55,26 +48,15 @@ void LspTransport::onOutput(OutputStream stream, std::string_view bytes) {
     });
     return;
   }
-  stderrTail_.append(bytes);
-  if (stderrTail_.size() > 2 * kStderrTail) stderrTail_.erase(0, stderrTail_.size() - kStderrTail);
-  while (!bytes.empty()) {
-    const std::size_t newline = bytes.find('\n');
-    if (stderrLine_.size() < kStderrLineMax) stderrLine_.append(bytes.substr(0, std::min(newline, kStderrLineMax)));
-    if (newline == std::string_view::npos) return;
-    // Servers are chatty on stderr (clangd logs every request): debug only.
-    if (!stderrLine_.empty()) spdlog::debug("lsp {}: {}", name_, stderrLine_);
-    stderrLine_.clear();
-    bytes.remove_prefix(newline + 1);
-  }
+  // Servers are chatty on stderr (clangd logs every request): debug only.
+  stderr_.feed(bytes, [this](std::string_view line) {
+    if (!line.empty()) spdlog::debug("lsp {}: {}", name_, line);
+  });
 }
 
 void LspTransport::exited(const ProcessOutcome& outcome) {
-  std::string tail = stderrTail_.size() > kStderrTail ? stderrTail_.substr(stderrTail_.size() - kStderrTail) : stderrTail_;
-  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) tail.pop_back();
   // The last few lines say why; the whole tail would bury it.
-  std::size_t from = tail.size();
-  for (int lines = 0; lines < 4 && from != std::string::npos && from > 0; ++lines) from = tail.rfind('\n', from - 1);
-  if (from != std::string::npos && from < tail.size()) tail.erase(0, from + 1);
+  const std::string tail = stderr_.tail(4);
   std::string reason = outcome.spawnError.empty() ? "exited (" + outcome.describe() + ")" : outcome.spawnError;
   if (!tail.empty()) reason += "; its stderr ended with: " + tail;
   asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] {

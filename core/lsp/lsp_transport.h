@@ -7,6 +7,7 @@
 
 #include "core/base/cancellation.h"
 #include "core/process/process_runner.h"
+#include "core/process/stderr_tail.h"
 #include "protocol/framing.h"
 
 #include <boost/asio/steady_timer.hpp>
@@ -61,8 +62,7 @@ private:
   std::shared_ptr<ChildInput> input_;
   boost::asio::steady_timer graceTimer_;
   protocol::FrameDecoder decoder_;
-  std::string stderrLine_;
-  std::string stderrTail_;
+  StderrTail stderr_;
   bool stopping_ = false;
   bool exited_ = false;
   std::function<void()> stopped_;

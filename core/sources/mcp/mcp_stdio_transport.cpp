@@ -12,7 +12,6 @@ namespace asio = boost::asio;
 namespace {
 
 constexpr unsigned kStderrLinesPerSecond = 20;
-constexpr std::size_t kStderrLineMax = 2000;
 
 } // namespace
 
@@ -65,16 +64,7 @@ int McpStdioTransport::pid() const { return input_ ? input_->pid() : 0; }
 
 void McpStdioTransport::onOutput(OutputStream stream, std::string_view bytes) {
   if (stream == OutputStream::Stdout) return reader_->feed(bytes);
-  stderrTail_.append(bytes);
-  if (stderrTail_.size() > 2 * kMcpStderrTail) stderrTail_.erase(0, stderrTail_.size() - kMcpStderrTail);
-  while (!bytes.empty()) {
-    const std::size_t newline = bytes.find('\n');
-    if (stderrLine_.size() < kStderrLineMax) stderrLine_.append(bytes.substr(0, std::min(newline, kStderrLineMax)));
-    if (newline == std::string_view::npos) return;
-    logStderrLine(stderrLine_);
-    stderrLine_.clear();
-    bytes.remove_prefix(newline + 1);
-  }
+  stderr_.feed(bytes, [this](std::string_view line) { logStderrLine(line); });
 }
 
 void McpStdioTransport::logStderrLine(std::string_view line) {
@@ -98,11 +88,9 @@ void McpStdioTransport::logStderrLine(std::string_view line) {
 
 void McpStdioTransport::exited(const ProcessOutcome& outcome) {
   // On the server's strand, after the last output.
-  if (!stderrLine_.empty()) logStderrLine(stderrLine_);
+  stderr_.flush([this](std::string_view line) { logStderrLine(line); });
   if (droppedInWindow_ > 0) spdlog::info("mcp {}: ({} stderr lines not logged)", name_, droppedInWindow_);
-  std::string tail = stderrTail_.size() > kMcpStderrTail ? stderrTail_.substr(stderrTail_.size() - kMcpStderrTail)
-                                                         : stderrTail_;
-  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r' || tail.back() == ' ')) tail.pop_back();
+  const std::string tail = stderr_.tail();
   std::string reason = outcome.spawnError.empty() ? "the server exited (" + outcome.describe() + ")" : outcome.spawnError;
   if (!tail.empty()) reason += "; its stderr ended with: " + tail;
   asio::post(strand_, [self = shared_from_this(), reason = std::move(reason)] {

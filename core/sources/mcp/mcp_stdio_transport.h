@@ -7,6 +7,7 @@
 
 #include "core/base/cancellation.h"
 #include "core/process/process_runner.h"
+#include "core/process/stderr_tail.h"
 #include "core/sources/mcp/mcp_connection.h"
 #include "core/sources/mcp/mcp_line_reader.h"
 #include "core/sources/mcp/mcp_transport.h"
@@ -47,8 +48,7 @@ private:
   boost::asio::steady_timer graceTimer_;
   std::unique_ptr<McpLineReader> reader_;
   // stderr
-  std::string stderrLine_;
-  std::string stderrTail_;
+  StderrTail stderr_{kMcpStderrTail};
   std::chrono::steady_clock::time_point logWindow_{};
   unsigned loggedInWindow_ = 0;
   unsigned droppedInWindow_ = 0;
