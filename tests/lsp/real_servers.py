@@ -135,9 +135,8 @@ def expect_new_error(toold, path, old, new, pattern, what):
           and f'<diagnostics file="' in answer, f"answer: {answer!r}")
     check(f"{what}: an ERROR line matches {pattern!r}", re.search(pattern, answer) is not None, f"answer: {answer!r}")
     errors, entry = errors_of(outcome, path)
-    # `new` is absent when the server had not published for the version the read opened (clangd
-    # skips a version that a newer one replaced before it was parsed): every error is then listed.
-    check(f"{what}: metadata.diagnostics has the error, not old", bool(errors) and all(e.get("new", True) for e in errors)
+    # The read opened the file and the edit waited for that version's verdict: the error is known new.
+    check(f"{what}: metadata.diagnostics has the error, new", bool(errors) and all(e.get("new") is True for e in errors)
           and entry.get("received") is True, f"metadata: {outcome.get('metadata', {}).get('diagnostics')}")
     return outcome
 
