@@ -238,18 +238,30 @@ def run(args, scratch):
         old, new = (FIXED, BROKEN) if broken else (BROKEN, FIXED)
         text = text.replace(old, new)
 
-        start = time.perf_counter()
-        diagnostics = clangd.change(text)
-        elapsed_clangd = time.perf_counter() - start
-        if any(d.get("severity") == 1 for d in diagnostics) != broken:
-            raise RuntimeError(f"clangd, round {round_index}: {diagnostics}")
+        def time_clangd():
+            start = time.perf_counter()
+            diagnostics = clangd.change(text)
+            if any(d.get("severity") == 1 for d in diagnostics) != broken:
+                raise RuntimeError(f"clangd, round {round_index}: {diagnostics}")
+            return time.perf_counter() - start
 
-        start = time.perf_counter()
-        outcome = with_lsp.call("edit", {"filePath": "src/main.cpp", "oldString": old, "newString": new})
-        elapsed_toold = time.perf_counter() - start
-        answer = outcome["content"][0]["text"]
-        if ("LSP errors detected in this file" in answer) != broken or "pending" in answer:
-            raise RuntimeError(f"toold, round {round_index}: {answer!r}")
+        def time_toold():
+            start = time.perf_counter()
+            outcome = with_lsp.call("edit", {"filePath": "src/main.cpp", "oldString": old, "newString": new})
+            elapsed = time.perf_counter() - start
+            answer = outcome["content"][0]["text"]
+            if ("LSP errors detected in this file" in answer) != broken or "pending" in answer:
+                raise RuntimeError(f"toold, round {round_index}: {answer!r}")
+            return elapsed
+
+        # Which side goes first changes every two rounds (so each order sees both texts): the one
+        # that follows finds the other's clangd still busy with what it does after publishing.
+        if (round_index // 2) % 2 == 0:
+            elapsed_clangd = time_clangd()
+            elapsed_toold = time_toold()
+        else:
+            elapsed_toold = time_toold()
+            elapsed_clangd = time_clangd()
 
         line_old, line_new = ("one", "uno") if broken else ("uno", "one")
         start = time.perf_counter()
