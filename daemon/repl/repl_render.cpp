@@ -215,9 +215,12 @@ std::string lspDiagnosticsLine(const json& params) {
   std::string first;
   for (const auto& item : params.value("diagnostics", json::array())) {
     if (!item.is_object() || item.value("severity", "") != "error") continue;
-    if (errors++ == 0)
+    if (errors++ == 0) {
+      const std::string message = item.value("message", "");
+      // The first line: clangd folds its notes into the message after a blank line.
       first = std::to_string(item.value("line", 0)) + ":" + std::to_string(item.value("column", 0)) + " " +
-              item.value("message", "").substr(0, 120);
+              message.substr(0, std::min<std::size_t>(message.find('\n'), 120));
+    }
   }
   if (errors == 0) return {};
   return "(lsp: " + params.value("path", std::string("?")) + ": " + std::to_string(errors) +
