@@ -149,6 +149,8 @@ std::string renderAnswer(const json& answer, const SentRequest& sent, OutputMode
 std::string renderMessage(const json& message, OutputMode mode) {
   if (mode == OutputMode::Raw) return dumpJson(message) + "\n";
   if (mode == OutputMode::Pretty) return dumpJson(message, 2) + "\n";
+  if (message.is_object() && message.value("method", std::string()) == "lsp/diagnostics")
+    return lspDiagnosticsLine(message.value("params", json::object()));
   if (message.is_object() && message.contains("method")) {
     std::string text = "<-- " + message.value("method", std::string());
     if (message.contains("id")) text += " (toold's request " + dumpJson(message["id"]) + ")";

@@ -32,6 +32,7 @@ std::string renderMessage(const json& message, OutputMode mode);
 
 /// A language server's verdict on a file a tool touched (`lsp/diagnostics`), for text mode: one
 /// line when the file has errors, nothing otherwise (rather than the JSON after every read).
+/// renderMessage gives it in text mode.
 std::string lspDiagnosticsLine(const json& params);
 
 /// One line for a progress update on the status line: its text, its `message`, the newest

@@ -525,10 +525,6 @@ void ReplSession::handleMessage(const json& m, std::string& text, bool& changed)
     refreshSnapshot();
     return;
   }
-  if (method == "lsp/diagnostics" && mode_ == OutputMode::Text) {
-    if (!quiet) text += lspDiagnosticsLine(m.value("params", json::object()));
-    return;
-  }
   if (method == "tool/progress" || method == "notifications/progress") {
     if (options_.interactive && mode_ == OutputMode::Text) console_.status(progressText(m));
     else if (!quiet) text += renderMessage(m, mode_);

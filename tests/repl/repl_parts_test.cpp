@@ -355,3 +355,17 @@ TEST_CASE("a typed line answers permission/ask: a word, then the message for the
   CHECK(permissionPrompt(params) == "allow bash \"make\"? [o]nce [a]lways [r]eject (+ message) ");
   CHECK(permissionDetails(params, "bash (id 3)") == " for bash (id 3): bash on \"make\"; \"always\" saves \"make *\"\n  command: make\n");
 }
+
+TEST_CASE("a language server's diagnostics show as one line in text mode, and only with errors") {
+  const json withErrors = json::parse(R"({"jsonrpc": "2.0", "method": "lsp/diagnostics", "params": {"path": "src/a.cpp",
+    "diagnostics": [{"severity": "warning", "line": 1, "column": 1, "message": "unused"},
+                    {"severity": "error", "line": 4, "column": 10, "message": "No matching function\n\nnote: candidate"},
+                    {"severity": "error", "line": 9, "column": 2, "message": "second"}]}})");
+  CHECK(renderMessage(withErrors, OutputMode::Text) ==
+        "(lsp: src/a.cpp: 2 errors, the first: 4:10 No matching function)\n");
+  const json clean = json::parse(R"({"jsonrpc": "2.0", "method": "lsp/diagnostics",
+    "params": {"path": "src/a.cpp", "diagnostics": [{"severity": "warning", "line": 1, "column": 1, "message": "unused"}]}})");
+  CHECK(renderMessage(clean, OutputMode::Text).empty());
+  // Other modes show the message as it is.
+  CHECK(renderMessage(clean, OutputMode::Raw).find("\"lsp/diagnostics\"") != std::string::npos);
+}
