@@ -443,8 +443,11 @@ void LspClient::published(const json& params) {
       ready.push_back(key);
       continue;
     }
-    // Another publication may follow at once (the semantic pass after the syntactic one).
-    if (!waiter.settle) waiter.settle = std::make_unique<asio::steady_timer>(strand_);
+    // Another publication may follow at once (the semantic pass after the syntactic one): the
+    // wait lingers once, from the first match, and ends with the latest. Not again for each
+    // publication: a server that publishes without pause would hold the wait to its deadline.
+    if (waiter.settle) continue;
+    waiter.settle = std::make_unique<asio::steady_timer>(strand_);
     waiter.settle->expires_after(settle);
     std::weak_ptr<LspClient> weak = weak_from_this();
     waiter.settle->async_wait([weak, key = key](const boost::system::error_code& error) {
