@@ -1,5 +1,7 @@
 #include "core/lsp/config_section_reader.h"
 
+#include "core/permission/config_file.h"
+
 #include "core/base/environment_substitution.h"
 #include "core/permission/permission_config.h"
 #include "protocol/bounded_json.h"
@@ -20,14 +22,6 @@ std::string segment(std::string_view key) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   });
   return plain ? std::string(key) : SectionReader::quoted(key);
-}
-
-std::string readText(const std::filesystem::path& path, const std::string& displayName) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(displayName + ": cannot read: " + std::generic_category().message(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 } // namespace
@@ -142,13 +136,13 @@ std::map<std::string, std::string> SectionReader::stringMap(const Json& value, c
 
 std::optional<std::pair<std::string, std::string>> readConfigText(const std::filesystem::path& directory,
                                                                   const std::optional<std::filesystem::path>& explicitFile) {
-  if (explicitFile) return std::pair{readText(*explicitFile, explicitFile->string()), explicitFile->string()};
+  if (explicitFile) return std::pair{readConfigFile(*explicitFile, explicitFile->string()), explicitFile->string()};
   const std::filesystem::path candidate = directory / kConfigFileName;
   std::error_code error;
   if (std::filesystem::symlink_status(candidate, error).type() == std::filesystem::file_type::not_found)
     return std::nullopt;
   const std::string name(kConfigFileName);
-  return std::pair{readText(candidate, name), name};
+  return std::pair{readConfigFile(candidate, name), name};
 }
 
 } // namespace toold::core

@@ -1,5 +1,7 @@
 #include "core/permission/permission_config.h"
 
+#include "core/permission/config_file.h"
+
 #include "core/base/json_line_map.h"
 #include "protocol/bounded_json.h"
 
@@ -495,24 +497,6 @@ public:
   std::size_t byte = 0; ///< characters read when the error was noticed, the offending one included
   std::string message;
 };
-
-std::string readConfigFile(const std::filesystem::path& path, const std::string& displayName) {
-  const auto cannotRead = [&displayName](int error) {
-    return ConfigError(displayName + ": cannot read: " + std::generic_category().message(error));
-  };
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!file) throw cannotRead(errno);
-  std::string text;
-  std::array<char, 8192> buffer{};
-  while (true) {
-    const std::size_t count = std::fread(buffer.data(), 1, buffer.size(), file.get());
-    text.append(buffer.data(), count);
-    if (count < buffer.size()) break;
-  }
-  // A directory opens but does not read (EISDIR): that, too, is a file that cannot be read.
-  if (std::ferror(file.get())) throw cannotRead(errno);
-  return text;
-}
 
 } // namespace
 

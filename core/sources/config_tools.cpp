@@ -1,5 +1,7 @@
 #include "core/sources/config_tools.h"
 
+#include "core/permission/config_file.h"
+
 #include "core/base/json_line_map.h"
 #include "core/permission/permission_config.h"
 #include "core/schema/json_schema.h"
@@ -25,14 +27,6 @@ using Pointer = nlohmann::json::json_pointer;
 constexpr std::array<std::string_view, 9> kSpecKeys = {"description", "inputSchema", "outputSchema", "codemode", "permission",
                                                        "mutates",     "title",       "annotations",  "handler"};
 constexpr std::array<std::string_view, 4> kHandlerKeys = {"type", "argv", "cwd", "timeoutMs"};
-
-std::string readText(const std::filesystem::path& path, const std::string& displayName) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(displayName + ": cannot read: " + std::generic_category().message(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 template <std::size_t N>
 std::string expectedList(const std::array<std::string_view, N>& keys) {
@@ -169,12 +163,12 @@ protocol::RegisterParams loadConfigTools(const std::filesystem::path& directory,
   protocol::RegisterParams params;
   params.scope = std::string(kConfigToolScope);
   if (explicitFile) {
-    params.tools = parseConfigTools(readText(*explicitFile, explicitFile->string()), explicitFile->string());
+    params.tools = parseConfigTools(readConfigFile(*explicitFile, explicitFile->string()), explicitFile->string());
   } else {
     const auto file = directory / kConfigFileName;
     std::error_code error;
     if (std::filesystem::symlink_status(file, error).type() != std::filesystem::file_type::not_found)
-      params.tools = parseConfigTools(readText(file, std::string(kConfigFileName)), std::string(kConfigFileName));
+      params.tools = parseConfigTools(readConfigFile(file, std::string(kConfigFileName)), std::string(kConfigFileName));
   }
   const auto folder = directory / ".toold" / "tools";
   std::error_code error;
@@ -186,7 +180,7 @@ protocol::RegisterParams loadConfigTools(const std::filesystem::path& directory,
   for (const auto& file : files) {
     const std::string name = file.stem().string();
     const std::string display = ".toold/tools/" + file.filename().string();
-    const std::string text = readText(file, display);
+    const std::string text = readConfigFile(file, display);
     auto parsed = protocol::parseBounded(text);
     if (!parsed) throw jsonSyntaxError(text, display);
     DeclarationReader reader(text, display);

@@ -1,5 +1,7 @@
 #include "core/sources/mcp/mcp_config.h"
 
+#include "core/permission/config_file.h"
+
 #include "core/base/json_line_map.h"
 #include "core/permission/permission_config.h"
 #include "protocol/bounded_json.h"
@@ -192,14 +194,6 @@ private:
   std::string file_;
 };
 
-std::string readFile(const std::filesystem::path& path, const std::string& displayName) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(displayName + ": cannot read: " + std::generic_category().message(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 } // namespace
 
 McpConfig parseMcpConfig(std::string_view text, const std::string& displayName) {
@@ -245,11 +239,11 @@ McpConfig parseMcpConfig(std::string_view text, const std::string& displayName) 
 }
 
 McpConfig loadMcpConfig(const std::filesystem::path& directory, const std::optional<std::filesystem::path>& explicitFile) {
-  if (explicitFile) return parseMcpConfig(readFile(*explicitFile, explicitFile->string()), explicitFile->string());
+  if (explicitFile) return parseMcpConfig(readConfigFile(*explicitFile, explicitFile->string()), explicitFile->string());
   const std::filesystem::path candidate = directory / kConfigFileName;
   std::error_code error;
   if (std::filesystem::symlink_status(candidate, error).type() == std::filesystem::file_type::not_found) return {};
-  return parseMcpConfig(readFile(candidate, std::string(kConfigFileName)), std::string(kConfigFileName));
+  return parseMcpConfig(readConfigFile(candidate, std::string(kConfigFileName)), std::string(kConfigFileName));
 }
 
 McpServerConfig parseMcpServerConfig(const nlohmann::json& value, const std::string& path, const McpTimeouts& defaults) {
