@@ -250,6 +250,8 @@ void appendChangeDiagnostics(std::string& text, ChangedFile& changed, const core
 
 std::string keepTextStyle(const std::optional<LoadedFile>& current, std::string content) {
   if (!current) return content;
+  // A file with neither a BOM nor a '\r' has no style to keep: spared decoding (and copying) it.
+  if (!current->bytes.starts_with("\xEF\xBB\xBF") && current->bytes.find('\r') == std::string::npos) return content;
   auto decoded = decodeText(current->bytes);
   auto* text = std::get_if<DecodedText>(&decoded);
   if (!text) return content;

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
-#include <unordered_map>
+#include <functional>
 #include <vector>
 
 namespace toold::builtins {
@@ -38,6 +38,41 @@ std::vector<std::string_view> splitLines(std::string_view text) {
   }
   return lines;
 }
+
+/// Numbers distinct lines 0, 1, 2… in the order first seen: an open-addressing table sized once
+/// for all the lines, so interning a large file costs no allocation per line (a node-based map
+/// made one for each, and the diff of a 10,000-line file spent most of its time there).
+class LineIds {
+public:
+  explicit LineIds(std::size_t lines) {
+    std::size_t capacity = 16;
+    while (capacity < 2 * lines) capacity *= 2;
+    slots_.assign(capacity, Slot{});
+    mask_ = capacity - 1;
+  }
+  int of(std::string_view line) {
+    const std::size_t hash = std::hash<std::string_view>{}(line);
+    for (std::size_t at = hash & mask_;; at = (at + 1) & mask_) {
+      Slot& slot = slots_[at];
+      if (slot.id < 0) {
+        slot = Slot{hash, line, next_};
+        return next_++;
+      }
+      if (slot.hash == hash && slot.line == line) return slot.id;
+    }
+  }
+  int size() const { return next_; }
+
+private:
+  struct Slot {
+    std::size_t hash = 0;
+    std::string_view line;
+    int id = -1;
+  };
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  int next_ = 0;
+};
 
 enum class Kind { Equal, Removed, Added };
 
@@ -372,14 +407,13 @@ UnifiedDiff unifiedDiff(std::string_view path, std::string_view before, std::str
   // The common prefix is compared as text; only the lines after it are interned and diffed.
   std::size_t prefix = 0;
   while (prefix < oldLines.size() && prefix < newLines.size() && oldLines[prefix] == newLines[prefix]) ++prefix;
-  std::unordered_map<std::string_view, int> ids;
-  ids.reserve(oldLines.size() + newLines.size() - 2 * prefix);
+  LineIds ids(oldLines.size() + newLines.size() - 2 * prefix);
   std::vector<int> surplus; // per line id, how many more times it is in `a` than in `b`
   const auto intern = [&ids, prefix](const std::vector<std::string_view>& lines, std::vector<int>& counts, int step) {
     std::vector<int> out;
     out.reserve(lines.size() - prefix);
     for (std::size_t i = prefix; i < lines.size(); ++i) {
-      const int id = ids.try_emplace(lines[i], static_cast<int>(ids.size())).first->second;
+      const int id = ids.of(lines[i]);
       if (static_cast<std::size_t>(id) >= counts.size()) counts.resize(static_cast<std::size_t>(id) + 1, 0);
       counts[static_cast<std::size_t>(id)] += step;
       out.push_back(id);
@@ -398,7 +432,7 @@ UnifiedDiff unifiedDiff(std::string_view path, std::string_view before, std::str
     // A large change: a minimal script in linear space (it strips the common suffix too), or,
     // past kMaxEditDistance, patience anchors with minimal scripts between them.
     runs.clear();
-    LineDiffer differ(a, b, static_cast<int>(ids.size()));
+    LineDiffer differ(a, b, ids.size());
     if (atLeast > kMaxEditDistance || !differ.run(kMaxEditDistance)) differ.runAnchored(kMaxEditDistance);
     std::vector<char> removed(oldLines.size(), 0);
     std::vector<char> added(newLines.size(), 0);

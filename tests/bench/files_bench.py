@@ -234,13 +234,14 @@ def write_content(tag, changed=()):
 def measure_writes(toold, peer, data, runs):
     """Rows for `write` against the peer's `write_file`: each side writes its own file (toold
     refuses to overwrite a file changed since it last read it), alternating two contents so every
-    call replaces the file."""
+    call replaces the file. Plain .txt files, which no language server judges: the row measures
+    the write and the diff toold returns, not a server's analysis."""
     contents = {"different": (write_content("alpha"), write_content("omega")),
                 "few": (write_content("alpha"), write_content("alpha", changed=(10, 5000, 9990)))}
     size_kb = len(contents["different"][0]) / 1000
     rows = []
     for kind, (first, second) in contents.items():
-        ours, theirs = os.path.join(data, f"write_{kind}.py"), os.path.join(data, f"write_{kind}_peer.py")
+        ours, theirs = os.path.join(data, f"write_{kind}.txt"), os.path.join(data, f"write_{kind}_peer.txt")
         for path in (ours, theirs):
             with open(path, "w") as out:
                 out.write(first)
@@ -272,7 +273,7 @@ def measure_writes(toold, peer, data, runs):
 
     def fresh(prefix):
         state["n"] += 1
-        return os.path.join(data, "write_new", f"{prefix}_{state['n']}.py")
+        return os.path.join(data, "write_new", f"{prefix}_{state['n']}.txt")
 
     os.makedirs(os.path.join(data, "write_new"), exist_ok=True)
     content = contents["different"][0]
