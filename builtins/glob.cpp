@@ -35,22 +35,28 @@ json inputSchema() {
 
 // The 100 newest of one thread's matches: a min-heap on (mtime, newer path first), so the oldest
 // kept is on top and a newer match replaces it in O(log 100). Threads keep their own, with no lock,
-// and the heaps are merged at the end.
+// and the heaps are merged at the end. A match is judged before its path is copied: of a large
+// tree's matches, only the few that are among the newest so far become strings.
 struct Newest {
   std::vector<std::pair<std::int64_t, std::string>> heap;
   std::size_t total = 0;
-  static bool newer(const std::pair<std::int64_t, std::string>& a, const std::pair<std::int64_t, std::string>& b) {
-    return a.first != b.first ? a.first > b.first : a.second < b.second;
+  static bool newer(std::int64_t aTime, std::string_view aPath, std::int64_t bTime, std::string_view bPath) {
+    return aTime != bTime ? aTime > bTime : aPath < bPath;
   }
-  void offer(std::int64_t mtime, std::string path) {
+  static bool newer(const std::pair<std::int64_t, std::string>& a, const std::pair<std::int64_t, std::string>& b) {
+    return newer(a.first, a.second, b.first, b.second);
+  }
+  void offer(std::int64_t mtime, std::string_view path) {
     ++total;
     if (heap.size() == kMaxResults) {
-      if (!newer({mtime, path}, heap.front())) return;
-      std::pop_heap(heap.begin(), heap.end(), newer);
-      heap.pop_back();
+      if (!newer(mtime, path, heap.front().first, heap.front().second)) return;
+      std::pop_heap(heap.begin(), heap.end(), [](const auto& a, const auto& b) { return newer(a, b); });
+      heap.back().first = mtime;
+      heap.back().second.assign(path); // reuses the evicted path's buffer
+    } else {
+      heap.emplace_back(mtime, std::string(path));
     }
-    heap.emplace_back(mtime, std::move(path));
-    std::push_heap(heap.begin(), heap.end(), newer);
+    std::push_heap(heap.begin(), heap.end(), [](const auto& a, const auto& b) { return newer(a, b); });
   }
 };
 
@@ -86,7 +92,7 @@ void globIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
     total += newest->total;
     files.insert(files.end(), newest->heap.begin(), newest->heap.end());
   }
-  std::sort(files.begin(), files.end(), Newest::newer);
+  std::sort(files.begin(), files.end(), [](const auto& a, const auto& b) { return Newest::newer(a, b); });
   if (files.size() > kMaxResults) files.resize(kMaxResults);
   auto render = [&] {
     std::string text;

@@ -29,6 +29,7 @@ struct Pending {
   std::optional<LoadedFile> current;
   PlannedContent planned;
   UnifiedDiff diff;
+  std::string shownDiff; ///< the diff as the ask and the metadata show it: indentation trimmed, cut at 8 KiB
   std::function<void(ChangedFile)> finish;
   core::ToolDone done;
   core::PathLocks::Lease lease;
@@ -185,11 +186,11 @@ void write(const std::shared_ptr<Pending>& pending) {
   changed.path = p.path;
   changed.relative = p.relative;
   changed.existed = p.current.has_value();
-  changed.diff = p.diff;
+  changed.diff = std::move(p.diff); // not needed here again: a formatter's rewrite makes its own
   changed.metadata = p.planned.metadata;
   changed.metadata["filepath"] = p.path.given.string();
   changed.metadata["exists"] = changed.existed;
-  changed.metadata["diff"] = boundedDiff(trimDiffIndentation(p.diff.text));
+  changed.metadata["diff"] = p.shownDiff;
   changed.metadata["filediff"] =
       json{{"file", p.path.given.string()}, {"additions", p.diff.additions}, {"deletions", p.diff.deletions}};
   if (auto command = formatterFor(p)) return format(pending, std::move(changed), std::move(*command));
@@ -219,9 +220,9 @@ void planAndAsk(const std::shared_ptr<Pending>& pending, StampRule stampRule, co
     p.diff = unifiedDiff(p.relative, p.current ? diffText(p.current->bytes, before) : std::string_view(),
                          diffText(p.planned.bytes, after));
   }
+  p.shownDiff = boundedDiff(trimDiffIndentation(p.diff.text));
 
-  core::PermissionAsk ask{"edit", {p.relative}, {"*"},
-                          json{{"filepath", p.path.given.string()}, {"diff", boundedDiff(trimDiffIndentation(p.diff.text))}}};
+  core::PermissionAsk ask{"edit", {p.relative}, {"*"}, json{{"filepath", p.path.given.string()}, {"diff", p.shownDiff}}};
   p.context.assertPermission(std::move(ask), [pending](std::optional<core::ToolCompletion> refusal) {
     if (refusal) return pending->end(std::move(*refusal));
     try {
@@ -249,6 +250,8 @@ void appendChangeDiagnostics(std::string& text, ChangedFile& changed, const core
 
 std::string keepTextStyle(const std::optional<LoadedFile>& current, std::string content) {
   if (!current) return content;
+  // A file with neither a BOM nor a '\r' has no style to keep: spared decoding (and copying) it.
+  if (!current->bytes.starts_with("\xEF\xBB\xBF") && current->bytes.find('\r') == std::string::npos) return content;
   auto decoded = decodeText(current->bytes);
   auto* text = std::get_if<DecodedText>(&decoded);
   if (!text) return content;

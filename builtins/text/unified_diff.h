@@ -18,10 +18,13 @@ struct UnifiedDiff {
 
 /// A line diff of `before` → `after` (both LF text; a "\r" before "\n" is part of the line, and a
 /// last line without "\n" differs from the same text with one). Up to 1,000 differing lines it
-/// replays jsdiff's own search, so the hunks are byte-for-byte what opencode shows; up to 10,000
+/// replays jsdiff's own search, so the hunks are byte-for-byte what opencode shows; up to 2,000
 /// it is a minimal diff found by Myers' linear-space search (equally small, but lines that repeat
-/// may be paired differently); beyond that, everything between the common prefix and the common
-/// suffix is shown as removed and added, so the cost stays O((N+M)·10,000).
+/// may be paired differently); beyond that, a patience diff: the lines found once on each side
+/// are paired in order and the stretches between them diffed as above. Myers' searches of one
+/// diff share a budget of a few million steps; a stretch past it is shown as removed and added.
+/// A cheap lower bound on the edit count (the lines one side has more of) skips the searches that
+/// cannot succeed, so a file rewritten whole costs about as much as reading it.
 UnifiedDiff unifiedDiff(std::string_view path, std::string_view before, std::string_view after, int context = 3);
 
 /// opencode's `trimDiff`: strips the indentation (spaces and tabs, counted as characters) common

@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <random>
+#include <sstream>
 #include <string>
+#include <vector>
 
 using toold::builtins::trimDiffIndentation;
 using toold::builtins::unifiedDiff;
@@ -24,6 +27,106 @@ std::string numbered(int count, std::initializer_list<int> changed = {}) {
     text += (isChanged ? "LINE " : "line ") + std::to_string(i) + "\n";
   }
   return text;
+}
+
+// The lines of `text`, each with its '\n' (the last without, when the text does not end in one).
+std::vector<std::string> linesOf(const std::string& text) {
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t newline = text.find('\n', start);
+    const std::size_t end = newline == std::string::npos ? text.size() : newline + 1;
+    lines.push_back(text.substr(start, end - start));
+    start = end;
+  }
+  return lines;
+}
+
+// Applies a diff in unifiedDiff's layout to `before`, the way patch(1) would, checking every
+// context and removed line against `before` and the hunk headers' counts; "" with a failed CHECK
+// when the diff does not apply. Counts the body's added and removed lines.
+std::string applyDiff(const std::string& before, const std::string& diff, int& added, int& removed) {
+  const std::vector<std::string> old = linesOf(before);
+  std::vector<std::string> rows;
+  std::stringstream in(diff);
+  for (std::string row; std::getline(in, row);) rows.push_back(row);
+  std::string out;
+  std::size_t next = 0; // the next line of `old` to copy
+  added = removed = 0;
+  for (std::size_t r = 4; r < rows.size();) {
+    std::size_t oldStart = 0, oldCount = 0, newStart = 0, newCount = 0;
+    REQUIRE(std::sscanf(rows[r].c_str(), "@@ -%zu,%zu +%zu,%zu @@", &oldStart, &oldCount, &newStart, &newCount) == 4);
+    ++r;
+    const std::size_t first = oldCount == 0 ? oldStart : oldStart - 1; // an empty side names the line before
+    REQUIRE(first >= next);
+    REQUIRE(first <= old.size());
+    while (next < first) out += old[next++];
+    std::size_t oldSeen = 0, newSeen = 0;
+    while (r < rows.size() && !rows[r].starts_with("@@")) {
+      const char marker = rows[r][0];
+      std::string line = rows[r].substr(1) + "\n";
+      if (r + 1 < rows.size() && rows[r + 1].starts_with("\\")) {
+        line.pop_back();
+        ++r;
+      }
+      ++r;
+      if (marker != '+') {
+        REQUIRE(next < old.size());
+        REQUIRE(old[next] == line);
+        ++next;
+        ++oldSeen;
+      }
+      if (marker != '-') {
+        out += line;
+        ++newSeen;
+      }
+      if (marker == '+') ++added;
+      if (marker == '-') ++removed;
+    }
+    CHECK(oldSeen == oldCount);
+    CHECK(newSeen == newCount);
+  }
+  while (next < old.size()) out += old[next++];
+  return out;
+}
+
+// Checks that the diff of `before` → `after` turns one into the other, with the counts it claims.
+void checkApplies(const std::string& before, const std::string& after) {
+  const auto diff = unifiedDiff("a.txt", before, after);
+  REQUIRE(diff.text.starts_with(header()));
+  int added = 0;
+  int removed = 0;
+  CHECK(applyDiff(before, diff.text, added, removed) == after);
+  CHECK(diff.additions == added);
+  CHECK(diff.deletions == removed);
+}
+
+// `count` lines drawn from `alphabet` distinct ones, sometimes without a final newline.
+std::string randomText(std::mt19937& random, int count, int alphabet) {
+  std::string text;
+  for (int i = 0; i < count; ++i) text += "l" + std::to_string(random() % static_cast<unsigned>(alphabet)) + "\n";
+  if (!text.empty() && random() % 4 == 0) text.pop_back();
+  return text;
+}
+
+// `text` with about `edits` random lines removed, inserted or replaced.
+std::string mutated(std::mt19937& random, const std::string& text, int edits, int alphabet) {
+  std::vector<std::string> lines = linesOf(text);
+  for (int e = 0; e < edits; ++e) {
+    const std::size_t at = lines.empty() ? 0 : random() % (lines.size() + 1);
+    const std::string fresh = "l" + std::to_string(random() % static_cast<unsigned>(alphabet)) + "\n";
+    switch (random() % 3) {
+    case 0: if (at < lines.size()) lines.erase(lines.begin() + static_cast<long>(at)); break;
+    case 1: lines.insert(lines.begin() + static_cast<long>(at), fresh); break;
+    default: if (at < lines.size()) lines[at] = fresh; break;
+    }
+  }
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string line = lines[i];
+    if (i + 1 < lines.size() && !line.ends_with('\n')) line += '\n'; // only the last may lack one
+    out += line;
+  }
+  return out;
 }
 
 } // namespace
@@ -203,4 +306,68 @@ TEST_CASE("diff indentation: hunk lines are told apart by the hunk header counts
   // Several hunks.
   CHECK(trimDiffIndentation(header() + "@@ -1,1 +1,1 @@\n-  a\n+  b\n@@ -9,1 +9,1 @@\n-  c\n+    d\n") ==
         header() + "@@ -1,1 +1,1 @@\n-a\n+b\n@@ -9,1 +9,1 @@\n-c\n+  d\n");
+}
+
+TEST_CASE("unified diff: applying the diff to the old text gives the new one (small random edits)", "[text]") {
+  std::mt19937 random(20261206);
+  for (int round = 0; round < 400; ++round) {
+    const int alphabet = 2 + round % 12; // few distinct lines: many ways to pair them up
+    const std::string before = randomText(random, static_cast<int>(random() % 40), alphabet);
+    const std::string after = round % 5 == 0 ? randomText(random, static_cast<int>(random() % 40), alphabet)
+                                             : mutated(random, before, 1 + round % 8, alphabet);
+    INFO("round " << round);
+    checkApplies(before, after);
+  }
+}
+
+TEST_CASE("unified diff: applying the diff gives the new text past every search bound", "[text]") {
+  std::mt19937 random(7);
+  // Past jsdiff's replay (1,000 edits), past the minimal search (2,000) and its step budget: with
+  // few distinct lines (no anchors), with distinct lines reordered (anchors), and mixed.
+  for (const int alphabet : {3, 40, 1000000}) {
+    for (const int edits : {1500, 3000, 12000}) {
+      const std::string before = randomText(random, 6000, alphabet);
+      const std::string after = mutated(random, before, edits, alphabet);
+      INFO("alphabet " << alphabet << ", edits " << edits);
+      checkApplies(before, after);
+    }
+  }
+  std::string before;
+  std::string after;
+  for (int i = 0; i < 8000; ++i) before += "line " + std::to_string(i) + "\n";
+  for (int i = 0; i < 8000; ++i) after += "line " + std::to_string((i * 7919) % 8000) + "\n"; // shuffled
+  checkApplies(before, after);
+  checkApplies(after, before);
+  checkApplies("", before);
+  checkApplies(before, "");
+}
+
+TEST_CASE("unified diff: a rewrite past the minimal search keeps the distinct lines it did not touch", "[text]") {
+  // 15,000 of 30,000 lines changed: far past the minimal search, yet patience anchors on the
+  // unchanged lines find the minimal script, not one that replaces the whole file.
+  std::string before;
+  std::string after;
+  for (int i = 0; i < 30000; ++i) {
+    before += "line " + std::to_string(i) + "\n";
+    after += (i % 2 == 1 ? "changed " : "line ") + std::to_string(i) + "\n";
+  }
+  const auto diff = unifiedDiff("a.txt", before, after);
+  CHECK(diff.additions == 15000);
+  CHECK(diff.deletions == 15000);
+  CHECK(diff.text.starts_with(header() + "@@ -1,30000 +1,30000 @@\n line 0\n-line 1\n+changed 1\n line 2\n"));
+}
+
+TEST_CASE("unified diff: a block moved far away shows as removed and added, the rest as context", "[text]") {
+  std::string head;
+  std::string block;
+  std::string tail;
+  for (int i = 0; i < 3000; ++i) block += "moved " + std::to_string(i) + "\n";
+  for (int i = 0; i < 4000; ++i) head += "head " + std::to_string(i) + "\n";
+  for (int i = 0; i < 4000; ++i) tail += "tail " + std::to_string(i) + "\n";
+  const auto diff = unifiedDiff("a.txt", block + head + tail, head + tail + block);
+  CHECK(diff.additions == 3000);
+  CHECK(diff.deletions == 3000);
+  int added = 0;
+  int removed = 0;
+  CHECK(applyDiff(block + head + tail, diff.text, added, removed) == head + tail + block);
 }
