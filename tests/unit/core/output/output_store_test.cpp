@@ -107,7 +107,7 @@ TEST_CASE("retain writes exactly the text to a new private file in <data-dir>/to
   CHECK(store.folder() == data.path() / "tool-output");
 
   const std::string text = std::string("line one\nzwei é € 😀\n") + '\0' + "after a NUL byte\r\n";
-  const fs::path path = store.retain(text);
+  const fs::path path = store.retain(text).path;
   CHECK(path.is_absolute());
   CHECK(path.parent_path() == store.folder());
   CHECK(path.filename().string().starts_with("tool_"));
@@ -116,14 +116,14 @@ TEST_CASE("retain writes exactly the text to a new private file in <data-dir>/to
   CHECK(modeOf(path) == 0600U);
   CHECK(modeOf(store.folder()) == 0700U);
 
-  const fs::path empty = store.retain("");
+  const fs::path empty = store.retain("").path;
   CHECK(fs::file_size(empty) == 0);
 }
 
 TEST_CASE("retain creates missing parents of the folder, and a relative data dir is made absolute", "[output_store]") {
   TempDir data("output_store_test");
   OutputStore nested(data.path() / "a" / "b");
-  CHECK(readFile(nested.retain("x")) == "x");
+  CHECK(readFile(nested.retain("x").path) == "x");
   CHECK(modeOf(data.path() / "a") == 0700U);
 
   OutputStore relative("some-relative-dir");
@@ -136,7 +136,7 @@ TEST_CASE("1000 retains make 1000 distinct files whose names sort in creation or
   OutputStore store(data.path());
   std::vector<std::string> names;
   for (int i = 0; i < 1000; ++i) {
-    const fs::path path = store.retain("text " + std::to_string(i));
+    const fs::path path = store.retain("text " + std::to_string(i)).path;
     names.push_back(path.filename().string());
   }
   CHECK(std::is_sorted(names.begin(), names.end()));
@@ -206,10 +206,10 @@ TEST_CASE("an unwritable data dir or folder throws StorageError and leaves no fi
 TEST_CASE("cleanup deletes tool_ files older than the maximum age and keeps everything else", "[output_store]") {
   TempDir data("output_store_test");
   OutputStore store(data.path());
-  const fs::path oldFile = store.retain("old");
-  const fs::path barelyOld = store.retain("seven days and a minute");
-  const fs::path barelyYoung = store.retain("six days 23 hours 59 minutes");
-  const fs::path recent = store.retain("recent");
+  const fs::path oldFile = store.retain("old").path;
+  const fs::path barelyOld = store.retain("seven days and a minute").path;
+  const fs::path barelyYoung = store.retain("six days 23 hours 59 minutes").path;
+  const fs::path recent = store.retain("recent").path;
   const fs::path foreign = store.folder() / "notes.txt";
   std::ofstream(foreign) << "not ours";
   const fs::path directory = store.folder() / "tool_directory";
