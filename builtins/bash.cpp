@@ -86,17 +86,24 @@ std::string endNotice(const ShellRunResult& result, std::int64_t timeoutMs) {
   return endStatus(result, timeoutMs);
 }
 
-/// The note after a cut output: how much there was, and where all of it is.
-std::string truncationNote(std::string_view lines, std::string_view size, std::string_view log) {
+/// The note after a cut output: how much there was, and where all of it is (or, when there was
+/// more than one file keeps, its start and end).
+std::string truncationNote(std::string_view lines, std::string_view size, std::string_view log,
+                           const core::KeptPart& kept = {}) {
+  const std::string where =
+      kept.whole() ? "The full output is in " + std::string(log)
+                   : "The output was too large to keep whole: its file " + std::string(log) + " keeps the first " +
+                         core::byteSize(kept.headBytes) + " and the last " + core::byteSize(kept.tailBytes) + " of " +
+                         std::to_string(kept.totalBytes) + " bytes";
   return "[Output truncated: the start and the end of " + std::string(lines) + " lines (" + std::string(size) +
-         ") are shown. The full output is in " + std::string(log) +
-         "; read it with an offset, or grep it, rather than running the command again.]";
+         ") are shown. " + where + "; read it with an offset, or grep it, rather than running the command again.]";
 }
 
 /// The first line of a cut answer: how the command ended and where the full output is, for a
 /// host that keeps only the head of what it is given (the note and the status come last).
-std::string cutFirstLine(std::string_view status, std::string_view log) {
-  return "(" + std::string(status) + " Output cut to its start and end; the full output is in " + std::string(log) + ".)";
+std::string cutFirstLine(std::string_view status, std::string_view log, bool whole = true) {
+  return "(" + std::string(status) + " Output cut to its start and end; " +
+         (whole ? "the full output is in " : "its start and end are kept in ") + std::string(log) + ".)";
 }
 
 /// What the model may be shown of the output within the call's budget, once bash's own lines
@@ -111,7 +118,10 @@ DigestLimits outputRoom(const core::BoundingLimits& budget, const std::filesyste
   const std::string notice = endNotice(timedOut, timeoutMs);
   const std::string status = std::string(std::max<std::size_t>(endStatus(timedOut, timeoutMs).size(), 96), 'x');
   // first "\n" output "\n\n" note, then the status item, joined by "\n": output's lines + 4.
-  const std::string frame = cutFirstLine(status, log) + "\n" + "\n\n" + truncationNote(lines, size, log) + "\n" + notice;
+  // The widest note: the one of an output too large to keep whole (every number at its widest).
+  const core::KeptPart partial{~std::uint64_t{0}, std::uint64_t{999} << 30, std::uint64_t{999} << 30};
+  const std::string frame = cutFirstLine(status, log, false) + "\n" + "\n\n" +
+                            truncationNote(lines, size, log, partial) + "\n" + notice;
   const core::BoundingLimits room = core::roomLeft(budget, frame);
   DigestLimits limits;
   limits.maxBytes = room.maxBytes;
@@ -139,11 +149,12 @@ core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t
   const auto blankLine = [&text] { return text.ends_with('\n') ? "\n" : "\n\n"; };
   if (result.text.truncated && result.logPath)
     text += blankLine() + truncationNote(std::to_string(result.outputLines), humanSize(result.outputBytes),
-                                         result.logPath->string());
+                                         result.logPath->string(), result.logKept);
   if (!result.logError.empty()) text += blankLine() + ("[The full output could not be kept: " + result.logError + "]");
   if (result.text.truncated)
     text = cutFirstLine(endStatus(result, timeoutMs),
-                        result.logPath ? result.logPath->string() : std::string("(not kept: see the end)")) +
+                        result.logPath ? result.logPath->string() : std::string("(not kept: see the end)"),
+                        result.logKept.whole()) +
            "\n" + text;
 
   const auto& status = result.outcome.status;
@@ -153,6 +164,8 @@ core::ToolCompletion foregroundResult(const ShellRunResult& result, std::int64_t
   metadata["cancelled"] = result.outcome.cancelled;
   metadata["truncated"] = result.text.truncated;
   metadata["logPath"] = result.logPath ? json(result.logPath->string()) : json();
+  if (result.logPath && !result.logKept.whole())
+    metadata["logKept"] = json{{"headBytes", result.logKept.headBytes}, {"tailBytes", result.logKept.tailBytes}};
   metadata["outputBytes"] = result.outputBytes;
   metadata["outputLines"] = result.outputLines;
   metadata["durationMs"] = result.elapsed.count();
@@ -273,7 +286,9 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
   const bool sandboxed = !escalated && shell->sandbox && shell->sandbox->applies(core::SandboxedProcess::ShellCommand);
   if (sandboxed) shell->sandbox->wrap(options.spec, core::SandboxedProcess::ShellCommand);
   const SandboxRun sandboxRun = sandboxed ? SandboxRun::Inside : escalated ? SandboxRun::Escalated : SandboxRun::Outside;
-  options.logFolder = core::OutputStore(context.location->dataDir).folder();
+  options.store = context.location->outputs;
+  options.logFolder = options.store ? options.store->folder() : core::OutputStore(context.location->dataDir).folder();
+  options.maxLogBytes = options.store ? options.store->limits().fileBytes : 0;
   options.digestLimits = outputRoom(context.budget, options.logFolder, timeoutMs);
   if (background) {
     options.memoryBytes = 0;

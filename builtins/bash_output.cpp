@@ -78,11 +78,30 @@ core::ToolCompletion readJob(ShellTools& shell, const std::string& sessionID, co
       std::clamp<std::size_t>(budget.maxBytes > kStatusRoomBytes ? budget.maxBytes - kStatusRoomBytes : 0, 1, kSliceBytes);
   const std::size_t sliceLines =
       std::clamp<std::size_t>(budget.maxLines > kStatusRoomLines ? budget.maxLines - kStatusRoomLines : 0, 1, kSliceLines);
+  // A running job's bounded log holds its tail as a ring past its head: not readable in order
+  // until the job ends and the ring is put behind the head.
+  const bool ringOnly = job.orderedLogBytes && job.outputBytes > *job.orderedLogBytes && offset >= *job.orderedLogBytes;
+  if (ringOnly) {
+    std::string text = "(no output readable yet: the log keeps the first " + std::to_string(*job.orderedLogBytes) +
+                       " bytes of this job's output, and its end only once the job ends, when it follows the first "
+                       "part in the same file. Wait for that with bash_output {\"shellId\": \"" + job.id +
+                       "\", \"until\": \"exit\"}.)\n\n[" + jobStatus(job) + ".]";
+    if (!note.empty()) text += "\n[" + note + "]";
+    json metadata = job.toJson();
+    metadata["offset"] = offset;
+    metadata["nextOffset"] = offset;
+    metadata["truncated"] = false;
+    return core::ToolResult{std::nullopt, json(std::move(text)), std::move(metadata)};
+  }
   LogSlice slice;
   try {
-    slice = readLogSlice(*job.logPath, offset, sliceBytes, sliceLines);
+    const std::size_t readable =
+        job.orderedLogBytes && job.outputBytes > *job.orderedLogBytes
+            ? static_cast<std::size_t>(std::min<std::uint64_t>(sliceBytes, *job.orderedLogBytes - offset))
+            : sliceBytes;
+    slice = readLogSlice(*job.logPath, offset, readable, sliceLines);
   } catch (const std::exception& e) {
-    return failure(e.what());
+    return failure(std::string(e.what()) + (job.state == JobState::Running ? "" : " (a finished job's log goes when the tool-output folder passes its budget, or after 7 days)"));
   }
   shell.jobs->setReadOffset(sessionID, job.id, slice.nextOffset);
   std::string text = cleanTerminalText(slice.bytes);

@@ -30,6 +30,12 @@ constexpr auto kCleanupInterval = std::chrono::hours(1);
 constexpr std::string_view kImplicitSession = "mcp";
 constexpr std::string_view kImplicitAgent = "mcp";
 
+/// The Location with the store of its tool-output folder, which every writer to the folder shares.
+std::shared_ptr<const Location> withOutputStore(Location location, const RetentionLimits& limits) {
+  if (!location.outputs) location.outputs = std::make_shared<OutputStore>(location.dataDir, limits);
+  return std::make_shared<const Location>(std::move(location));
+}
+
 } // namespace
 
 struct ToolService::Impl {
@@ -42,7 +48,7 @@ struct ToolService::Impl {
   SnapshotStore snapshots;
   ToolHooks hooks;
   SessionTable sessions;
-  OutputStore outputs;
+  OutputStore& outputs; ///< location->outputs
   asio::thread_pool workers;
   // Adds threads to `workers` while blocked tool bodies hold all of them (pool_growth.h).
   PoolGrowth workerGrowth;
@@ -70,8 +76,8 @@ struct ToolService::Impl {
   std::vector<std::function<void()>> shutdownSteps; // under listenerMutex
 
   Impl(asio::io_context& ioContext, ToolServiceOptions opts, std::shared_ptr<ClientChannel> channel)
-      : io(ioContext), options(std::move(opts)), location(std::make_shared<Location>(options.location)),
-        client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(options.location.dataDir),
+      : io(ioContext), options(std::move(opts)), location(withOutputStore(options.location, options.retention)),
+        client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(*location->outputs),
         workers(options.workerThreads), workerGrowth(workers, options.workerThreads), processes(ioContext),
         lsp(std::make_shared<LspService>(ioContext, processes,
                                          LspServiceOptions{options.location.directory, options.lsp, {}})),

@@ -8,6 +8,7 @@
 #include "core/lsp/formatter_config.h"
 #include "core/lsp/lsp_config.h"
 #include "core/output/output_bounding.h"
+#include "core/output/output_store.h"
 #include "core/permission/permission_config.h"
 #include "core/permission/permission_service.h"
 #include "core/sandbox/command_sandbox.h"
@@ -33,6 +34,8 @@ inline constexpr std::string_view kReservedScopePrefix = "toold:";
 struct ToolServiceOptions {
   Location location;
   BoundingLimits limits;
+  /// How much `<dataDir>/tool-output` keeps (toold.json's output.budgetBytes and fileBytes).
+  RetentionLimits retention;
   std::size_t workerThreads = 2;
   std::size_t snapshotCapacity = kDefaultSnapshotCapacity;
   PermissionConfig permissionConfig; ///< toold.json as read at start-up; config() is the one in effect

@@ -207,6 +207,8 @@ int main(int argc, char** argv) {
       daemon::explicitBudget(options.maxOutputLines, options.maxOutputBytes, permissionConfig.outputMaxLines,
                              permissionConfig.outputMaxBytes);
   toolOptions.limits = daemon::faceBudget(userBudget, daemon::kCallFaceBudget);
+  toolOptions.retention = daemon::retentionLimits(options.outputBudgetBytes, options.outputFileBytes,
+                                                  permissionConfig.outputBudgetBytes, permissionConfig.outputFileBytes);
   const core::BoundingLimits mcpBudget = daemon::faceBudget(userBudget, daemon::kMcpFaceBudget);
   // The OS sandbox: what the settings want, as far as this kernel enforces it; said at start-up
   // and in initialize, so nobody believes in more than there is.

@@ -92,14 +92,24 @@ void bindMcpResources(Server& server, fs::path outputDir) {
     const std::string_view id = std::string_view(uri).substr(std::min(uri.size(), kOutputUriPrefix.size()));
     const fs::path path = outputDir / std::string(id);
     std::error_code ec;
-    if (!uri.starts_with(kOutputUriPrefix) || !validId(id) || !fs::is_regular_file(path, ec))
+    if (!uri.starts_with(kOutputUriPrefix) || !validId(id))
       return reply.error(protocol::RpcError{static_cast<protocol::ErrorCode>(kResourceNotFound),
                                             "Resource not found: " + uri, json{{"uri", uri}}});
+    // An output toold kept may be gone since: removed for the folder's budget, or for its age.
+    const auto gone = [&] {
+      reply.error(protocol::RpcError{static_cast<protocol::ErrorCode>(kResourceNotFound),
+                                     "Resource not found: " + uri + ": no output by that id is kept (any more: toold " +
+                                         "removes the oldest outputs once the tool-output folder passes its size " +
+                                         "budget, and any older than 7 days)",
+                                     json{{"uri", uri}}});
+    };
+    if (!fs::is_regular_file(path, ec)) return gone();
     const auto size = fs::file_size(path, ec);
     if (ec || size > kMaxResourceBytes)
       throw InvalidParams("uri: " + uri + " holds " + std::to_string(size) + " bytes, more than a resource may (" +
                           std::to_string(kMaxResourceBytes) + "); read it with the read tool at " + path.string());
     std::ifstream in(path, std::ios::binary);
+    if (!in) return gone();
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     // Bytes that are not UTF-8 are replaced when the answer is encoded.
     reply(json{{"contents", json::array({json{{"uri", uri}, {"mimeType", "text/plain"}, {"text", std::move(text)}}})}});

@@ -31,6 +31,12 @@ Options:
                          output.maxLines, else 2000 for call, 250 over MCP)
   --max-output-bytes N   the same for bytes of text (default: output.maxBytes, else 51200 for
                          call, 10000 over MCP, which every measured MCP host keeps whole)
+  --output-budget N      the bytes all kept full outputs under <data-dir>/tool-output may take
+                         together: past it the oldest go first (default: toold.json's
+                         output.budgetBytes, else 4294967296, 4 GiB)
+  --output-file-bytes N  the bytes one kept output may take: a larger one keeps its first and
+                         last N/2 bytes, with a line saying how many were left out between
+                         (default: output.fileBytes, else 268435456, 256 MiB)
   --config FILE          the permission config (default: toold.json in the directory, if any)
   --asks ROUTE           how permission asks are answered: auto (default: through the client
                          when it declared permission or form elicitation, until it answers a
@@ -133,6 +139,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
     } else if (arg == "--directory" || arg == "--data-dir" || arg == "--log-level" || arg == "--log-file" ||
                arg == "--framing" || arg == "--max-frame-bytes" || arg == "--busy-poll-us" ||
                arg == "--max-output-lines" || arg == "--max-output-bytes" || arg == "--config" ||
+               arg == "--output-budget" || arg == "--output-file-bytes" ||
                arg == "--unattended" || arg == "--asks" || arg == "--permission-timeout" || arg == "--mcp-model" ||
                arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset" ||
                arg == "--mcp-keep-alive" || arg == "--foreground-limit" || arg == "--native-foreground-limit" ||
@@ -216,6 +223,8 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         if (arg == "--max-frame-bytes") options.maxFrameBytes = n;
         if (arg == "--max-output-lines") options.maxOutputLines = n;
         if (arg == "--max-output-bytes") options.maxOutputBytes = n;
+        if (arg == "--output-budget") options.outputBudgetBytes = n;
+        if (arg == "--output-file-bytes") options.outputFileBytes = n;
       }
     } else {
       return fail("unknown option '" + std::string(arg) + "'");

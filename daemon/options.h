@@ -27,6 +27,10 @@ struct Options {
   /// each face's default (output_budgets.h).
   std::optional<std::size_t> maxOutputLines;
   std::optional<std::size_t> maxOutputBytes;
+  /// --output-budget / --output-file-bytes: what `<data-dir>/tool-output` keeps in all and of one
+  /// output; unset: toold.json's output.budgetBytes / fileBytes, else core::RetentionLimits'.
+  std::optional<std::uint64_t> outputBudgetBytes;
+  std::optional<std::uint64_t> outputFileBytes;
   unsigned busyPollMicros = 50;           ///< how long the reader spins for the next frame before sleeping
   bool builtins = true;                   ///< serves the built-in tools (read, edit, …)
   bool conformanceTools = false;          ///< --conformance-tools: the MCP conformance suite's fixture tools

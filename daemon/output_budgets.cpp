@@ -11,4 +11,11 @@ core::BoundingLimits faceBudget(const ExplicitBudget& set, const core::BoundingL
   return core::BoundingLimits{set.maxLines.value_or(faceDefault.maxLines), set.maxBytes.value_or(faceDefault.maxBytes)};
 }
 
+core::RetentionLimits retentionLimits(std::optional<std::uint64_t> flagBudget, std::optional<std::uint64_t> flagFile,
+                                      std::optional<std::uint64_t> configBudget, std::optional<std::uint64_t> configFile) {
+  const core::RetentionLimits defaults;
+  return core::RetentionLimits{flagBudget.value_or(configBudget.value_or(defaults.folderBytes)),
+                               flagFile.value_or(configFile.value_or(defaults.fileBytes))};
+}
+
 } // namespace toold::daemon

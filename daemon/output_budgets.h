@@ -8,8 +8,10 @@
 #pragma once
 
 #include "core/output/output_bounding.h"
+#include "core/output/output_store.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 
 namespace toold::daemon {
@@ -31,5 +33,9 @@ ExplicitBudget explicitBudget(std::optional<std::size_t> flagLines, std::optiona
 
 /// A face's budget: what the user set applies to every face; the rest is the face's default.
 core::BoundingLimits faceBudget(const ExplicitBudget& set, const core::BoundingLimits& faceDefault);
+
+/// What the tool-output folder keeps: each flag's value, else the config's, else the default.
+core::RetentionLimits retentionLimits(std::optional<std::uint64_t> flagBudget, std::optional<std::uint64_t> flagFile,
+                                      std::optional<std::uint64_t> configBudget, std::optional<std::uint64_t> configFile);
 
 } // namespace toold::daemon

@@ -7,22 +7,88 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
+#include <vector>
 
 namespace toold::builtins {
 
 namespace fs = std::filesystem;
 
-OutputLog::OutputLog(fs::path folder, std::size_t memoryBytes)
-    : folder_(std::move(folder)), memoryBytes_(memoryBytes) {}
+namespace {
+
+/// Copies `length` bytes from `from` at `offset` to the end of `to`: in the kernel when it can,
+/// else through a buffer. Returns 0 or the system's error.
+int copyRange(int from, std::uint64_t offset, int to, std::uint64_t length) {
+  auto in = static_cast<off_t>(offset);
+  while (length > 0) {
+    const ssize_t copied = ::copy_file_range(from, &in, to, nullptr, static_cast<std::size_t>(length), 0);
+    if (copied > 0) {
+      length -= static_cast<std::uint64_t>(copied);
+      continue;
+    }
+    if (copied < 0 && errno == EINTR) continue;
+    if (copied == 0 || (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP)) return copied == 0 ? EIO : errno;
+    break; // not between these files: copy by hand below
+  }
+  std::vector<char> buffer(std::min<std::uint64_t>(length, 1 << 20));
+  while (length > 0) {
+    const ssize_t got = ::pread(from, buffer.data(), std::min<std::uint64_t>(length, buffer.size()), in);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return got == 0 ? EIO : errno;
+    for (std::size_t done = 0; done < static_cast<std::size_t>(got);) {
+      const ssize_t put = ::write(to, buffer.data() + done, static_cast<std::size_t>(got) - done);
+      if (put < 0 && errno == EINTR) continue;
+      if (put <= 0) return put == 0 ? EIO : errno;
+      done += static_cast<std::size_t>(put);
+    }
+    in += got;
+    length -= static_cast<std::uint64_t>(got);
+  }
+  return 0;
+}
+
+/// Up to `length` bytes of `fd` at `offset` (fewer at its end, none on an error).
+std::string readAt(int fd, std::uint64_t offset, std::size_t length) {
+  std::string bytes(length, '\0');
+  const ssize_t got = ::pread(fd, bytes.data(), length, static_cast<off_t>(offset));
+  bytes.resize(got > 0 ? static_cast<std::size_t>(got) : 0);
+  return bytes;
+}
+
+} // namespace
+
+OutputLog::OutputLog(fs::path folder, std::size_t memoryBytes, std::uint64_t maxFileBytes,
+                     std::shared_ptr<core::OutputStore> store)
+    : folder_(std::move(folder)), memoryBytes_(memoryBytes), store_(std::move(store)) {
+  if (maxFileBytes > 0) {
+    const auto part = core::keptPart(maxFileBytes + 1, maxFileBytes);
+    headBytes_ = part.headBytes;
+    ringBytes_ = part.tailBytes;
+    // A bound of one byte has no room for a tail: keep that byte as the head.
+    if (ringBytes_ == 0) headBytes_ = maxFileBytes;
+  }
+}
 
 OutputLog::~OutputLog() {
-  if (fd_ >= 0) ::close(fd_);
+  if (fd_ < 0) return;
+  ::close(fd_);
+  if (store_ && path_) store_->finished(*path_, bytesOnDisk());
+}
+
+std::uint64_t OutputLog::bytesOnDisk() const {
+  if (ringBytes_ == 0 && headBytes_ > 0) return std::min(filed_, headBytes_);
+  return headBytes_ == 0 ? filed_ : std::min(filed_, headBytes_ + ringBytes_);
+}
+
+std::uint64_t OutputLog::orderedBytes() const {
+  if (headBytes_ == 0 || filed_ <= headBytes_ + ringBytes_) return bytesOnDisk();
+  return headBytes_;
 }
 
 bool OutputLog::open() {
-  if (fd_ >= 0) return true;
+  if (fd_ >= 0 || finished_) return fd_ >= 0 || path_.has_value();
   if (!error_.empty()) return false;
   std::error_code ec;
   fs::create_directories(folder_, ec);
@@ -32,49 +98,123 @@ bool OutputLog::open() {
   }
   ::chmod(folder_.c_str(), 0700);
   auto path = folder_ / ("tool_" + core::newOutputId());
-  fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_APPEND, 0600);
+  // Read as well as written: the ring is copied out of it when the command ends.
+  fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd_ < 0) {
     error_ = "cannot create " + path.string() + ": " + std::strerror(errno);
     return false;
   }
   path_ = std::move(path);
+  if (store_) store_->writing(*path_);
   return true;
 }
 
-void OutputLog::writeAll(std::string_view bytes) {
+void OutputLog::writeAt(std::string_view bytes, std::uint64_t offset) {
   while (!bytes.empty() && error_.empty()) {
-    const ssize_t written = ::write(fd_, bytes.data(), bytes.size());
+    const ssize_t written = ::pwrite(fd_, bytes.data(), bytes.size(), static_cast<off_t>(offset));
     if (written < 0) {
       if (errno == EINTR) continue;
       error_ = "cannot write " + path_->string() + ": " + std::strerror(errno);
       return;
     }
     bytes.remove_prefix(static_cast<std::size_t>(written));
+    offset += static_cast<std::uint64_t>(written);
+  }
+}
+
+void OutputLog::writeToFile(std::string_view bytes) {
+  while (!bytes.empty() && error_.empty()) {
+    std::size_t chunk = bytes.size();
+    if (headBytes_ == 0 || filed_ < headBytes_) {
+      if (headBytes_ > 0) chunk = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, headBytes_ - filed_));
+      writeAt(bytes.substr(0, chunk), filed_);
+    } else if (ringBytes_ == 0) {
+      chunk = bytes.size(); // past a head-only bound: counted, not kept
+    } else {
+      // Of a run longer than the ring, only its last ringBytes_ would stay.
+      if (bytes.size() > ringBytes_) chunk = bytes.size() - static_cast<std::size_t>(ringBytes_);
+      else {
+        const std::uint64_t at = (filed_ - headBytes_) % ringBytes_;
+        chunk = static_cast<std::size_t>(std::min<std::uint64_t>(chunk, ringBytes_ - at));
+        writeAt(bytes.substr(0, chunk), headBytes_ + at);
+      }
+    }
+    filed_ += chunk;
+    bytes.remove_prefix(chunk);
   }
 }
 
 void OutputLog::append(std::string_view raw) {
   size_ += raw.size();
+  if (finished_) return;
   if (fd_ < 0 && memory_.size() + raw.size() <= memoryBytes_ && error_.empty()) {
     memory_.append(raw);
     return;
   }
   if (!open()) return;
   if (!memory_.empty()) {
-    writeAll(memory_);
+    writeToFile(memory_);
     memory_ = std::string();
   }
-  writeAll(raw);
+  writeToFile(raw);
 }
 
 std::optional<fs::path> OutputLog::persist() {
   if (!open()) return std::nullopt;
   if (!memory_.empty()) {
-    writeAll(memory_);
+    writeToFile(memory_);
     memory_ = std::string();
   }
   if (!error_.empty()) return std::nullopt;
   return path_;
+}
+
+void OutputLog::reorder() {
+  const std::uint64_t wrap = (filed_ - headBytes_) % ringBytes_; // the oldest byte of the tail
+  core::KeptPart part{filed_, headBytes_, ringBytes_};
+  const std::size_t headEndBytes = static_cast<std::size_t>(std::min<std::uint64_t>(headBytes_, 4));
+  const std::string headEnd = readAt(fd_, headBytes_ - headEndBytes, headEndBytes);
+  const std::string tailStart = readAt(fd_, headBytes_ + wrap, static_cast<std::size_t>(std::min<std::uint64_t>(4, ringBytes_ - wrap)));
+  part = core::onCharacterBoundaries(part, headEnd, tailStart);
+  const std::uint64_t from = (wrap + (ringBytes_ - part.tailBytes)) % ringBytes_;
+  const std::uint64_t first = std::min(part.tailBytes, ringBytes_ - from);
+  const std::string line = core::leftOutLine(part);
+
+  const fs::path ordered = folder_ / ("." + path_->filename().string() + ".ordering");
+  const int out = ::open(ordered.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  int error = out < 0 ? errno : 0;
+  if (error == 0) error = copyRange(fd_, 0, out, part.headBytes);
+  if (error == 0 && ::write(out, line.data(), line.size()) != static_cast<ssize_t>(line.size())) error = errno ? errno : EIO;
+  if (error == 0) error = copyRange(fd_, headBytes_ + from, out, first);
+  if (error == 0) error = copyRange(fd_, headBytes_, out, part.tailBytes - first);
+  if (out >= 0 && ::close(out) != 0 && error == 0) error = errno;
+  if (error == 0 && ::rename(ordered.c_str(), path_->c_str()) != 0) error = errno;
+  if (error != 0) {
+    ::unlink(ordered.c_str());
+    // The head is in order whatever happened; the ring is not, so it goes.
+    if (::ftruncate(fd_, static_cast<off_t>(headBytes_)) != 0) {}
+    error_ = "cannot put the end of the output in order in " + path_->string() + ": " + std::strerror(error);
+    kept_ = core::KeptPart{filed_, headBytes_, 0};
+    return;
+  }
+  kept_ = part;
+}
+
+core::KeptPart OutputLog::finish() {
+  if (finished_) return kept_;
+  finished_ = true;
+  kept_ = core::KeptPart{size_, size_, 0};
+  if (fd_ < 0) return kept_;
+  if (headBytes_ > 0 && filed_ > headBytes_ + ringBytes_ && error_.empty()) {
+    if (ringBytes_ > 0) reorder();
+    else kept_ = core::KeptPart{filed_, headBytes_, 0};
+  }
+  ::close(fd_);
+  fd_ = -1;
+  std::error_code ec;
+  const auto onDisk = fs::file_size(*path_, ec);
+  if (store_) store_->finished(*path_, ec ? bytesOnDisk() : onDisk);
+  return kept_;
 }
 
 void OutputLog::remove() {
@@ -85,6 +225,7 @@ void OutputLog::remove() {
   if (path_) {
     std::error_code ec;
     fs::remove(*path_, ec);
+    if (store_) store_->forget(*path_);
   }
   memory_ = std::string();
 }

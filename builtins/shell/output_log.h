@@ -3,14 +3,26 @@
 // head and tail of. A foreground command's output is kept in memory until it passes
 // `memoryBytes`: most commands print little, and they then leave no file behind unless their
 // output had to be cut. The file holds the raw bytes, escape codes and all.
+//
+// A bounded log keeps at most `maxFileBytes` of output however much a command prints: its head,
+// written as it comes, then its tail, written round a ring in the file after the head, so the
+// stream costs no more than an unbounded one. When the command ends the ring is put in order
+// behind the head, with a line saying how much was left out between them (core/output/kept_text).
 #pragma once
+
+#include "core/output/kept_text.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+
+namespace toold::core {
+class OutputStore;
+}
 
 namespace toold::builtins {
 
@@ -18,7 +30,10 @@ class OutputLog {
 public:
   /// `folder` is created (0700) when the file is; the file is `tool_<id>` (0600), so the
   /// tool-output folder's clean-up by age removes it like any other kept output.
-  OutputLog(std::filesystem::path folder, std::size_t memoryBytes);
+  /// `maxFileBytes`: 0 keeps all of the output, else its head and tail up to that many bytes.
+  /// `store`, when given, counts the file in the folder's budget: being written until finish().
+  OutputLog(std::filesystem::path folder, std::size_t memoryBytes, std::uint64_t maxFileBytes = 0,
+            std::shared_ptr<core::OutputStore> store = nullptr);
   ~OutputLog();
   OutputLog(const OutputLog&) = delete;
   OutputLog& operator=(const OutputLog&) = delete;
@@ -40,16 +55,36 @@ public:
   /// Removes the file, if any (a background job evicted from its session's list).
   void remove();
 
+  /// The command has ended: puts a bounded file's tail in order behind its head, closes the file
+  /// and tells the store its size. Returns how much of the output the file keeps (all of it, for
+  /// a log that has no file). Output appended after it is counted, not written.
+  core::KeptPart finish();
+
+  /// The file's bytes from its start that are already in their final order: all of them until the
+  /// output passes the bound, then the head only (the tail is a ring until finish()).
+  std::uint64_t orderedBytes() const;
+
 private:
   bool open();
-  void writeAll(std::string_view bytes);
+  /// Writes `bytes` at the file's next output position: the head, else the tail's ring.
+  void writeToFile(std::string_view bytes);
+  void writeAt(std::string_view bytes, std::uint64_t offset);
+  /// The ring in order behind the head, through a new file renamed over the log.
+  void reorder();
+  std::uint64_t bytesOnDisk() const;
 
   std::filesystem::path folder_;
   std::size_t memoryBytes_;
+  std::uint64_t headBytes_ = 0; ///< with ringBytes_: both 0 when unbounded
+  std::uint64_t ringBytes_ = 0;
+  std::shared_ptr<core::OutputStore> store_;
   std::string memory_;
   std::optional<std::filesystem::path> path_;
   int fd_ = -1;
-  std::uint64_t size_ = 0;
+  std::uint64_t size_ = 0;  ///< output appended
+  std::uint64_t filed_ = 0; ///< output handed to the file (the ring counts every byte it took)
+  bool finished_ = false;
+  core::KeptPart kept_;
   std::string error_;
 };
 

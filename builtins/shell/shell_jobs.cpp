@@ -117,6 +117,7 @@ JobView ShellJobs::viewLocked(const Job& job) const {
   if (job.state == JobState::Running) {
     view.logPath = job.run ? job.run->logPath() : std::nullopt;
     view.outputBytes = job.run ? job.run->outputBytes() : 0;
+    if (job.run) view.orderedLogBytes = job.run->orderedLogBytes();
     view.runtime = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                          job.startedSteady);
   } else {

@@ -45,6 +45,9 @@ struct JobView {
   std::string error; ///< why it failed to start
   std::optional<std::filesystem::path> logPath;
   std::uint64_t outputBytes = 0;
+  /// While it runs: the log's bytes from its start already in order (past them, a bounded log's
+  /// tail is a ring until the job ends); nullopt once ended (all of the file).
+  std::optional<std::uint64_t> orderedLogBytes;
   std::chrono::system_clock::time_point startedAt;
   std::chrono::milliseconds runtime{0}; ///< so far, or in all once ended
   std::string tail; ///< the end of its output, cleaned (once ended)

@@ -28,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 /// `progress` is only called, never changed, and not at all once `progressDetached`.
 struct ShellRun::State {
   State(asio::io_context& io, ShellRunOptions options)
-      : log(options.logFolder, options.memoryBytes), digest(options.digestLimits), progressTimer(io),
+      : log(options.logFolder, options.memoryBytes, options.maxLogBytes, std::move(options.store)), digest(options.digestLimits), progressTimer(io),
         progress(std::move(options.progress)),
         started(Clock::now()) {
     if (options.memoryBytes == 0) log.persist(); // read while it runs: the file exists from the start
@@ -48,6 +48,7 @@ struct ShellRun::State {
   OutputDigest digest;
   bool pathPublished = false;
   std::atomic<std::uint64_t> bytes{0};
+  std::atomic<std::uint64_t> orderedBytes{0};
   mutable std::mutex pathMutex;
   std::optional<fs::path> path;
 
@@ -129,6 +130,8 @@ std::shared_ptr<ShellRun> ShellRun::start(asio::io_context& io, core::ProcessRun
 
 std::uint64_t ShellRun::outputBytes() const { return state_->bytes.load(std::memory_order_relaxed); }
 
+std::uint64_t ShellRun::orderedLogBytes() const { return state_->orderedBytes.load(std::memory_order_relaxed); }
+
 std::optional<fs::path> ShellRun::logPath() const {
   std::lock_guard lock(state_->pathMutex);
   return state_->path;
@@ -140,6 +143,7 @@ void ShellRun::onOutput(std::string_view bytes) {
     state_->log.append(bytes);
     state_->digest.append(bytes);
     state_->bytes.store(state_->log.size(), std::memory_order_relaxed);
+    state_->orderedBytes.store(state_->log.orderedBytes(), std::memory_order_relaxed);
     state_->publishPath();
   }
   if (!state_->progress) return;
@@ -217,6 +221,8 @@ void ShellRun::onExit(core::ProcessOutcome outcome, const std::function<void(She
     if (result.text.truncated || outcome.cancelled || outcome.timedOut || state_->log.path()) {
       result.logPath = state_->log.persist();
     }
+    result.logKept = state_->log.finish();
+    state_->orderedBytes.store(state_->log.orderedBytes(), std::memory_order_relaxed);
     result.logError = state_->log.error();
     result.outputBytes = state_->log.size();
     result.outputLines = state_->digest.totalLines();

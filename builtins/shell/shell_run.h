@@ -8,6 +8,7 @@
 
 #include "builtins/shell/output_digest.h"
 #include "core/base/cancellation.h"
+#include "core/output/kept_text.h"
 #include "core/process/process_runner.h"
 
 #include <boost/asio/io_context.hpp>
@@ -21,11 +22,19 @@
 #include <optional>
 #include <string>
 
+namespace toold::core {
+class OutputStore;
+}
+
 namespace toold::builtins {
 
 struct ShellRunOptions {
   core::ProcessSpec spec;              ///< argv, cwd, environment and timeout, ready to start
   std::filesystem::path logFolder;     ///< the tool-output folder
+  /// The folder's store, which counts the log in its budget; null: not counted.
+  std::shared_ptr<core::OutputStore> store;
+  /// The most the log keeps of the output (its head and tail); 0: all of it.
+  std::uint64_t maxLogBytes = 0;
   /// Output kept in memory before the log file is created; 0 creates it at once (background
   /// jobs, whose log is read while they run).
   std::size_t memoryBytes = 64 * 1024;
@@ -40,6 +49,7 @@ struct ShellRunResult {
   OutputDigest::Rendered text;           ///< the model's view of the output
   std::optional<std::filesystem::path> logPath; ///< the full output's file, when there is one
   std::string logError;                  ///< non-empty: the log could not be written whole
+  core::KeptPart logKept;                ///< how much of the output the log keeps
   std::uint64_t outputBytes = 0;
   std::uint64_t outputLines = 0;
   std::chrono::milliseconds elapsed{0};
@@ -59,6 +69,9 @@ public:
 
   /// While it runs: bytes so far and the log's path (once the file exists). Thread-safe.
   std::uint64_t outputBytes() const;
+  /// While it runs: the log's bytes from its start already in their final order (a bounded log's
+  /// tail is a ring until the command ends). Thread-safe.
+  std::uint64_t orderedLogBytes() const;
   std::optional<std::filesystem::path> logPath() const;
 
   /// What a foreground command had printed when it was moved to the background.

@@ -8,6 +8,7 @@
 namespace toold::core {
 
 struct WorkspaceRoot; // core/workspace/workspace_root.h
+class OutputStore;    // core/output/output_store.h
 
 /// Where tools act: the workspace directory (canonical), the git worktree that holds it, and the
 /// daemon's data folder.
@@ -21,6 +22,9 @@ struct Location {
   /// another folder) the file tools refuse to act, rather than follow the name. Shared: copies of
   /// the Location hold the same descriptor.
   std::shared_ptr<const WorkspaceRoot> root = nullptr;
+  /// `<dataDir>/tool-output`, with the running account of its budget that every writer to it
+  /// shares (set by the ToolService; null: a tool run outside one keeps its output unbounded).
+  std::shared_ptr<OutputStore> outputs = nullptr;
 };
 
 } // namespace toold::core

@@ -131,7 +131,7 @@ std::string boundedPreview(std::string_view text, std::string_view marker, const
 }
 
 BoundedContent boundContent(const json& content, const BoundingLimits& limits,
-                            const std::function<std::filesystem::path(std::string_view)>& retain,
+                            const std::function<RetainedText(std::string_view)>& retain,
                             std::string_view hint) {
   if (!content.is_array()) throw std::invalid_argument("tool content must be a JSON array of items");
 
@@ -144,15 +144,15 @@ BoundedContent boundContent(const json& content, const BoundingLimits& limits,
     joined.append(textOf(item));
     firstText = false;
   }
-  if (withinLimits(joined, limits)) return BoundedContent{content, false, std::nullopt};
+  if (withinLimits(joined, limits)) return BoundedContent{content, false, std::nullopt, {}};
 
   // Retain before cutting: if the full text cannot be kept, the caller must fail rather than show
   // a preview whose marker names a file that does not exist.
-  std::filesystem::path outputPath = retain(joined);
+  RetainedText retained = retain(joined);
   // The hint is advice, the text is the point: under limits too small for both, only the marker
   // (which names the file) stays.
-  std::string marker = truncationMarker(outputPath, hint);
-  if (marker.size() + 4 > limits.maxBytes / 2) marker = truncationMarker(outputPath);
+  std::string marker = truncationMarker(retained, hint);
+  if (marker.size() + 4 > limits.maxBytes / 2) marker = truncationMarker(retained);
   const std::string preview = boundedPreview(joined, marker, limits);
 
   json bounded = json::array();
@@ -165,13 +165,17 @@ BoundedContent boundContent(const json& content, const BoundingLimits& limits,
       previewPlaced = true;
     }
   }
-  return BoundedContent{std::move(bounded), true, std::move(outputPath)};
+  return BoundedContent{std::move(bounded), true, std::move(retained.path), retained.part};
+}
+
+std::string truncationMarker(const RetainedText& retained, std::string_view hint) {
+  std::string marker = "... output truncated; " + savedWhere(retained) + " ...";
+  if (!hint.empty()) marker.append(" ").append(hint);
+  return marker;
 }
 
 std::string truncationMarker(const std::filesystem::path& path, std::string_view hint) {
-  std::string marker = "... output truncated; full content saved to " + path.string() + " ...";
-  if (!hint.empty()) marker.append(" ").append(hint);
-  return marker;
+  return truncationMarker(RetainedText{path}, hint);
 }
 
 std::string_view truncationHint(bool mayDelegate) {

@@ -4,6 +4,8 @@
 // so every cut can be tested without a disk.
 #pragma once
 
+#include "core/output/kept_text.h"
+
 #include <cstddef>
 #include <filesystem>
 #include <functional>
@@ -53,24 +55,29 @@ struct BoundedContent {
   bool truncated = false;
   /// The file holding the full text; set only when truncated.
   std::optional<std::filesystem::path> outputPath;
+  /// How much of the text that file holds (all of it, unless it was over the file's bound).
+  KeptPart kept;
 };
 
 /// `content` is a JSON array of items, `{"type":"text","text":...}` or file items. The text items
 /// are joined with "\n" and measured; other items are never measured. Within the limits the
 /// content comes back unchanged. Over them, `retain(joined)` is called exactly once (it stores
-/// the full text and returns the file's absolute path; its exceptions, StorageError among them,
-/// propagate), and every text item is replaced by ONE text item holding
-/// boundedPreview(joined, truncationMarker(path)), placed where the first text item was; other
-/// items keep their order.
+/// the full text, or its head and tail, and returns the file's absolute path and what it kept; its
+/// exceptions, StorageError among them, propagate), and every text item is replaced by ONE text
+/// item holding boundedPreview(joined, truncationMarker(retained)), placed where the first text
+/// item was; other items keep their order.
 /// Throws std::invalid_argument when `content` is not an array or a text item's "text" is not a
 /// string: a malformed item must not slip past the bound unmeasured.
 /// `hint`, when not empty, follows the marker on its line (see truncationHint), unless the marker
 /// with it would take more than half of maxBytes.
 BoundedContent boundContent(const json& content, const BoundingLimits& limits,
-                            const std::function<std::filesystem::path(std::string_view)>& retain,
+                            const std::function<RetainedText(std::string_view)>& retain,
                             std::string_view hint = {});
 
-/// "... output truncated; full content saved to <path> ..." and, when given, " <hint>".
+/// "... output truncated; full content saved to <path> ..." (or "only part of it kept: kept the
+/// first … in <path>", see savedWhere) and, when given, " <hint>".
+std::string truncationMarker(const RetainedText& retained, std::string_view hint = {});
+/// The marker of a file that holds the whole text.
 std::string truncationMarker(const std::filesystem::path& path, std::string_view hint = {});
 
 /// What the model is told to do with the saved file: delegate it to a subagent when the agent may

@@ -4,12 +4,16 @@
 #include "core/output/output_store.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <map>
 #include <cerrno>
 #include <cstdint>
 #include <random>
 #include <system_error>
 #include <utility>
+
+#include <spdlog/spdlog.h>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -105,6 +109,15 @@ bool isRetainedFileName(const fs::path& path) {
   return path.filename().string().starts_with(kFilePrefix);
 }
 
+/// A file found on disk that changed this recently may be another toold's log, still growing.
+constexpr auto kQuietBeforeRemoval = std::chrono::minutes(1);
+
+bool quietFor(const fs::path& path, fs::file_time_type::duration quiet) {
+  std::error_code error;
+  const auto modified = fs::last_write_time(path, error);
+  return !error && fs::file_time_type::clock::now() - modified >= quiet;
+}
+
 } // namespace
 
 std::string newOutputId() {
@@ -118,27 +131,96 @@ std::string newOutputId() {
   return id + randomBase62(kRandomChars);
 }
 
-OutputStore::OutputStore(fs::path dataDir) : folder_(fs::absolute(std::move(dataDir)) / "tool-output") {}
+OutputStore::OutputStore(fs::path dataDir, RetentionLimits limits)
+    : folder_(fs::absolute(std::move(dataDir)) / "tool-output"), limits_(limits), ledger_(limits.folderBytes) {}
 
-fs::path OutputStore::retain(std::string_view text) {
+RetainedText OutputStore::retain(std::string_view text) {
   // Every time rather than once: the folder may have been removed since the last call.
   createDirectories(folder_);
-  const fs::path path = folder_ / (std::string(kFilePrefix) + newOutputId());
+  const std::string name = std::string(kFilePrefix) + newOutputId();
+  const fs::path path = folder_ / name;
+  KeptPart part = keptPart(text.size(), limits_.fileBytes);
+  if (!part.whole())
+    part = onCharacterBoundaries(part, text.substr(part.headBytes - std::min<std::uint64_t>(part.headBytes, 4), std::min<std::uint64_t>(part.headBytes, 4)),
+                                 text.substr(text.size() - part.tailBytes, std::min<std::uint64_t>(part.tailBytes, 4)));
   // O_EXCL: never overwrite or follow anything already there, even a name another toold chose.
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   if (fd < 0) throw StorageError(describe("cannot create tool output file", path, errno));
-  writeAll(fd, path, text);
+  std::uint64_t written = text.size();
+  if (part.whole()) {
+    writeAll(fd, path, text);
+  } else {
+    const std::string line = leftOutLine(part);
+    writeAll(fd, path, text.substr(0, part.headBytes));
+    writeAll(fd, path, line);
+    writeAll(fd, path, text.substr(text.size() - part.tailBytes));
+    written = part.headBytes + line.size() + part.tailBytes;
+  }
   // close() is where some file systems (NFS, quotas) first report a failed write.
   if (::close(fd) != 0) {
     const int error = errno;
     ::unlink(path.c_str());
     throw StorageError(describe("cannot write tool output to", path, error));
   }
-  return path;
+  std::lock_guard lock(mutex_);
+  scanOnce();
+  ledger_.record(name, written);
+  evictOldest(name);
+  return RetainedText{path, part};
+}
+
+void OutputStore::writing(const fs::path& path) {
+  std::lock_guard lock(mutex_);
+  scanOnce();
+  ledger_.writing(path.filename().string());
+}
+
+void OutputStore::finished(const fs::path& path, std::uint64_t bytes) {
+  const std::string name = path.filename().string();
+  std::lock_guard lock(mutex_);
+  scanOnce();
+  ledger_.finished(name, bytes);
+  evictOldest(name);
+}
+
+void OutputStore::forget(const fs::path& path) {
+  std::lock_guard lock(mutex_);
+  ledger_.forget(path.filename().string());
+}
+
+std::uint64_t OutputStore::keptBytes() {
+  std::lock_guard lock(mutex_);
+  scanOnce();
+  return ledger_.total();
+}
+
+void OutputStore::scanOnce() {
+  if (scanned_) return;
+  scanned_ = true;
+  std::map<std::string, std::uint64_t> found;
+  std::error_code error;
+  for (fs::directory_iterator entries(folder_, error), end; !error && entries != end; entries.increment(error)) {
+    std::error_code entryError;
+    if (!isRetainedFileName(entries->path()) || !fs::is_regular_file(entries->symlink_status(entryError))) continue;
+    const auto size = entries->file_size(entryError);
+    if (!entryError) found[entries->path().filename().string()] = size;
+  }
+  ledger_.resync(found);
+}
+
+void OutputStore::evictOldest(const std::string& keep) {
+  const auto removable = [this](const std::string& name) { return quietFor(folder_ / name, kQuietBeforeRemoval); };
+  for (const auto& name : ledger_.overBudget(keep, removable)) {
+    // Gone already (another toold's clean-up) is removed all the same.
+    if (::unlink((folder_ / name).c_str()) != 0 && errno != ENOENT)
+      spdlog::warn("tool-output: cannot remove {} to keep the folder within {} bytes: {}", (folder_ / name).string(),
+                   limits_.folderBytes, std::generic_category().message(errno));
+  }
 }
 
 OutputStore::CleanupReport OutputStore::cleanup(fs::file_time_type now, std::chrono::hours maxAge) {
   CleanupReport report;
+  std::map<std::string, std::uint64_t> left; // what the folder holds after the clean-up
   std::error_code error;
   fs::directory_iterator entries(folder_, error);
   if (error) {
@@ -159,6 +241,7 @@ OutputStore::CleanupReport OutputStore::cleanup(fs::file_time_type now, std::chr
       ++report.failed;
     } else if (now - modified <= maxAge) {
       ++report.kept;
+      if (const auto size = entry.file_size(entryError); !entryError) left[entry.path().filename().string()] = size;
     } else {
       // A file another toold removed first is gone all the same, so it counts as deleted.
       fs::remove(entry.path(), entryError);
@@ -173,6 +256,11 @@ OutputStore::CleanupReport OutputStore::cleanup(fs::file_time_type now, std::chr
       ++report.failed;
       break;
     }
+  }
+  if (!error) {
+    std::lock_guard lock(mutex_);
+    scanned_ = true;
+    ledger_.resync(left);
   }
   return report;
 }

@@ -306,16 +306,23 @@ private:
     return paths;
   }
 
-  /// `{"maxBytes": N, "maxLines": N}`: the budget of a tool's answer, each a positive integer.
+  /// `{"maxBytes": N, "maxLines": N, "budgetBytes": N, "fileBytes": N}`: the budget of a tool's
+  /// answer, and what the tool-output folder keeps; each a positive integer.
   void readOutput(const OrderedJson& value, const ConfigLocation& at, PermissionConfig& config) {
     if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
     for (const auto& [key, entry] : value.items()) {
       const ConfigLocation member = at.member(key);
-      if (key != "maxBytes" && key != "maxLines")
-        fail(member, at.path + ": unknown key " + jsonQuoted(key) + R"( (expected "maxBytes" or "maxLines"))");
+      if (key != "maxBytes" && key != "maxLines" && key != "budgetBytes" && key != "fileBytes")
+        fail(member, at.path + ": unknown key " + jsonQuoted(key) +
+                         R"( (expected "maxBytes", "maxLines", "budgetBytes" or "fileBytes"))");
       if (!entry.is_number_unsigned() || entry.get<std::uint64_t>() == 0)
         fail(member, member.path + ": expected a positive integer, got " + describeValue(entry));
-      (key == "maxBytes" ? config.outputMaxBytes : config.outputMaxLines) = entry.get<std::size_t>();
+      if (key == "budgetBytes")
+        config.outputBudgetBytes = entry.get<std::uint64_t>();
+      else if (key == "fileBytes")
+        config.outputFileBytes = entry.get<std::uint64_t>();
+      else
+        (key == "maxBytes" ? config.outputMaxBytes : config.outputMaxLines) = entry.get<std::size_t>();
     }
   }
 

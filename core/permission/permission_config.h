@@ -12,6 +12,7 @@
 //     "agent": {"plan": {"permission": {"edit": "deny"}}, "review": {"permission": "ask"}},
 //     "mcp": {"model": "gpt-5"},                       (the model the MCP face serves; optional)
 //     "output": {"maxBytes": 20000, "maxLines": 400},  (every face's budget of a tool's answer; optional)
+//     "output": {"budgetBytes": 4294967296, "fileBytes": 268435456},  (what tool-output/ keeps; optional)
 //     "codemode": true                                 (Code Mode for every snapshot; or an object:)
 //     "codemode": {"enabled": true, "timeout": 120000, "maxToolCalls": 1000, "memory": 384,
 //                  "tools": {"read": true, "acme_*": false}},  (which tools run inside it)
@@ -78,6 +79,10 @@ struct PermissionConfig {
   /// --max-output-lines / --max-output-bytes give it (the flags win); unset: each face's default.
   std::optional<std::size_t> outputMaxLines;
   std::optional<std::size_t> outputMaxBytes;
+  /// `output.budgetBytes` / `output.fileBytes`: what `<data-dir>/tool-output` keeps in all and of
+  /// one output, as --output-budget / --output-file-bytes give it (the flags win).
+  std::optional<std::uint64_t> outputBudgetBytes;
+  std::optional<std::uint64_t> outputFileBytes;
   SandboxSettings sandbox; ///< `sandbox`: the policy for the commands toold starts; --sandbox wins for the mode
 };
 

@@ -75,8 +75,9 @@ bool certainlyWithinLimits(const json& content, const BoundingLimits& limits) {
 }
 
 // The first line of a cut answer, for hosts that keep only the head of what they are given.
-std::string cutFirstLine(const std::filesystem::path& path) {
-  return "(Output cut to its start and end; the full text is saved to " + path.string() + ".)";
+std::string cutFirstLine(const RetainedText& retained) {
+  if (!retained.part.whole()) return "(Output cut to its start and end; " + keptNote(retained.part, retained.path) + ".)";
+  return "(Output cut to its start and end; the full text is saved to " + retained.path.string() + ".)";
 }
 
 // How many calls may wait to start on the handover's thread: enough to keep it busy while the
@@ -487,10 +488,10 @@ struct Call : std::enable_shared_from_this<Call> {
   void startWithCutLine(BoundedContent& bounded, bool mayDelegate) const {
     constexpr std::size_t kMinLines = 20, kMinBytes = 1024;
     if (limits.maxLines < kMinLines || limits.maxBytes < kMinBytes || !bounded.outputPath) return;
-    const std::string first = cutFirstLine(*bounded.outputPath);
+    const RetainedText saved{*bounded.outputPath, bounded.kept};
+    const std::string first = cutFirstLine(saved);
     if (first.size() + 1 > limits.maxBytes / 4) return;
     const BoundingLimits rest{limits.maxLines - 1, limits.maxBytes - first.size() - 1};
-    const std::filesystem::path saved = *bounded.outputPath;
     BoundedContent again = boundContent(outcome.content, rest, [&](std::string_view) { return saved; },
                                         truncationHint(mayDelegate));
     for (auto& item : again.content) {

@@ -85,3 +85,50 @@ TEST_CASE("output log: slices end at whole lines, then at character boundaries",
   CHECK(readLogSlice(path, 0, 4, 10).bytes == "ab\xc3\xa9");
   CHECK_THROWS(readLogSlice(dir.path() / "missing", 0, 10, 10));
 }
+
+TEST_CASE("output log: a bounded log keeps the head and the tail, in order once finished", "[output_log]") {
+  toold::testing::TempDir dir("output_log_test");
+  OutputLog log(dir.path(), 0, 10);
+  log.append("0123");
+  log.append("456789");
+  CHECK(log.orderedBytes() == 10); // exactly at the bound: all of it, in order
+  // 26 letters more, in pieces that wrap the ring and one longer than the ring.
+  log.append("abcdefg");
+  CHECK(log.orderedBytes() == 5);
+  log.append("hijklmnopqrstu");
+  log.append("vwxyz");
+  CHECK(log.size() == 36);
+  const auto kept = log.finish();
+  CHECK(kept.totalBytes == 36);
+  CHECK(kept.headBytes == 5);
+  CHECK(kept.tailBytes == 5);
+  REQUIRE(log.path());
+  CHECK(contents(*log.path()) ==
+        "01234\n\n... 26 bytes left out here: this file keeps the first 5 and the last 5 bytes of 36 ...\n\nvwxyz");
+  CHECK(log.error().empty());
+  // Nothing is left beside it (the file it was put in order through was renamed over it).
+  CHECK(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator()) == 1);
+}
+
+TEST_CASE("output log: a bounded log within its bound is left as it is", "[output_log]") {
+  toold::testing::TempDir dir("output_log_test");
+  OutputLog log(dir.path(), 4, 100);
+  log.append("hello ");
+  log.append("world");
+  const auto kept = log.finish();
+  CHECK(kept.whole());
+  REQUIRE(log.path());
+  CHECK(contents(*log.path()) == "hello world");
+}
+
+TEST_CASE("output log: the tail's ring moves off broken characters when put in order", "[output_log]") {
+  toold::testing::TempDir dir("output_log_test");
+  OutputLog log(dir.path(), 0, 8);
+  // The head "abc\xc3" would end inside é; the tail "\x82\xacxy" would start inside €.
+  log.append("abc\xc3\xa9----\xe2\x82\xac" "xy");
+  const auto kept = log.finish();
+  CHECK(kept.headBytes == 3);
+  CHECK(kept.tailBytes == 2);
+  CHECK(contents(*log.path()).starts_with("abc\n\n... "));
+  CHECK(contents(*log.path()).ends_with(" ...\n\nxy"));
+}

@@ -107,7 +107,7 @@ TEST_CASE("retain writes exactly the text to a new private file in <data-dir>/to
   CHECK(store.folder() == data.path() / "tool-output");
 
   const std::string text = std::string("line one\nzwei é € 😀\n") + '\0' + "after a NUL byte\r\n";
-  const fs::path path = store.retain(text);
+  const fs::path path = store.retain(text).path;
   CHECK(path.is_absolute());
   CHECK(path.parent_path() == store.folder());
   CHECK(path.filename().string().starts_with("tool_"));
@@ -116,14 +116,14 @@ TEST_CASE("retain writes exactly the text to a new private file in <data-dir>/to
   CHECK(modeOf(path) == 0600U);
   CHECK(modeOf(store.folder()) == 0700U);
 
-  const fs::path empty = store.retain("");
+  const fs::path empty = store.retain("").path;
   CHECK(fs::file_size(empty) == 0);
 }
 
 TEST_CASE("retain creates missing parents of the folder, and a relative data dir is made absolute", "[output_store]") {
   TempDir data("output_store_test");
   OutputStore nested(data.path() / "a" / "b");
-  CHECK(readFile(nested.retain("x")) == "x");
+  CHECK(readFile(nested.retain("x").path) == "x");
   CHECK(modeOf(data.path() / "a") == 0700U);
 
   OutputStore relative("some-relative-dir");
@@ -136,7 +136,7 @@ TEST_CASE("1000 retains make 1000 distinct files whose names sort in creation or
   OutputStore store(data.path());
   std::vector<std::string> names;
   for (int i = 0; i < 1000; ++i) {
-    const fs::path path = store.retain("text " + std::to_string(i));
+    const fs::path path = store.retain("text " + std::to_string(i)).path;
     names.push_back(path.filename().string());
   }
   CHECK(std::is_sorted(names.begin(), names.end()));
@@ -206,10 +206,10 @@ TEST_CASE("an unwritable data dir or folder throws StorageError and leaves no fi
 TEST_CASE("cleanup deletes tool_ files older than the maximum age and keeps everything else", "[output_store]") {
   TempDir data("output_store_test");
   OutputStore store(data.path());
-  const fs::path oldFile = store.retain("old");
-  const fs::path barelyOld = store.retain("seven days and a minute");
-  const fs::path barelyYoung = store.retain("six days 23 hours 59 minutes");
-  const fs::path recent = store.retain("recent");
+  const fs::path oldFile = store.retain("old").path;
+  const fs::path barelyOld = store.retain("seven days and a minute").path;
+  const fs::path barelyYoung = store.retain("six days 23 hours 59 minutes").path;
+  const fs::path recent = store.retain("recent").path;
   const fs::path foreign = store.folder() / "notes.txt";
   std::ofstream(foreign) << "not ours";
   const fs::path directory = store.folder() / "tool_directory";
@@ -250,4 +250,73 @@ TEST_CASE("cleanup of a folder that does not exist yet does nothing", "[output_s
   CHECK(report.kept == 0);
   CHECK(report.failed == 0);
   CHECK_FALSE(fs::exists(store.folder()));
+}
+
+TEST_CASE("retain keeps the head and tail of a text over the file bound, and says so", "[output_store]") {
+  TempDir data("output-store");
+  OutputStore store(data.path(), toold::core::RetentionLimits{1 << 20, 10});
+  const auto kept = store.retain("0123456789abcdefghij");
+  CHECK(kept.part.totalBytes == 20);
+  CHECK(kept.part.headBytes == 5);
+  CHECK(kept.part.tailBytes == 5);
+  CHECK(readFile(kept.path) ==
+        "01234\n\n... 10 bytes left out here: this file keeps the first 5 and the last 5 bytes of 20 ...\n\nfghij");
+  const auto whole = store.retain("0123456789");
+  CHECK(whole.part.whole());
+  CHECK(readFile(whole.path) == "0123456789");
+}
+
+TEST_CASE("retain removes the oldest kept files once the folder is over its budget", "[output_store]") {
+  TempDir data("output-store");
+  OutputStore store(data.path(), toold::core::RetentionLimits{25, 1 << 20});
+  const fs::path first = store.retain("0123456789").path;
+  const fs::path second = store.retain("0123456789").path;
+  CHECK(store.keptBytes() == 20);
+  const fs::path third = store.retain("0123456789").path;
+  CHECK_FALSE(fs::exists(first));
+  CHECK(fs::exists(second));
+  CHECK(fs::exists(third));
+  CHECK(store.keptBytes() == 20);
+  // One text larger than the whole budget is kept all the same; everything older goes.
+  const fs::path large = store.retain(std::string(40, 'x')).path;
+  CHECK(fs::exists(large));
+  CHECK_FALSE(fs::exists(second));
+  CHECK_FALSE(fs::exists(third));
+  CHECK(store.keptBytes() == 40);
+}
+
+TEST_CASE("the store counts what the folder held before it, and never removes a file being written", "[output_store]") {
+  TempDir data("output-store");
+  fs::path old;
+  {
+    OutputStore earlier(data.path());
+    old = earlier.retain(std::string(30, 'o')).path;
+  }
+  // Found on disk, it goes only once quiet: an old one, as another toold's would be after a minute.
+  fs::last_write_time(old, fs::file_time_type::clock::now() - std::chrono::minutes(5));
+  OutputStore store(data.path(), toold::core::RetentionLimits{45, 1 << 20});
+  const fs::path log = store.folder() / "tool_0000000000000_log";
+  { std::ofstream(log) << std::string(40, 'l'); }
+  store.writing(log);
+  const fs::path kept = store.retain(std::string(20, 'k')).path;
+  CHECK_FALSE(fs::exists(old));
+  CHECK(fs::exists(log)); // older than everything, but still being written
+  CHECK(fs::exists(kept));
+  store.finished(log, 40);
+  CHECK(fs::exists(log)); // the one just finished is kept; others go, oldest first, to make room
+  CHECK_FALSE(fs::exists(kept));
+  const fs::path next = store.retain(std::string(20, 'n')).path;
+  CHECK_FALSE(fs::exists(log));
+  CHECK(fs::exists(next));
+}
+
+TEST_CASE("cleanup recounts the folder: files removed behind the store's back stop counting", "[output_store]") {
+  TempDir data("output-store");
+  OutputStore store(data.path(), toold::core::RetentionLimits{100, 1 << 20});
+  const fs::path a = store.retain(std::string(60, 'a')).path;
+  fs::remove(a);
+  store.cleanup(fs::file_time_type::clock::now());
+  CHECK(store.keptBytes() == 0);
+  store.retain(std::string(30, 'b'));
+  CHECK(store.keptBytes() == 30);
 }

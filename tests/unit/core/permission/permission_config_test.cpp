@@ -388,7 +388,7 @@ TEST_CASE("permission config: the output section sets the budget of a tool's ans
   CHECK(errorOf(R"({"output": 4000})") == R"(toold.json:1: output: expected an object, got 4000)");
   CHECK(errorOf("{\"output\": {\n\"maxBytes\": 0}}") == R"(toold.json:2: output.maxBytes: expected a positive integer, got 0)");
   CHECK(errorOf("{\"output\": {\n\"bytes\": 10}}") ==
-        R"(toold.json:2: output: unknown key "bytes" (expected "maxBytes" or "maxLines"))");
+        R"(toold.json:2: output: unknown key "bytes" (expected "maxBytes", "maxLines", "budgetBytes" or "fileBytes"))");
 }
 
 TEST_CASE("permission config: the lsp and formatter sections are left to their own readers", "[permission_config]") {
