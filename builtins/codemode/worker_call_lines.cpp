@@ -61,10 +61,18 @@ bool hasLoneSurrogate(std::string_view inputJson) {
 }
 
 std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload) {
-  std::string line(kResultHead);
+  return resultLine(id, ok, 64, [&payload](std::string& line) { protocol::appendJson(line, payload); });
+}
+
+std::string resultLine(std::uint64_t id, bool ok, std::size_t payloadBytes,
+                       const std::function<void(std::string&)>& writePayload) {
+  std::string line;
+  // Escapes make the payload a little longer than its text: a sixteenth more, and the frame.
+  line.reserve(kResultHead.size() + kErrorKey.size() + 24 + payloadBytes + payloadBytes / 16);
+  line += kResultHead;
   line += std::to_string(id);
   line += ok ? kValueKey : kErrorKey;
-  protocol::appendJson(line, payload);
+  writePayload(line);
   line += "}\n";
   return line;
 }

@@ -1,6 +1,7 @@
 // The per-call lines between toold and a Code Mode worker: JSON that any reader reads, in a fixed
 // form that the worker reads without a parser.
 #include "builtins/codemode/worker_call_lines.h"
+#include "protocol/json_writer.h"
 
 #include <catch2/catch.hpp>
 
@@ -35,6 +36,21 @@ TEST_CASE("worker call lines: result lines read back to their payload's text", "
   CHECK(json::parse(readFailed->payload) == error);
 
   CHECK(readResultLine(R"({"type":"result","id":1,"ok":true,"value":null})")->payload == "null");
+}
+
+TEST_CASE("worker call lines: a payload written into the line is the line its JSON value makes", "[codemode]") {
+  const std::string text = "1: line \"one\"\n2: \xC3\xA9t\xC3\xA9\n3: \x01\xFF";
+  const std::string written =
+      resultLine(7, true, text.size(), [&](std::string& line) { toold::protocol::appendJsonString(line, text); });
+  CHECK(written == resultLine(7, true, json(text)));
+  const auto read = readResultLine(std::string_view(written).substr(0, written.size() - 1));
+  REQUIRE(read);
+  CHECK(read->id == 7);
+  CHECK(read->ok);
+  CHECK(json::parse(read->payload) == json::parse(toold::protocol::writeJson(json(text))));
+  // A short guess of the size is only a guess.
+  CHECK(resultLine(8, false, 0, [](std::string& line) { line += R"({"kind":"ToolFailure","message":"no"})"; }) ==
+        resultLine(8, false, json{{"kind", "ToolFailure"}, {"message", "no"}}));
 }
 
 TEST_CASE("worker call lines: other lines are not taken for results", "[codemode]") {
