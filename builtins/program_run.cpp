@@ -5,7 +5,6 @@
 #include "builtins/codemode/program_result.h"
 #include "builtins/codemode/worker_call_lines.h"
 #include "core/tool_service.h"
-#include "protocol/json_writer.h"
 
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
@@ -65,12 +64,11 @@ std::string completedLine(std::uint64_t id, const protocol::ToolOutcome& outcome
     bytes += texts.back().size() + 1;
   }
   if (texts.empty()) return codemode::resultLine(id, true, json(nullptr));
-  if (texts.size() == 1)
-    return codemode::resultLine(id, true, bytes, [&](std::string& line) { protocol::appendJsonString(line, texts.front()); });
+  if (texts.size() == 1) return codemode::textResultLine(id, texts.front());
   std::string joined;
   joined.reserve(bytes);
   for (std::size_t i = 0; i < texts.size(); ++i) joined.append(i > 0 ? "\n" : "").append(texts[i]);
-  return codemode::resultLine(id, true, bytes, [&](std::string& line) { protocol::appendJsonString(line, joined); });
+  return codemode::textResultLine(id, joined);
 }
 
 class ProgramRun : public std::enable_shared_from_this<ProgramRun> {

@@ -61,18 +61,22 @@ bool hasLoneSurrogate(std::string_view inputJson) {
 }
 
 std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload) {
-  return resultLine(id, ok, 64, [&payload](std::string& line) { protocol::appendJson(line, payload); });
-}
-
-std::string resultLine(std::uint64_t id, bool ok, std::size_t payloadBytes,
-                       const std::function<void(std::string&)>& writePayload) {
-  std::string line;
-  // Escapes make the payload a little longer than its text: a sixteenth more, and the frame.
-  line.reserve(kResultHead.size() + kErrorKey.size() + 24 + payloadBytes + payloadBytes / 16);
-  line += kResultHead;
+  std::string line(kResultHead);
   line += std::to_string(id);
   line += ok ? kValueKey : kErrorKey;
-  writePayload(line);
+  protocol::appendJson(line, payload);
+  line += "}\n";
+  return line;
+}
+
+std::string textResultLine(std::uint64_t id, std::string_view text) {
+  std::string line;
+  // Escapes make the text a little longer: a sixteenth more, and the frame.
+  line.reserve(kResultHead.size() + kValueKey.size() + 32 + text.size() + text.size() / 16);
+  line += kResultHead;
+  line += std::to_string(id);
+  line += kValueKey;
+  protocol::appendJsonString(line, text);
   line += "}\n";
   return line;
 }

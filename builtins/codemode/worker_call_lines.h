@@ -10,7 +10,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -30,11 +29,9 @@ bool hasLoneSurrogate(std::string_view inputJson);
 /// toold's answer line, newline included: `payload` is the value (ok) or the error object.
 std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload);
 
-/// The same, its payload written into the line by `writePayload` (one JSON value, appended to the
-/// string it is given), `payloadBytes` its expected size: an inner call's text answer goes into
-/// the line without first being copied into a JSON tree.
-std::string resultLine(std::uint64_t id, bool ok, std::size_t payloadBytes,
-                       const std::function<void(std::string&)>& writePayload);
+/// The ok answer line whose value is the string `text`, escaped straight into the line: an inner
+/// call's text answer is not first copied into a JSON value.
+std::string textResultLine(std::uint64_t id, std::string_view text);
 
 struct ResultLine {
   std::uint64_t id = 0;

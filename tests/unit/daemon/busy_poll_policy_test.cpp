@@ -57,7 +57,7 @@ TEST_CASE("busy poll: a client the watch catches most of the time stays watched 
   }
 }
 
-TEST_CASE("busy poll: a wait far beyond the watch rests at once; a probe comes back to a fast client", "[busy-poll]") {
+TEST_CASE("busy poll: a wait far beyond the watch rests at once, and a probe comes back to a fast client", "[busy-poll]") {
   BusyPollPolicy policy(50us);
   wait(policy, 10ms); // a person typing
   CHECK_FALSE(policy.watchNext());
