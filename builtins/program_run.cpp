@@ -31,24 +31,44 @@ constexpr std::chrono::milliseconds kProgressInterval{50};
 // The worker stops a program at its deadline itself; this is for a worker that cannot.
 constexpr std::chrono::seconds kBackstopGrace{5};
 
+// Whether the content item `item` is of type `type`, without a string made to compare.
+bool isType(const json& item, std::string_view type) {
+  const auto it = item.find("type");
+  return it != item.end() && it->is_string() && it->get_ref<const std::string&>() == type;
+}
+
+bool isImage(const json& item) {
+  const auto it = item.find("mime");
+  return it != item.end() && it->is_string() && it->get_ref<const std::string&>().starts_with("image/");
+}
+
 codemode::ProgramResult failedWith(const char* diagnosticKind, std::string message) {
   codemode::ProgramResult result;
   result.error = codemode::Diagnostic{diagnosticKind, std::move(message), {}, std::nullopt};
   return result;
 }
 
-// What a program gets back from an inner call that completed: the encoded output when the tool
-// declares one, else its text items joined (null when there are none).
-json programValue(protocol::ToolOutcome& outcome) {
-  if (outcome.output) return std::move(*outcome.output);
-  std::string text;
-  bool any = false;
-  for (const auto& item : outcome.content)
-    if (item.value("type", "") == "text") {
-      text += (any ? "\n" : "") + item.value("text", "");
-      any = true;
-    }
-  return any ? json(text) : json(nullptr);
+// The answer line of an inner call that completed: the program gets the encoded output when the
+// tool declares one, else its text items joined (null when there are none). A text goes from the
+// outcome into the line as it is escaped: copied into a JSON value first, and joined into a new
+// string on the way, a 100-line read's answer was copied twice more per inner call.
+std::string completedLine(std::uint64_t id, const protocol::ToolOutcome& outcome) {
+  if (outcome.output) return codemode::resultLine(id, true, *outcome.output);
+  std::vector<std::string_view> texts;
+  std::size_t bytes = 0;
+  for (const auto& item : outcome.content) {
+    if (!isType(item, "text")) continue;
+    const auto text = item.find("text");
+    texts.push_back(text != item.end() && text->is_string() ? std::string_view(text->get_ref<const std::string&>())
+                                                             : std::string_view());
+    bytes += texts.back().size() + 1;
+  }
+  if (texts.empty()) return codemode::resultLine(id, true, json(nullptr));
+  if (texts.size() == 1) return codemode::textResultLine(id, texts.front());
+  std::string joined;
+  joined.reserve(bytes);
+  for (std::size_t i = 0; i < texts.size(); ++i) joined.append(i > 0 ? "\n" : "").append(texts[i]);
+  return codemode::textResultLine(id, joined);
 }
 
 class ProgramRun : public std::enable_shared_from_this<ProgramRun> {
@@ -218,26 +238,24 @@ private:
   }
 
   void innerAnswered(std::uint64_t id, core::CallAnswer answer) {
-    bool ok = false;
-    json payload;
-    std::string status = "error";
+    std::string line;
+    const char* status = "error";
     std::vector<json> images;
     if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
       if (outcome->completed()) {
         status = "completed";
-        ok = true;
-        payload = programValue(*outcome);
-        for (const auto& item : outcome->content)
-          if (item.value("type", "") == "file" && item.value("mime", "").rfind("image/", 0) == 0) images.push_back(item);
+        line = completedLine(id, *outcome);
+        for (auto& item : outcome->content)
+          if (isType(item, "file") && isImage(item)) images.push_back(std::move(item));
       } else {
         const char* errorKind = outcome->errorType == protocol::error_type::kInvalidInput ? kind::kInvalidToolInput
                                 : outcome->errorType == protocol::error_type::kUnknown    ? kind::kUnknownTool
                                                                                           : kind::kToolFailure;
-        payload = {{"kind", errorKind}, {"message", std::move(outcome->errorMessage)}};
+        line = codemode::resultLine(id, false, json{{"kind", errorKind}, {"message", std::move(outcome->errorMessage)}});
       }
     } else {
       auto& error = std::get<protocol::RpcError>(answer);
-      payload = {{"kind", kind::kToolFailure}, {"message", std::move(error.message)}};
+      line = codemode::resultLine(id, false, json{{"kind", kind::kToolFailure}, {"message", std::move(error.message)}});
     }
     {
       std::lock_guard lock(mutex_);
@@ -250,7 +268,7 @@ private:
       running_.erase(it);
       publishLocked();
     }
-    reply(codemode::resultLine(id, ok, payload));
+    reply(line);
   }
 
   void finish(codemode::ProgramResult result) {

@@ -1,6 +1,8 @@
 // Reader thread implementation: poll on stdin and a wake pipe, so stop() never waits on a read.
 #include "daemon/stdin_reader.h"
 
+#include "daemon/busy_poll_policy.h"
+
 #include <cerrno>
 #include <chrono>
 #include <fcntl.h>
@@ -17,8 +19,6 @@ constexpr std::size_t kMaxQueuedFrames = 8192;
 // One read can hold thousands of small requests; they are handed on in slices of this many, each
 // after checking for room, so that answers stop being produced soon after the output backs up.
 constexpr std::size_t kFramesPerSlice = 256;
-// The busy poll goes on while the client's next frame comes within this many spins' time.
-constexpr int kSpinPaysWithin = 4;
 
 } // namespace
 
@@ -104,7 +104,7 @@ void StdinReader::run() {
   int error = 0;
   // Whether reads may say "nothing yet" instead of sleeping (RWF_NOWAIT; pipes on newer kernels).
   bool tryNoWait = true;
-  bool spinPays = true; // whether the last wait ended within the busy poll's time
+  BusyPollPolicy watchPolicy(busyPoll_);
 
   while (!stopping_.load()) {
     waitForRoom();
@@ -129,21 +129,19 @@ void StdinReader::run() {
     pollfd fds[2] = {{fd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}};
     const nfds_t count = wakeFds_[0] >= 0 ? 2 : 1;
     // Busy-poll briefly before sleeping: a client in a request/response exchange usually sends
-    // again within microseconds, and waking a sleeping thread on a VM costs tens of them.
-    // Only while it pays: a client whose next frame came long after the spin the last time (a
-    // person, or a runner waiting on a model or on a slow server behind toold) is not spun for,
-    // as that burns a CPU its other processes need. One that comes back within a few spins' time
-    // (the wait then includes toold's own wake-up, tens of microseconds on a VM) is again.
+    // again within microseconds, and waking a sleeping thread on a VM costs tens of them. Only
+    // while it pays (daemon/busy_poll_policy.h): a client whose frames come after the watch — a
+    // person, a runner waiting on a model, a script slower than the watch — is not spun for, as
+    // that burns a CPU its other processes need.
     int ready = 0;
     const auto waitFrom = std::chrono::steady_clock::now();
     const auto spinUntil = waitFrom + busyPoll_;
-    while (spinPays && busyPoll_.count() > 0 && (ready = ::poll(fds, count, 0)) == 0 &&
-           std::chrono::steady_clock::now() < spinUntil) {
+    const bool watched = watchPolicy.watchNext();
+    while (watched && (ready = ::poll(fds, count, 0)) == 0 && std::chrono::steady_clock::now() < spinUntil) {
     }
-    if (ready == 0) {
-      ready = ::poll(fds, count, -1);
-      spinPays = std::chrono::steady_clock::now() - waitFrom <= kSpinPaysWithin * busyPoll_;
-    }
+    const bool caught = ready != 0;
+    if (ready == 0) ready = ::poll(fds, count, -1);
+    watchPolicy.waited(watched, caught, std::chrono::steady_clock::now() - waitFrom);
     if (ready < 0) {
       if (errno == EINTR) continue;
       error = errno;

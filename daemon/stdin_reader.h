@@ -21,8 +21,8 @@ public:
   using EndHandler = std::function<void(int error)>; ///< 0 at end of input, else errno
 
   /// Handlers run on the reader thread. After each read the thread busy-polls stdin for up to
-  /// `busyPoll` before it sleeps (zero: never), as long as the client's last frame came within
-  /// that time.
+  /// `busyPoll` before it sleeps (zero: never), while that catches the client's frames
+  /// (daemon/busy_poll_policy.h).
   StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes, std::chrono::microseconds busyPoll,
               FramesHandler onFrames, EndHandler onEnd);
   ~StdinReader();

@@ -69,6 +69,18 @@ std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload)
   return line;
 }
 
+std::string textResultLine(std::uint64_t id, std::string_view text) {
+  std::string line;
+  // Escapes make the text a little longer: a sixteenth more, and the frame.
+  line.reserve(kResultHead.size() + kValueKey.size() + 32 + text.size() + text.size() / 16);
+  line += kResultHead;
+  line += std::to_string(id);
+  line += kValueKey;
+  protocol::appendJsonString(line, text);
+  line += "}\n";
+  return line;
+}
+
 std::optional<ResultLine> readResultLine(std::string_view line) {
   if (!line.starts_with(kResultHead) || !line.ends_with('}')) return std::nullopt;
   line.remove_prefix(kResultHead.size());

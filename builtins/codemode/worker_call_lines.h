@@ -29,6 +29,10 @@ bool hasLoneSurrogate(std::string_view inputJson);
 /// toold's answer line, newline included: `payload` is the value (ok) or the error object.
 std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload);
 
+/// The ok answer line whose value is the string `text`, escaped straight into the line: an inner
+/// call's text answer is not first copied into a JSON value.
+std::string textResultLine(std::uint64_t id, std::string_view text);
+
 struct ResultLine {
   std::uint64_t id = 0;
   bool ok = false;

@@ -37,6 +37,17 @@ TEST_CASE("worker call lines: result lines read back to their payload's text", "
   CHECK(readResultLine(R"({"type":"result","id":1,"ok":true,"value":null})")->payload == "null");
 }
 
+TEST_CASE("worker call lines: a text answer's line is the line its JSON string value makes", "[codemode]") {
+  const std::string text = "1: line \"one\"\n2: \xC3\xA9t\xC3\xA9\n3: \x01\xFF";
+  const std::string written = textResultLine(7, text);
+  CHECK(written == resultLine(7, true, json(text)));
+  const auto read = readResultLine(std::string_view(written).substr(0, written.size() - 1));
+  REQUIRE(read);
+  CHECK(read->id == 7);
+  CHECK(read->ok);
+  CHECK(textResultLine(8, "") == resultLine(8, true, json("")));
+}
+
 TEST_CASE("worker call lines: other lines are not taken for results", "[codemode]") {
   for (const char* line : {R"({"type":"run","code":"x"})", R"({"type":"result","id":"1","ok":true,"value":1})",
                            R"({"type":"result","id":1,"ok":true,"value":})", R"({"type":"result","id":,"ok":true,"value":1})",
