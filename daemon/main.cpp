@@ -1,6 +1,5 @@
 // toold's entry point: options, logging, the loop threads, stdio, signals, and the exit status.
 #include "builtins/builtin_tools.h"
-#include "builtins/codemode/worker_protocol.h"
 #include "builtins/execute.h"
 #include "core/files/change_journal.h"
 #include "core/files/journal_replay.h"
@@ -76,15 +75,6 @@ int main(int argc, char** argv) {
   using namespace toold;
   namespace asio = boost::asio;
 
-  // A Code Mode worker (started by toold itself) speaks only its own pipe protocol.
-  if (argc >= 2 && std::string_view(argv[1]) == codemode::kWorkerFlag) {
-    codemode::WorkerSettings settings;
-    if (!codemode::parseWorkerArguments(argc - 2, argv + 2, settings)) {
-      std::fprintf(stderr, "toold: bad %s arguments\n", codemode::kWorkerFlag);
-      return 2;
-    }
-    return codemode::runWorker(settings);
-  }
   auto parsed = daemon::parseCommandLine(argc, argv);
   if (!parsed.options) {
     // --help and --version answer on stdout like any command-line tool; no protocol has started,
