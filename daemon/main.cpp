@@ -18,6 +18,7 @@
 #include "core/tools/tool_name.h"
 #include "daemon/client_log_sink.h"
 #include "daemon/config_methods.h"
+#include "daemon/lazy_loop_thread.h"
 #include "daemon/logging.h"
 #include "daemon/lsp_methods.h"
 #include "daemon/mcp_client_methods.h"
@@ -153,6 +154,8 @@ int main(int argc, char** argv) {
   auto work = asio::make_work_guard(io);
   asio::io_context mcpIo(kMcpLoopConcurrency);
   auto mcpWork = asio::make_work_guard(mcpIo);
+  // Its thread starts with the first MCP server.
+  daemon::LazyLoopThread mcpLoop(mcpIo);
   auto outputFraming = [&] {
     protocol::Framing framing = reader ? reader->framing() : options.framing;
     return framing == protocol::Framing::Auto ? protocol::Framing::Ndjson : framing;
@@ -241,7 +244,8 @@ int main(int argc, char** argv) {
       [&tools](const std::string& scope, std::vector<std::pair<std::string, core::Tool>> scopeTools) {
         tools->replaceTools(scope, std::move(scopeTools));
       },
-      tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset, sandbox});
+      tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset, sandbox,
+      [&mcpLoop] { mcpLoop.want(); }});
   const daemon::SnapshotGate mcpSettled = [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); };
   daemon::bindToolMethods(*server, *tools, mcpSettled, warmCodemode, nativeForegroundLimit);
   daemon::bindMcpClientMethods(*server, *mcp);
@@ -282,7 +286,7 @@ int main(int argc, char** argv) {
   // notification, say) reads the reader's framing as soon as it sends anything.
   std::vector<std::thread> loopThreads;
   for (unsigned i = 0; i < kLoopThreads; ++i) loopThreads.emplace_back([&io] { io.run(); });
-  loopThreads.emplace_back([&mcpIo] { mcpIo.run(); });
+  mcpLoop.allow();
   reader->start();
   // Started by hand: the person probably wants the interactive client, not raw JSON-RPC.
   if (::isatty(STDIN_FILENO) == 1)
@@ -314,6 +318,7 @@ int main(int argc, char** argv) {
   io.stop();
   mcpIo.stop();
   for (auto& thread : loopThreads) thread.join();
+  mcpLoop.join();
   // Every call was cancelled by the server; now no child process may outlive toold.
   clientLog->detach();
   tools->shutdown();
