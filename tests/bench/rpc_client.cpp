@@ -329,10 +329,10 @@ void printPingTable(const Arguments& args, const Results& results) {
     const double pipelined = first->pipelinedPerSecond / floor->pipelinedPerSecond;
     if (!args.pingSummary || !summarizedFloor(args, i)) continue;
     summarize("sequential pings", grouped(first->sequentialPerSecond) + "/s",
-              "floor responder " + grouped(floor->sequentialPerSecond) + "/s", sequential, "toold ÷ floor, pings/s",
+              args.servers[i].name + " " + grouped(floor->sequentialPerSecond) + "/s", sequential, "toold ÷ floor, pings/s",
               "≥ 0.8", sequential >= 0.8);
     summarize("pipelined pings", grouped(first->pipelinedPerSecond) + "/s",
-              "floor responder " + grouped(floor->pipelinedPerSecond) + "/s", pipelined, "toold ÷ floor, pings/s",
+              args.servers[i].name + " " + grouped(floor->pipelinedPerSecond) + "/s", pipelined, "toold ÷ floor, pings/s",
               "≥ 0.8", pipelined >= 0.8);
   }
   for (std::size_t i = 1; i < args.servers.size(); ++i) {
