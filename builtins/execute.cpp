@@ -1,5 +1,6 @@
 #include "builtins/execute.h"
 
+#include "builtins/codemode/worker_executable.h"
 #include "builtins/codemode/worker_pool.h"
 #include "builtins/program_run.h"
 #include "core/tool_service.h"
@@ -50,7 +51,8 @@ std::function<void()> installExecuteTool(core::ToolService& service, const core:
     workerSettings.memoryMegabytes = std::max<std::size_t>(workerSettings.memoryMegabytes, workerSettings.residentMegabytes * 2 + 256);
     workerSettings.heapMegabytes = std::max<std::size_t>(workerSettings.heapMegabytes, workerSettings.residentMegabytes);
   }
-  auto pool = std::make_shared<codemode::WorkerPool>(std::move(executable), workerSettings);
+  auto pool = std::make_shared<codemode::WorkerPool>(
+      executable.empty() ? codemode::defaultWorkerExecutable() : std::move(executable), workerSettings);
   auto setup = std::make_shared<ProgramRunSetup>();
   setup->pool = pool;
   if (settings.timeoutMs) setup->limits.timeout = std::chrono::milliseconds(*settings.timeoutMs);

@@ -21,12 +21,13 @@ namespace toold::builtins {
 /// caches stay stable).
 extern const char* const kExecuteDescription;
 
-/// Gives `service` the `execute` tool, with workers started from `executable` (toold itself).
+/// Gives `service` the `execute` tool, with workers started from `executable` (toold-codemode,
+/// beside toold's own executable, when empty).
 /// With Code Mode on in the config, one worker is started now, so the first program skips the
 /// engine's start-up.
 /// Returns what starts a worker ahead of a program when none is idle (for a Code Mode snapshot).
 std::function<void()> installExecuteTool(core::ToolService& service, const core::CodemodeSettings& settings,
                                          const codemode::WorkerSettings& worker = {},
-                                         std::string executable = "/proc/self/exe");
+                                         std::string executable = {});
 
 } // namespace toold::builtins

@@ -6,7 +6,7 @@
 #include "core/sources/command_tool.h"
 #include "core/output/output_store.h"
 #include "core/tools/permission_guard.h"
-#include "core/base/pool_growth.h"
+#include "core/base/worker_threads.h"
 #include "core/process/process_runner.h"
 #include "core/schema/schema_cache.h"
 #include "core/tools/session_table.h"
@@ -26,6 +26,9 @@ namespace asio = boost::asio;
 namespace {
 
 constexpr auto kCleanupInterval = std::chrono::hours(1);
+// The first cleanup waits a little: at start-up it would start the worker threads (and touch the
+// disk) before the first answer, which every client waits for.
+constexpr auto kFirstCleanupDelay = std::chrono::seconds(5);
 // The implicit (MCP) snapshot's identity: MCP clients have no sessions or agents of their own.
 constexpr std::string_view kImplicitSession = "mcp";
 constexpr std::string_view kImplicitAgent = "mcp";
@@ -49,9 +52,8 @@ struct ToolService::Impl {
   ToolHooks hooks;
   SessionTable sessions;
   OutputStore& outputs; ///< location->outputs
-  asio::thread_pool workers;
-  // Adds threads to `workers` while blocked tool bodies hold all of them (pool_growth.h).
-  PoolGrowth workerGrowth;
+  // Started by the first tool body, and grown while blocked bodies hold all of its threads.
+  WorkerThreads workers;
   ProcessRunner processes;
   std::shared_ptr<LspService> lsp;
   PermissionService permissions;
@@ -78,7 +80,7 @@ struct ToolService::Impl {
   Impl(asio::io_context& ioContext, ToolServiceOptions opts, std::shared_ptr<ClientChannel> channel)
       : io(ioContext), options(std::move(opts)), location(withOutputStore(options.location, options.retention)),
         client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(*location->outputs),
-        workers(options.workerThreads), workerGrowth(workers, options.workerThreads), processes(ioContext),
+        workers(options.workerThreads), processes(ioContext),
         lsp(std::make_shared<LspService>(ioContext, processes,
                                          LspServiceOptions{options.location.directory, options.lsp, {}})),
         permissions(ioContext, options.location, options.permissionConfig, options.permissionOptions,
@@ -117,7 +119,7 @@ struct ToolService::Impl {
     cleanupTimer.expires_after(delay);
     cleanupTimer.async_wait([this](const boost::system::error_code& ec) {
       if (ec) return;
-      asio::post(workers, [this] {
+      asio::post(workers.pool(), [this] {
         auto report = outputs.cleanup(std::filesystem::file_time_type::clock::now());
         if (report.deleted > 0 || report.failed > 0)
           spdlog::info("tool-output cleanup: {} deleted, {} kept, {} failed", report.deleted, report.kept,
@@ -277,7 +279,7 @@ void ToolService::setToolsChangedListener(std::function<void()> listener) {
   impl_->toolsChanged = std::move(listener);
 }
 
-void ToolService::startOutputCleanup() { impl_->scheduleCleanup(std::chrono::seconds(0)); }
+void ToolService::startOutputCleanup() { impl_->scheduleCleanup(kFirstCleanupDelay); }
 
 void ToolService::addShutdownStep(std::function<void()> step) {
   std::lock_guard lock(impl_->listenerMutex);
@@ -297,7 +299,6 @@ void ToolService::shutdown() {
   impl_->cleanupTimer.cancel();
   impl_->processes.killAll();
   impl_->workers.stop();
-  impl_->workerGrowth.stop();
   impl_->workers.join();
 }
 

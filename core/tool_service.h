@@ -114,7 +114,7 @@ public:
   /// Called after every change of the effective tool set (for notifications/tools/list_changed).
   void setToolsChangedListener(std::function<void()> listener);
 
-  /// Deletes retained outputs older than 7 days now, and then every hour.
+  /// Deletes retained outputs older than 7 days a few seconds from now, and then every hour.
   void startOutputCleanup();
   /// Adds what shutdown() does first, in the order added, while the rest of the service still
   /// works: tools with threads of their own (Code Mode's workers) stop them there.

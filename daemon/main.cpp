@@ -1,6 +1,5 @@
 // toold's entry point: options, logging, the loop threads, stdio, signals, and the exit status.
 #include "builtins/builtin_tools.h"
-#include "builtins/codemode/worker_protocol.h"
 #include "builtins/execute.h"
 #include "core/files/change_journal.h"
 #include "core/files/journal_replay.h"
@@ -19,6 +18,7 @@
 #include "core/tools/tool_name.h"
 #include "daemon/client_log_sink.h"
 #include "daemon/config_methods.h"
+#include "daemon/lazy_loop_thread.h"
 #include "daemon/logging.h"
 #include "daemon/lsp_methods.h"
 #include "daemon/mcp_client_methods.h"
@@ -76,15 +76,6 @@ int main(int argc, char** argv) {
   using namespace toold;
   namespace asio = boost::asio;
 
-  // A Code Mode worker (started by toold itself) speaks only its own pipe protocol.
-  if (argc >= 2 && std::string_view(argv[1]) == codemode::kWorkerFlag) {
-    codemode::WorkerSettings settings;
-    if (!codemode::parseWorkerArguments(argc - 2, argv + 2, settings)) {
-      std::fprintf(stderr, "toold: bad %s arguments\n", codemode::kWorkerFlag);
-      return 2;
-    }
-    return codemode::runWorker(settings);
-  }
   auto parsed = daemon::parseCommandLine(argc, argv);
   if (!parsed.options) {
     // --help and --version answer on stdout like any command-line tool; no protocol has started,
@@ -163,6 +154,8 @@ int main(int argc, char** argv) {
   auto work = asio::make_work_guard(io);
   asio::io_context mcpIo(kMcpLoopConcurrency);
   auto mcpWork = asio::make_work_guard(mcpIo);
+  // Its thread starts with the first MCP server.
+  daemon::LazyLoopThread mcpLoop(mcpIo);
   auto outputFraming = [&] {
     protocol::Framing framing = reader ? reader->framing() : options.framing;
     return framing == protocol::Framing::Auto ? protocol::Framing::Ndjson : framing;
@@ -253,7 +246,8 @@ int main(int argc, char** argv) {
       [&tools](const std::string& scope, std::vector<std::pair<std::string, core::Tool>> scopeTools) {
         tools->replaceTools(scope, std::move(scopeTools));
       },
-      tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset, sandbox});
+      tools->client(), TOOLD_VERSION, options.mcpRestartDelay, options.mcpHealthyReset, sandbox,
+      [&mcpLoop] { mcpLoop.want(); }});
   const daemon::SnapshotGate mcpSettled = [&mcp](std::function<void()> ready) { mcp->whenSettled(std::move(ready)); };
   daemon::bindToolMethods(*server, *tools, mcpSettled, warmCodemode, nativeForegroundLimit);
   daemon::bindMcpClientMethods(*server, *mcp);
@@ -294,7 +288,7 @@ int main(int argc, char** argv) {
   // notification, say) reads the reader's framing as soon as it sends anything.
   std::vector<std::thread> loopThreads;
   for (unsigned i = 0; i < kLoopThreads; ++i) loopThreads.emplace_back([&io] { io.run(); });
-  loopThreads.emplace_back([&mcpIo] { mcpIo.run(); });
+  mcpLoop.allow();
   reader->start();
   // Started by hand: the person probably wants the interactive client, not raw JSON-RPC.
   if (::isatty(STDIN_FILENO) == 1)
@@ -326,6 +320,7 @@ int main(int argc, char** argv) {
   io.stop();
   mcpIo.stop();
   for (auto& thread : loopThreads) thread.join();
+  mcpLoop.join();
   // Every call was cancelled by the server; now no child process may outlive toold.
   clientLog->detach();
   tools->shutdown();

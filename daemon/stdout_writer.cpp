@@ -34,7 +34,8 @@ StdoutWriter::StdoutWriter(int fd, std::function<void()> onBroken, InlineWrites 
     if (capacity > 0) pipeCapacity_ = static_cast<std::size_t>(capacity);
     slotsTakenAtMost_ = pipeCapacity_ / kPipeSlot; // unknown: the first frame looks
   }
-  thread_ = std::thread([this] { run(); });
+  // The thread starts the first time a frame is left for it (writeQueuedOrWake): a client that
+  // reads its answers never needs it, and toold answers initialize without starting it.
 }
 
 StdoutWriter::~StdoutWriter() { stop(std::chrono::milliseconds(0)); }
@@ -93,7 +94,10 @@ void StdoutWriter::writeQueuedOrWake(std::unique_lock<std::mutex>& lock) {
   }
   // Frames queued meanwhile, what the pipe had no room for, or a broken pipe are the writer
   // thread's. Waking it for nothing would cost a context switch per request.
-  if (!queue_.empty() || broken_) wake_.notify_one();
+  if (!queue_.empty() || broken_) {
+    if (!thread_.joinable() && !stopping_) thread_ = std::thread([this] { run(); });
+    wake_.notify_one();
+  }
 }
 
 void StdoutWriter::writeQueue(std::unique_lock<std::mutex>& lock, Wait wait) {
@@ -168,14 +172,15 @@ bool StdoutWriter::flush(std::chrono::milliseconds timeout) {
 }
 
 void StdoutWriter::stop(std::chrono::milliseconds timeout) {
-  if (!thread_.joinable()) return;
   flush(timeout);
+  std::thread thread;
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
     wake_.notify_one();
+    thread.swap(thread_); // none when it never started, or after an earlier stop()
   }
-  thread_.join();
+  if (thread.joinable()) thread.join();
 }
 
 StdoutWriter::WriteEnd StdoutWriter::writeFrames(const std::vector<std::string>& frames, std::size_t skip,

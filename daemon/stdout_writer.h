@@ -99,7 +99,7 @@ private:
   bool stopping_ = false;
   bool broken_ = false;
   int corks_ = 0;
-  std::thread thread_;
+  std::thread thread_; ///< under mutex_; started by the first frame left for it
 };
 
 } // namespace toold::daemon

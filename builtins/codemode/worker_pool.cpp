@@ -1,5 +1,7 @@
 #include "builtins/codemode/worker_pool.h"
 
+#include "builtins/codemode/worker_executable.h"
+
 #include <stdexcept>
 
 namespace toold::codemode {
@@ -14,8 +16,10 @@ std::shared_ptr<WorkerProcess> WorkerPool::start() {
     std::lock_guard lock(mutex_);
     if (closed_) throw std::runtime_error("toold is shutting down");
   }
+  // Said plainly, rather than as the spawn's bare errno: a toold installed without its worker.
+  if (auto problem = workerExecutableProblem(executable_)) throw std::runtime_error(*problem);
   auto worker = WorkerProcess::start(std::vector<std::string>{
-      executable_, kWorkerFlag, "--memory-mb", std::to_string(settings_.memoryMegabytes), "--heap-mb",
+      executable_, "--memory-mb", std::to_string(settings_.memoryMegabytes), "--heap-mb",
       std::to_string(settings_.heapMegabytes), "--resident-mb", std::to_string(settings_.residentMegabytes)});
   std::lock_guard lock(mutex_);
   std::erase_if(started_, [](const auto& weak) { return weak.expired(); });

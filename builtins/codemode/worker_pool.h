@@ -15,7 +15,7 @@ namespace toold::codemode {
 
 class WorkerPool {
 public:
-  /// `executable` is toold itself (/proc/self/exe), started with kWorkerFlag.
+  /// `executable` is the worker's (toold-codemode, beside toold: defaultWorkerExecutable()).
   WorkerPool(std::string executable, WorkerSettings settings, std::size_t maxIdle = 2);
   ~WorkerPool();
 

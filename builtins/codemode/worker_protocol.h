@@ -22,9 +22,9 @@
 
 namespace toold::codemode {
 
-/// The argument that makes toold a worker:
-/// `toold --codemode-worker [--memory-mb N] [--heap-mb N] [--resident-mb N]`.
-inline constexpr const char* kWorkerFlag = "--codemode-worker";
+/// The worker's executable, beside toold's own (worker_executable.h):
+/// `toold-codemode [--memory-mb N] [--heap-mb N] [--resident-mb N]`. Only it links the engine.
+inline constexpr const char* kWorkerExecutableName = "toold-codemode";
 
 struct WorkerSettings {
   std::size_t memoryMegabytes = 1024; ///< RLIMIT_AS of the worker: the hard wall for every allocation
@@ -35,7 +35,7 @@ struct WorkerSettings {
 /// The worker's main: runs programs until its stdin closes. Returns the process's exit status.
 int runWorker(const WorkerSettings& settings);
 
-/// Reads the worker's arguments (those after kWorkerFlag); false on an unknown one.
+/// Reads the worker's arguments (those after its name); false on an unknown one.
 bool parseWorkerArguments(int argc, char** argv, WorkerSettings& settings);
 
 } // namespace toold::codemode

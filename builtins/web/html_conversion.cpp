@@ -468,3 +468,16 @@ std::optional<std::string> htmlToText(std::string_view html) {
 }
 
 } // namespace toold::builtins
+
+// The module's entry points (core/net/web_module.h), forwarded to by html_module_calls.cpp in toold.
+extern "C" __attribute__((visibility("default"))) void toold_html_to_markdown(std::string_view html,
+                                                                               std::optional<std::string>& out) {
+  out = toold::builtins::htmlToMarkdown(html);
+}
+extern "C" __attribute__((visibility("default"))) void toold_html_to_text(std::string_view html,
+                                                                           std::optional<std::string>& out) {
+  out = toold::builtins::htmlToText(html);
+}
+extern "C" __attribute__((visibility("default"))) bool toold_html_too_deep(std::string_view html) {
+  return toold::builtins::htmlTooDeep(html);
+}

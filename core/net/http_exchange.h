@@ -41,7 +41,8 @@ struct HttpResponseHead {
   std::optional<std::string> header(std::string_view name) const;
 };
 
-enum class HttpFailure { none, bad_url, refused_address, resolve, connect, tls, timeout, cancelled, too_large, protocol };
+/// `unavailable`: toold-web.so, which does the exchanges, could not be loaded (web_module.h).
+enum class HttpFailure { none, bad_url, refused_address, resolve, connect, tls, timeout, cancelled, too_large, protocol, unavailable };
 
 /// The failure's name for logs and metadata ("timeout", "too_large", ...).
 std::string_view toString(HttpFailure failure);

@@ -7,9 +7,11 @@
 namespace toold::core {
 
 CallHandover::CallHandover(std::size_t threads, std::size_t maxWaiting)
-    : threads_(threads), maxWaiting_(maxWaiting) {}
+    : threadCount_(threads), maxWaiting_(maxWaiting) {}
 
-CallHandover::~CallHandover() { threads_.join(); }
+CallHandover::~CallHandover() {
+  if (threads_) threads_->join();
+}
 
 void CallHandover::admit() {
   std::unique_lock lock(mutex_);
@@ -36,7 +38,10 @@ void CallHandover::started() {
 }
 
 void CallHandover::post(std::function<void()> task) {
-  boost::asio::post(threads_, [task = std::move(task)] {
+  // Started by the first call handed over: most sessions' first requests (initialize, a listing)
+  // never are, and a thread started before the first answer is start-up time.
+  std::call_once(started_, [this] { threads_.emplace(threadCount_); });
+  boost::asio::post(*threads_, [task = std::move(task)] {
     // A step that throws would end the thread, and with it toold; on the reader the request's
     // handler catches it. Here it is logged; the call, dropped, is answered -32603 (reply.h).
     try {

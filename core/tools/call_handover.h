@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <functional>
 #include <mutex>
+#include <optional>
 
 namespace toold::core {
 
@@ -34,7 +35,9 @@ public:
   void post(std::function<void()> task);
 
 private:
-  boost::asio::thread_pool threads_;
+  const std::size_t threadCount_;
+  std::once_flag started_;
+  std::optional<boost::asio::thread_pool> threads_; // made by the first post()
   const std::size_t maxWaiting_;
   std::mutex mutex_;
   std::condition_variable room_;

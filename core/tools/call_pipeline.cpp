@@ -212,7 +212,7 @@ struct Call : std::enable_shared_from_this<Call> {
     auto checked = tool->input->decode(decodedInput, inlineBudget());
     if (checked.status != CompiledSchema::Checked::Status::OverBudget) return decoded(std::move(checked));
     if (copy) decodedInput = params.input;  // half filled in: start again from what the model sent
-    boost::asio::post(services.workers, [self = shared_from_this()] {
+    boost::asio::post(services.workers.pool(), [self = shared_from_this()] {
       if (self->interrupted()) return;
       auto result = self->tool->input->decode(self->decodedInput, self->fullBudget());
       self->onQueue([result = std::move(result)](Call& c) mutable { c.decoded(std::move(result)); });
@@ -308,7 +308,7 @@ struct Call : std::enable_shared_from_this<Call> {
             };
             const bool atOnce = checking->load() && std::this_thread::get_id() == caller;
             if (atOnce || self->tool->tool.threading == ToolThreading::Inline) return resume();
-            boost::asio::post(self->services.workers, std::move(resume));
+            boost::asio::post(self->services.workers.pool(), std::move(resume));
           });
       checking->store(false);
     };
@@ -319,7 +319,7 @@ struct Call : std::enable_shared_from_this<Call> {
                         progressSink(),   io.cancellation, services.location,     permissionAssertion(),
                         snapshot->catalog, snapshot,
                         [&workers = services.workers](std::function<void()> work) {
-                          boost::asio::post(workers, std::move(work));
+                          boost::asio::post(workers.pool(), std::move(work));
                         },
                         io.foregroundLimit, limits};
     ToolDone done = completionHandler();
@@ -333,7 +333,7 @@ struct Call : std::enable_shared_from_this<Call> {
       }
     };
     if (tool->tool.threading == ToolThreading::Inline) return run();
-    boost::asio::post(services.workers, std::move(run));
+    boost::asio::post(services.workers.pool(), std::move(run));
   }
 
   std::function<void(json)> progressSink() {
@@ -412,7 +412,7 @@ struct Call : std::enable_shared_from_this<Call> {
     if (checked.status != CompiledSchema::Checked::Status::OverBudget)
       return outputChecked(std::move(result), std::move(checked));
     auto kept = std::make_shared<ToolResult>(std::move(result));
-    boost::asio::post(services.workers, [self = shared_from_this(), kept] {
+    boost::asio::post(services.workers.pool(), [self = shared_from_this(), kept] {
       if (self->interrupted()) return;
       auto checkedOutput = self->tool->output->check(*kept->output, self->fullBudget());
       self->onQueue([kept, checkedOutput = std::move(checkedOutput)](Call& c) mutable {
@@ -459,7 +459,7 @@ struct Call : std::enable_shared_from_this<Call> {
   template <class Next>
   void bound(Next next) {
     if (preBounded || certainlyWithinLimits(outcome.content, limits)) return next(*this);
-    boost::asio::post(services.workers, [self = shared_from_this(), next = std::move(next)]() mutable {
+    boost::asio::post(services.workers.pool(), [self = shared_from_this(), next = std::move(next)]() mutable {
       try {
         const bool mayDelegate = self->snapshot->find("task") != nullptr;
         auto bounded = boundContent(self->outcome.content, self->limits,

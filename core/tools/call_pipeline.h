@@ -4,6 +4,7 @@
 // never fails another: each call carries its own state and its own answer.
 #pragma once
 
+#include "core/base/worker_threads.h"
 #include "core/output/output_bounding.h"
 #include "core/tools/snapshot.h"
 #include "protocol/error_code.h"
@@ -56,7 +57,7 @@ public:
     ToolHooks& hooks;
     OutputStore& outputs;
     PermissionService& permissions;
-    boost::asio::thread_pool& workers;
+    WorkerThreads& workers;
     std::shared_ptr<const Location> location;
     BoundingLimits limits;
   };

@@ -1,4 +1,4 @@
-// $/test/sleep, $/test/echo, $/test/fail, $/test/dropReply and $/test/ask.
+// $/test/sleep, $/test/echo, $/test/fail, $/test/dropReply, $/test/ask and $/test/threads.
 #include "daemon/testing/test_methods.h"
 
 #include "daemon/server.h"
@@ -8,6 +8,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -35,6 +36,15 @@ void bindTestMethods(Server& server) {
   });
 
   methods.request("$/test/echo", [](json&& params, const RequestContext&, Reply reply) { reply(std::move(params)); });
+
+  // {count, text: "N threads"}: how many threads toold runs now (/proc/self/task), for the tests
+  // that check which start only when needed.
+  methods.request("$/test/threads", [](json&&, const RequestContext&, Reply reply) {
+    std::error_code ec;
+    std::size_t count = 0;
+    for (std::filesystem::directory_iterator it("/proc/self/task", ec), end; !ec && it != end; it.increment(ec)) ++count;
+    reply(json{{"count", count}, {"text", std::to_string(count) + " threads"}});
+  });
 
   // A defect: the handler throws; answered -32603 and logged.
   methods.request("$/test/fail", [](json&& params, const RequestContext&, Reply) {

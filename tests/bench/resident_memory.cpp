@@ -38,4 +38,17 @@ std::size_t treeRssKiB(pid_t pid, int depth) {
 
 std::size_t residentKiB(pid_t pid) { return treeRssKiB(pid, 0); }
 
+OwnMemory ownMemory(pid_t pid) {
+  OwnMemory memory;
+  std::ifstream rollup("/proc/" + std::to_string(pid) + "/smaps_rollup");
+  std::string line;
+  auto kib = [&line](std::size_t at) { return static_cast<std::size_t>(std::stoul(line.substr(at))); };
+  while (std::getline(rollup, line)) {
+    if (line.rfind("Rss:", 0) == 0) memory.residentKiB = kib(4);
+    else if (line.rfind("Private_Clean:", 0) == 0) memory.privateKiB += kib(14);
+    else if (line.rfind("Private_Dirty:", 0) == 0) memory.privateKiB += kib(14);
+  }
+  return memory;
+}
+
 } // namespace toold::bench

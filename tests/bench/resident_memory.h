@@ -11,4 +11,12 @@ namespace toold::bench {
 /// server), from VmRSS in /proc, in KiB.
 std::size_t residentKiB(pid_t pid);
 
+/// The process's own memory (not its children's), from /proc/PID/smaps_rollup: resident, and the
+/// part of it no other process shares (Private_Clean + Private_Dirty), in KiB. Zeros when unreadable.
+struct OwnMemory {
+  std::size_t residentKiB = 0;
+  std::size_t privateKiB = 0;
+};
+OwnMemory ownMemory(pid_t pid);
+
 } // namespace toold::bench

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <charconv>
 #include <signal.h>
+#include <sys/resource.h>
 #include <memory>
 #include <stdexcept>
 
@@ -464,16 +465,36 @@ std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, co
 
   // Spawns in turn too: the first server's spawn, the second's, …, and again.
   std::vector<std::vector<double>> millis(targets.size());
+  // A start's CPU time and page faults: what the children reaped meanwhile cost, from getrusage
+  // (no other child of the benchmark runs during the spawns).
+  std::vector<std::vector<double>> cpuMillis(targets.size());
+  std::vector<std::vector<double>> faults(targets.size());
+  auto reaped = [] {
+    rusage usage{};
+    ::getrusage(RUSAGE_CHILDREN, &usage);
+    return usage;
+  };
+  auto millisOf = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1000.0 + static_cast<double>(t.tv_usec) / 1000.0; };
   for (std::size_t n = 0; n < config.spawns; ++n) {
     for (std::size_t i = 0; i < targets.size(); ++i) {
       Contender& c = contenders[i];
       if (c.failed) continue;
       try {
+        const rusage before = reaped();
         const auto start = Clock::now();
         Session session(targets[i].argv, config);
         session.initialize();
         millis[i].push_back(seconds(Clock::now() - start) * 1000.0);
+        if (n + 1 == config.spawns) {
+          const OwnMemory idle = ownMemory(session.child().pid());
+          c.result.idleResidentKiB = idle.residentKiB;
+          c.result.idlePrivateKiB = idle.privateKiB;
+        }
         session.finish();
+        const rusage after = reaped();
+        cpuMillis[i].push_back(millisOf(after.ru_utime) + millisOf(after.ru_stime) - millisOf(before.ru_utime) -
+                               millisOf(before.ru_stime));
+        faults[i].push_back(static_cast<double>(after.ru_minflt - before.ru_minflt));
       } catch (const std::runtime_error& e) {
         c.failed = true;
         c.failure = e.what();
@@ -487,6 +508,8 @@ std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, co
       c.result.initializeMedianMs = medianOf(millis[i]);
       c.result.initializeMinMs = *std::min_element(millis[i].begin(), millis[i].end());
       c.result.initializeMaxMs = *std::max_element(millis[i].begin(), millis[i].end());
+      c.result.startCpuMedianMs = medianOf(cpuMillis[i]);
+      c.result.startPageFaultsMedian = medianOf(faults[i]);
     }
     try {
       c.session = std::make_unique<Session>(targets[i].argv, config);

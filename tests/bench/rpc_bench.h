@@ -55,6 +55,14 @@ struct BenchResult {
   double initializeMedianMs = 0;
   double initializeMinMs = 0;
   double initializeMaxMs = 0;
+  /// CPU time of a whole start: spawn, initialize answered, stdin closed, exit (its children
+  /// included, from getrusage), median over the spawns; and its minor page faults, likewise.
+  double startCpuMedianMs = 0;
+  double startPageFaultsMedian = 0;
+  /// Right after initialize was answered (the last spawn): the process's own resident memory and
+  /// the private part of it (smaps_rollup).
+  std::size_t idleResidentKiB = 0;
+  std::size_t idlePrivateKiB = 0;
   double sequentialPerSecond = 0;
   double pipelinedPerSecond = 0;
   std::optional<Rates> calls; ///< set when the server was measured with a call and the calls succeeded

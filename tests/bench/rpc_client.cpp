@@ -4,6 +4,7 @@
 #include "tests/bench/command_line.h"
 #include "tests/bench/rpc_bench.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +68,9 @@ Options:
                         shown, never judged as a peer; its pings are the floor's row, and with
                         --call the first server's call is set against its call (how much longer,
                         and what the floor's call costs in the first server's pings)
+  --yardstick           as --baseline, and the one the summary ($TOOLD_BENCH_SUMMARY) sets the
+                        first server against: its spawn to initialize, start-up CPU, idle memory
+                        and pings (other baselines are then shown in the tables only)
   --keep-stderr         let the servers' stderr through (default: /dev/null)
 )";
 
@@ -76,7 +80,17 @@ struct Server {
   std::vector<std::string> argv;
   std::optional<bench::CallSpec> call;
   bool baseline = false; ///< shown for reference (what the machine costs), never compared with
+  bool yardstick = false; ///< --yardstick: the baseline the summary's rows are set against
 };
+
+// What a start of the first server should cost at most, against the yardstick (a one-thread
+// responder built on the same JSON library): spawn to initialize answered, in the yardstick's
+// times; CPU of a whole start (spawn, initialize, exit), ms; resident and private memory once
+// initialize is answered, MiB.
+constexpr double kStartTimeRatio = 1.5;
+constexpr double kStartCpuMs = 8.0;
+constexpr double kIdleResidentMiB = 8.0;
+constexpr double kIdlePrivateMiB = 2.5;
 
 struct Targets {
   double initializeMs = 0;
@@ -137,6 +151,7 @@ Arguments parseArguments(int argc, char** argv) {
   std::string pendingName;
   std::optional<bench::CallSpec> pendingCall;
   bool pendingBaseline = false;
+  bool pendingYardstick = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -151,6 +166,11 @@ Arguments parseArguments(int argc, char** argv) {
       pendingBaseline = true;
       continue;
     }
+    if (arg == "--yardstick") {
+      pendingBaseline = true;
+      pendingYardstick = true;
+      continue;
+    }
     if (arg == "--no-ping-summary") {
       args.pingSummary = false;
       continue;
@@ -162,10 +182,12 @@ Arguments parseArguments(int argc, char** argv) {
       if (!words || words->empty()) usageError("--server needs a command (with balanced quotes)");
       std::string name = pendingName.empty() ? words->front().substr(words->front().rfind('/') + 1) : pendingName;
       args.servers.push_back(
-          Server{std::move(name), std::string(value), std::move(*words), std::move(pendingCall), pendingBaseline});
+          Server{std::move(name), std::string(value), std::move(*words), std::move(pendingCall), pendingBaseline,
+                 pendingYardstick});
       pendingName.clear();
       pendingCall.reset();
       pendingBaseline = false;
+      pendingYardstick = false;
     } else if (arg == "--name") {
       pendingName = value;
     } else if (arg == "--call") {
@@ -262,6 +284,15 @@ bool isPeer(const Arguments& args, std::size_t i) {
   return i > 0 && !args.servers[i].baseline && args.servers[i].argv.front() != args.servers.front().argv.front();
 }
 
+/// A baseline without a call whose pings go to the summary: the yardstick when one was named,
+/// else every such baseline.
+bool summarizedFloor(const Arguments& args, std::size_t i) {
+  const auto& server = args.servers[i];
+  if (!server.baseline || server.call) return false;
+  const bool anyYardstick = std::any_of(args.servers.begin(), args.servers.end(), [](const Server& s) { return s.yardstick; });
+  return !anyYardstick || server.yardstick;
+}
+
 /// What one call costs in pings: how many pings fit in the time of one call.
 double pingsPerCall(double pingsPerSecond, double callsPerSecond) {
   return callsPerSecond > 0 ? pingsPerSecond / callsPerSecond : 0;
@@ -296,12 +327,12 @@ void printPingTable(const Arguments& args, const Results& results) {
                 fixed(first->pipelinedPerSecond / floor->pipelinedPerSecond, 2).c_str());
     const double sequential = first->sequentialPerSecond / floor->sequentialPerSecond;
     const double pipelined = first->pipelinedPerSecond / floor->pipelinedPerSecond;
-    if (!args.pingSummary) continue;
+    if (!args.pingSummary || !summarizedFloor(args, i)) continue;
     summarize("sequential pings", grouped(first->sequentialPerSecond) + "/s",
-              "floor responder " + grouped(floor->sequentialPerSecond) + "/s", sequential, "toold ÷ floor, pings/s",
+              args.servers[i].name + " " + grouped(floor->sequentialPerSecond) + "/s", sequential, "toold ÷ floor, pings/s",
               "≥ 0.8", sequential >= 0.8);
     summarize("pipelined pings", grouped(first->pipelinedPerSecond) + "/s",
-              "floor responder " + grouped(floor->pipelinedPerSecond) + "/s", pipelined, "toold ÷ floor, pings/s",
+              args.servers[i].name + " " + grouped(floor->pipelinedPerSecond) + "/s", pipelined, "toold ÷ floor, pings/s",
               "≥ 0.8", pipelined >= 0.8);
   }
   for (std::size_t i = 1; i < args.servers.size(); ++i) {
@@ -316,6 +347,52 @@ void printPingTable(const Arguments& args, const Results& results) {
                 ratio(first->sequentialPerSecond, peer->sequentialPerSecond).c_str(),
                 ratio(first->pipelinedPerSecond, peer->pipelinedPerSecond).c_str(),
                 ratio(static_cast<double>(peer->residentKiB), static_cast<double>(first->residentKiB)).c_str());
+  }
+}
+
+/// What a start costs each server: spawn to initialize answered, the CPU of a whole start, its
+/// page faults, and the memory held once initialize is answered; then the first server against
+/// the yardstick, in the summary with the start targets.
+void printStartTable(const Arguments& args, const Results& results) {
+  if (args.config.spawns == 0) return;
+  std::printf("\n| server | spawn → initialize, ms | start CPU (spawn, initialize, exit), ms | page faults | "
+              "idle RSS, MiB | idle private, MiB |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|\n");
+  for (std::size_t i = 0; i < args.servers.size(); ++i) {
+    const auto& r = results[i];
+    if (!r) continue;
+    std::printf("| %s | %s | %s | %s | %s | %s |\n", args.servers[i].name.c_str(), fixed(r->initializeMedianMs, 2).c_str(),
+                fixed(r->startCpuMedianMs, 2).c_str(), grouped(r->startPageFaultsMedian).c_str(),
+                fixed(mib(r->idleResidentKiB), 2).c_str(), fixed(mib(r->idlePrivateKiB), 2).c_str());
+  }
+  const auto& first = results.front();
+  for (std::size_t i = 1; i < args.servers.size(); ++i) {
+    const auto& yard = results[i];
+    if (!first || !yard || !args.servers[i].yardstick) continue;
+    const std::string& name = args.servers[i].name;
+    const double time = first->initializeMedianMs / yard->initializeMedianMs;
+    std::printf("| %s ÷ %s | %s | %s | %s | %s | %s |\n", args.servers.front().name.c_str(), name.c_str(),
+                fixed(time, 2).c_str(), fixed(first->startCpuMedianMs / yard->startCpuMedianMs, 2).c_str(),
+                fixed(first->startPageFaultsMedian / yard->startPageFaultsMedian, 2).c_str(),
+                fixed(static_cast<double>(first->idleResidentKiB) / static_cast<double>(yard->idleResidentKiB), 2).c_str(),
+                fixed(static_cast<double>(first->idlePrivateKiB) / static_cast<double>(yard->idlePrivateKiB), 2).c_str());
+    if (!args.pingSummary) continue;
+    summarize("spawn → initialize answered", fixed(first->initializeMedianMs, 2) + " ms",
+              name + " " + fixed(yard->initializeMedianMs, 2) + " ms", time, "toold ÷ yardstick, time",
+              "≤ " + fixed(kStartTimeRatio, 1) + "×", time <= kStartTimeRatio);
+    summarize("start-up CPU (spawn, initialize, exit)", fixed(first->startCpuMedianMs, 2) + " ms",
+              name + " " + fixed(yard->startCpuMedianMs, 2) + " ms", first->startCpuMedianMs / yard->startCpuMedianMs,
+              "toold ÷ yardstick, CPU time", "≤ " + fixed(kStartCpuMs, 0) + " ms", first->startCpuMedianMs <= kStartCpuMs);
+    summarize("idle RSS after initialize", fixed(mib(first->idleResidentKiB), 2) + " MiB",
+              name + " " + fixed(mib(yard->idleResidentKiB), 2) + " MiB",
+              static_cast<double>(first->idleResidentKiB) / static_cast<double>(yard->idleResidentKiB),
+              "toold ÷ yardstick, memory", "≤ " + fixed(kIdleResidentMiB, 0) + " MiB",
+              mib(first->idleResidentKiB) <= kIdleResidentMiB);
+    summarize("idle private memory after initialize", fixed(mib(first->idlePrivateKiB), 2) + " MiB",
+              name + " " + fixed(mib(yard->idlePrivateKiB), 2) + " MiB",
+              static_cast<double>(first->idlePrivateKiB) / static_cast<double>(yard->idlePrivateKiB),
+              "toold ÷ yardstick, memory", "≤ " + fixed(kIdlePrivateMiB, 1) + " MiB",
+              mib(first->idlePrivateKiB) <= kIdlePrivateMiB);
   }
 }
 
@@ -529,6 +606,7 @@ int main(int argc, char** argv) {
   }
 
   printPingTable(args, results);
+  printStartTable(args, results);
   printCallTable(args, results);
   printPipelineTable(args, results);
   bool anyCall = false;

@@ -18,6 +18,7 @@ void McpClient::setStatusListener(std::function<void(const McpServerStatus&)> li
 }
 
 std::shared_ptr<McpServer> McpClient::makeServer(const std::string& name, McpServerConfig config) {
+  if (host_.loopNeeded) host_.loopNeeded();
   return std::make_shared<McpServer>(
       host_, name, std::move(config), [this](const McpServerStatus& status) { statusChanged(status); },
       [this, name](const std::string& tool) { return nameTakenByOthers(name, tool); });

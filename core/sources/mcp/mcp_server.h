@@ -51,6 +51,9 @@ struct McpHost {
   std::chrono::milliseconds healthyReset{std::chrono::minutes(5)};
   /// The OS sandbox; stdio servers run in it when its settings say so (`sandbox.mcpServers`).
   std::shared_ptr<const CommandSandbox> sandbox;
+  /// Called before each server is made: `io` must run from then on (its thread starts with the
+  /// first server, since most sessions have none). None: `io` runs anyway.
+  std::function<void()> loopNeeded;
 };
 
 /// `restarting`: it failed and its next start is scheduled (calls wait for it); `failed`: for good

@@ -101,3 +101,17 @@ TEST_CASE("worker pool shutdown: kills the workers running programs and the idle
   pool.release(busy);
   CHECK_FALSE(pool.acquireIdle());
 }
+
+TEST_CASE("worker pool: a missing worker executable is named plainly", "[codemode]") {
+  toold::testing::TempDir dir("worker_pool_missing");
+  const std::string missing = (dir.path() / "toold-codemode").string();
+  WorkerPool pool(missing, WorkerSettings{});
+  try {
+    pool.acquire();
+    FAIL("a worker started from a file that does not exist");
+  } catch (const std::runtime_error& e) {
+    const std::string message = e.what();
+    CHECK(message.find("the Code Mode worker toold-codemode is missing beside toold") != std::string::npos);
+    CHECK(message.find(missing) != std::string::npos);
+  }
+}

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <chrono>
+#include <cstdlib>
 #include <condition_variable>
 #include <thread>
 
@@ -222,4 +223,13 @@ TEST_CASE("httpExchange verifies TLS certificates unless told not to", "[net]") 
   response = httpFetch(get(server.url()), trusting, {});
   REQUIRE(response.outcome.ok());
   CHECK(response.body == "over tls");
+}
+
+// Each TEST_CASE runs in a process of its own (ctest), so the module is looked for afresh here.
+TEST_CASE("http exchange: without toold-web.so an exchange fails plainly, naming the file", "[net]") {
+  ::setenv("TOOLD_WEB_MODULE", "/nonexistent/toold-web.so", 1);
+  const auto response = httpFetch(get("http://127.0.0.1:9/"), HttpOptions{}, CancellationToken{});
+  CHECK(response.outcome.failure == HttpFailure::unavailable);
+  CHECK(response.outcome.error.find("toold-web.so (TLS and HTML support) is missing") != std::string::npos);
+  CHECK(response.outcome.error.find("/nonexistent/toold-web.so") != std::string::npos);
 }
