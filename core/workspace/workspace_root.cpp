@@ -71,16 +71,20 @@ int openByComponents(int root, std::string_view relative, int flags) {
 std::shared_ptr<const WorkspaceRoot> openWorkspaceRoot(const std::filesystem::path& directory) {
   UniqueFd folder(::open(directory.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (!folder) return nullptr;
+  struct stat held {};
+  if (::fstat(folder.get(), &held) != 0) return nullptr;
   auto root = std::make_shared<WorkspaceRoot>();
   root->directory = directory;
   root->folder = std::move(folder);
+  root->device = static_cast<std::uint64_t>(held.st_dev);
+  root->inode = static_cast<std::uint64_t>(held.st_ino);
   return root;
 }
 
 std::optional<std::string> workspaceRootMoved(const WorkspaceRoot& root) {
-  struct stat held {}, named {};
-  if (::fstat(root.folder.get(), &held) == 0 && ::stat(root.directory.c_str(), &named) == 0 &&
-      held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+  struct stat named {};
+  if (::stat(root.directory.c_str(), &named) == 0 && static_cast<std::uint64_t>(named.st_dev) == root.device &&
+      static_cast<std::uint64_t>(named.st_ino) == root.inode)
     return std::nullopt;
   return "The workspace folder " + root.directory.string() +
          " is no longer the folder toold was started in (it was moved, removed or replaced), so toold does not act "

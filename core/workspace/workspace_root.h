@@ -12,6 +12,7 @@
 
 #include "core/base/unique_fd.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -24,14 +25,19 @@ namespace toold::core {
 struct WorkspaceRoot {
   std::filesystem::path directory; ///< canonical, as Location::directory; for containment and messages
   UniqueFd folder;                 ///< O_PATH | O_DIRECTORY, opened once
+  /// The held folder's identity, taken by fstat when it was opened: a descriptor's inode never
+  /// changes, so looking at it again on every path resolution only cost a system call.
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
 };
 
-/// Opens the canonical `directory` as the workspace root; null when it cannot be opened (the file
-/// tools then hold paths from `/`, as without a root).
+/// Opens the canonical `directory` as the workspace root and takes its identity; null when it
+/// cannot be opened or looked at (the file tools then hold paths from `/`, as without a root).
 std::shared_ptr<const WorkspaceRoot> openWorkspaceRoot(const std::filesystem::path& directory);
 
 /// The refusal when `root.directory` no longer names the held folder (renamed away, removed, or
-/// exchanged with another folder); nullopt while it does.
+/// exchanged with another folder); nullopt while it does. One `stat` of the name, compared with the
+/// identity taken at open.
 std::optional<std::string> workspaceRootMoved(const WorkspaceRoot& root);
 
 /// `canonical` relative to the root, without a leading slash (empty for the root itself), when it

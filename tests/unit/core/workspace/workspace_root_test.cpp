@@ -151,6 +151,21 @@ TEST_CASE("workspace root: opening beneath the root follows no symlink and never
   CHECK(openBeneathRoot(*root, "../outside/notes.txt", O_RDONLY | O_CLOEXEC) == -1);
 }
 
+TEST_CASE("workspace root: the identity the moved check compares with is the held folder's, taken once", "[held][root]") {
+  Swap swap;
+  const auto root = openWorkspaceRoot(swap.ws);
+  REQUIRE(root);
+  CHECK(root->inode == swap.wsInode);
+  struct stat held {};
+  REQUIRE(::fstat(root->folder.get(), &held) == 0);
+  CHECK(root->device == static_cast<std::uint64_t>(held.st_dev));
+  // Exchanged with another folder: the name now leads to an inode the root never had.
+  exchange(swap.ws, swap.outside);
+  CHECK(toold::core::workspaceRootMoved(*root));
+  exchange(swap.ws, swap.outside);
+  CHECK_FALSE(toold::core::workspaceRootMoved(*root));
+}
+
 TEST_CASE("workspace root: a root renamed away is refused even though its descriptor still works", "[held][root]") {
   Swap swap;
   const Location location = heldWorkspace(swap.ws);
