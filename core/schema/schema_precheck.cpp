@@ -46,8 +46,11 @@ bool isFiniteNumber(const json& value) {
   return number == number && number - number == 0.0;  // neither NaN nor infinite
 }
 
+// Checked pairwise, so only for short lists: a longer one is left to the compiler.
+constexpr std::size_t kMaxRequired = 64;
+
 bool isUniqueStrings(const json& value) {
-  if (!value.is_array()) return false;
+  if (!value.is_array() || value.size() > kMaxRequired) return false;
   for (std::size_t i = 0; i < value.size(); ++i) {
     if (!value[i].is_string()) return false;
     for (std::size_t j = 0; j < i; ++j)
