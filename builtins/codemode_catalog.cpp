@@ -9,9 +9,13 @@ using json = nlohmann::json;
 std::vector<codemode::CatalogEntry> catalogEntries(const core::Snapshot& inventory) {
   std::vector<codemode::CatalogEntry> entries;
   entries.reserve(inventory.tools.size());
-  for (const auto& tool : inventory.tools)
+  for (const auto& tool : inventory.tools) {
+    // The registry keeps a tool's description and input schema as its definition's text only.
+    json registered = tool->registered();
     entries.push_back(codemode::makeCatalogEntry(codemode::toolPath(tool->ns, core::normalizeToolName(tool->authoredName)),
-                                                 tool->tool.description, tool->tool.inputSchema, tool->tool.outputSchema));
+                                                 registered["description"].get<std::string>(), registered["inputSchema"],
+                                                 tool->tool.outputSchema));
+  }
   codemode::sortCatalog(entries);
   return entries;
 }

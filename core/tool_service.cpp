@@ -94,16 +94,16 @@ struct ToolService::Impl {
     return config;
   }
 
-  Tool toolFromSpec(const protocol::ToolSpec& spec, const std::string& name) {
+  Tool toolFromSpec(protocol::ToolSpec spec, const std::string& name) {
     Tool tool;
-    tool.description = spec.description;
-    tool.inputSchema = spec.inputSchema;
-    tool.outputSchema = spec.outputSchema;
+    tool.description = std::move(spec.description);
+    tool.inputSchema = std::move(spec.inputSchema);
+    tool.outputSchema = std::move(spec.outputSchema);
     tool.codemode = spec.codemode.value_or(true);
     tool.permission = spec.permission.value_or("");
     tool.mutates = spec.mutates;
     if (spec.title) tool.title = *spec.title;
-    if (spec.annotations) tool.annotations = *spec.annotations;
+    if (spec.annotations) tool.annotations = std::move(*spec.annotations);
     // Both handlers only start asynchronous work, so they run inline on the session's queue.
     tool.threading = ToolThreading::Inline;
     ToolExecute execute = spec.handler.type == protocol::HandlerSpec::Type::Client
@@ -144,21 +144,21 @@ ToolService::ToolService(asio::io_context& io, ToolServiceOptions options, std::
 
 ToolService::~ToolService() { shutdown(); }
 
-protocol::RegisterResult ToolService::registerTools(const protocol::RegisterParams& params, bool replaceScope) {
+protocol::RegisterResult ToolService::registerTools(protocol::RegisterParams params, bool replaceScope) {
   protocol::RegisterResult result;
   result.scope = params.scope.value_or("scope-" + std::to_string(impl_->nextScope++));
   const std::string ns = params.options.ns.value_or("");
   // A namespace given explicitly must be valid, even an empty one (it would silently mean none).
   if (params.options.ns) validateNamespace(*params.options.ns);
   std::vector<std::pair<std::string, Tool>> tools;
-  for (const auto& [authored, spec] : params.tools) {
+  for (auto& [authored, spec] : params.tools) {
     std::string name;
     try {
       name = effectiveToolName(authored, ns);
     } catch (const RegistrationError& e) {
       throw RegistrationError(std::string(e.what()) + " (tool \"" + authored + "\")");
     }
-    tools.emplace_back(authored, impl_->toolFromSpec(spec, name));
+    tools.emplace_back(authored, impl_->toolFromSpec(std::move(spec), name));
   }
   const RegistrationOptions options{ns, params.options.codemode};
   auto names = replaceScope ? impl_->registry.replace(result.scope, std::move(tools), options)
@@ -184,7 +184,7 @@ bool ToolService::unregister(const std::string& scope) { return impl_->registry.
 
 std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotParams& params) {
   const auto config = impl_->currentConfig(); // holds the settings while the snapshot is taken
-  auto snapshot = takeSnapshot(impl_->snapshots.newId(), impl_->registry.effective(), params,
+  auto snapshot = takeSnapshot(impl_->snapshots.newId(), *impl_->registry.effectiveSet(), params,
                                impl_->permissions.configuredLayers(params.agent), impl_->environment(),
                                SnapshotCodemode{&config->codemode, impl_->codemodeTool});
   // `"codemode": true` with only the built-ins, all direct, shows nothing: say why, once.
@@ -210,7 +210,7 @@ std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
     params.sessionID = kImplicitSession;
     params.agent = kImplicitAgent;
     params.model = impl_->options.mcpModel ? impl_->options.mcpModel : config->mcpModel;
-    impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), impl_->registry.effective(), params,
+    impl_->implicit = takeSnapshot("mcp-" + std::to_string(revision), *impl_->registry.effectiveSet(), params,
                                    impl_->permissions.configuredLayers(params.agent), impl_->environment(),
                                    SnapshotCodemode{&config->codemode, impl_->codemodeTool});
     impl_->implicitRevision = revision;

@@ -60,7 +60,7 @@ public:
   /// Registers a client's record (client-hosted or command tools) in its scope, or a new one;
   /// with `replaceScope`, in place of the scope's earlier tools, in one step (config/reload).
   /// Throws RegistrationError (the caller answers -32602).
-  protocol::RegisterResult registerTools(const protocol::RegisterParams& params, bool replaceScope = false);
+  protocol::RegisterResult registerTools(protocol::RegisterParams params, bool replaceScope = false);
   /// Registers in-process tools (built-ins, test tools) in `scope`.
   void registerTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools);
   /// Code Mode's `execute`, added by snapshots that use Code Mode (its name is reserved, so it is

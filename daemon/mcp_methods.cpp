@@ -55,7 +55,7 @@ bool statesType(const json& schema) { return schema.is_object() && schema.contai
 bool isObjectSchema(const json& schema) { return schema.is_object() && schema.value("type", json()) == "object"; }
 
 std::optional<json> mcpDefinition(const core::RegisteredTool& tool) {
-  json listed = tool.definition;
+  json listed = tool.definition();
   // MCP's title and behaviour hints: the built-ins' own, a registered tool's as it gave them.
   if (!tool.tool.title.empty()) listed["title"] = tool.tool.title;
   if (!tool.tool.annotations.empty()) listed["annotations"] = tool.tool.annotations;

@@ -30,19 +30,23 @@ std::string requireId(const ParamsReader& reader, std::string_view key) { return
 
 } // namespace
 
-ToolSpec parseToolSpec(const json& value, const std::string& path) {
+namespace {
+
+// `owned`, when given, is `value` itself, which the caller gives up: the schemas and annotations
+// are moved out of it rather than copied (a record of thousands of tools copied them all).
+ToolSpec parseSpec(const json& value, const std::string& path, json* owned) {
   ParamsReader reader(value, path);
   ToolSpec spec;
   spec.description = reader.requireString("description", /*allowEmpty=*/true);
   if (reader.has("inputSchema")) {
     const json& schema = reader.require("inputSchema");
     if (!schema.is_object() && !schema.is_boolean()) reader.fail("inputSchema", "must be a JSON Schema (an object)");
-    spec.inputSchema = schema;
+    spec.inputSchema = owned != nullptr ? std::move((*owned)["inputSchema"]) : schema;
   }
   if (reader.has("outputSchema")) {
     const json& schema = reader.require("outputSchema");
     if (!schema.is_object() && !schema.is_boolean()) reader.fail("outputSchema", "must be a JSON Schema (an object)");
-    spec.outputSchema = schema;
+    spec.outputSchema = owned != nullptr ? std::move((*owned)["outputSchema"]) : schema;
   }
   spec.codemode = reader.optionalBool("codemode");
   spec.permission = reader.optionalString("permission");
@@ -61,7 +65,10 @@ ToolSpec parseToolSpec(const json& value, const std::string& path) {
   return spec;
 }
 
-RegisterParams parseRegisterParams(const json& params) {
+// The record's fields in order (scope, tools, each tool by `parseSpecs`, options), so that the
+// first problem is the one reported whichever way the specs are read.
+template <typename ParseSpecs>
+RegisterParams parseRegister(const json& params, ParseSpecs parseSpecs) {
   ParamsReader reader(params, "");
   RegisterParams result;
   result.scope = reader.optionalString("scope");
@@ -69,13 +76,32 @@ RegisterParams parseRegisterParams(const json& params) {
   const json& tools = reader.require("tools");
   if (!tools.is_object()) reader.fail("tools", "must be an object of authored name → tool spec");
   if (tools.empty()) reader.fail("tools", "must name at least one tool");
-  for (const auto& [name, spec] : tools.items()) result.tools.emplace_back(name, parseToolSpec(spec, "tools." + name));
+  result.tools.reserve(tools.size());
+  parseSpecs(result);
   if (reader.has("options")) {
     ParamsReader options(reader.require("options"), "options");
     result.options.ns = options.optionalString("namespace");
     result.options.codemode = options.optionalBool("codemode");
   }
   return result;
+}
+
+} // namespace
+
+ToolSpec parseToolSpec(const json& value, const std::string& path) { return parseSpec(value, path, nullptr); }
+
+RegisterParams parseRegisterParams(const json& params) {
+  return parseRegister(params, [&params](RegisterParams& result) {
+    for (const auto& [name, spec] : params["tools"].items())
+      result.tools.emplace_back(name, parseToolSpec(spec, "tools." + name));
+  });
+}
+
+RegisterParams parseRegisterParams(json&& params) {
+  return parseRegister(params, [&params](RegisterParams& result) {
+    for (auto& [name, spec] : params["tools"].items())
+      result.tools.emplace_back(name, parseSpec(spec, "tools." + name, &spec));
+  });
 }
 
 std::vector<PermissionRuleSpec> parsePermissionRuleSpecs(const json& rules, const std::string& path) {

@@ -89,6 +89,8 @@ struct CallParams {
 };
 
 RegisterParams parseRegisterParams(const json& params);
+/// The same, moving the tools' schemas out of `params` instead of copying them.
+RegisterParams parseRegisterParams(json&& params);
 ToolSpec parseToolSpec(const json& spec, const std::string& path);
 std::vector<PermissionRuleSpec> parsePermissionRuleSpecs(const json& rules, const std::string& path);
 /// The snapshot's `agents`: each {name: non-empty string, description?: string}.

@@ -102,6 +102,8 @@ struct Call : std::enable_shared_from_this<Call> {
   BoundingLimits limits; ///< the face's, else the service's
 
   const RegisteredTool* tool = nullptr;
+  /// The tool's compiled schemas, fetched once per call (compiled at the tool's first call).
+  std::shared_ptr<const CompiledSchema> inputSchema, outputSchema;
   json decodedInput;
   ToolOutcome outcome;
   bool preBounded = false;
@@ -201,20 +203,21 @@ struct Call : std::enable_shared_from_this<Call> {
     if (auto undo = snapshot->inputUndo.find(tool->name); undo != snapshot->inputUndo.end())
       undoProjection(params.input, undo->second);
     // A schema toold cannot enforce (the definition's schemaNote says so): the input as it came.
-    if (!tool->input) {
+    inputSchema = tool->inputValidator();
+    if (!inputSchema) {
       decodedInput = std::move(params.input);
       return guardDoomLoop();
     }
     // The raw input is kept apart only when defaults can change it: the error text shows what the
     // model sent, and most inputs are small enough that one copy matters per call.
-    const bool copy = tool->input->hasDefaults();
+    const bool copy = inputSchema->hasDefaults();
     decodedInput = copy ? params.input : std::move(params.input);
-    auto checked = tool->input->decode(decodedInput, inlineBudget());
+    auto checked = inputSchema->decode(decodedInput, inlineBudget());
     if (checked.status != CompiledSchema::Checked::Status::OverBudget) return decoded(std::move(checked));
     if (copy) decodedInput = params.input;  // half filled in: start again from what the model sent
     boost::asio::post(services.workers.pool(), [self = shared_from_this()] {
       if (self->interrupted()) return;
-      auto result = self->tool->input->decode(self->decodedInput, self->fullBudget());
+      auto result = self->inputSchema->decode(self->decodedInput, self->fullBudget());
       self->onQueue([result = std::move(result)](Call& c) mutable { c.decoded(std::move(result)); });
     });
   }
@@ -228,7 +231,7 @@ struct Call : std::enable_shared_from_this<Call> {
     using Status = CompiledSchema::Checked::Status;
     if (checked.status == Status::Cancelled) return;  // answered -32800 by whoever cancelled
     if (checked.status == Status::Valid) return guardDoomLoop();
-    const json& sent = tool->input->hasDefaults() ? params.input : decodedInput;
+    const json& sent = inputSchema->hasDefaults() ? params.input : decodedInput;
     if (params.repair) return answerInvalid(formatInvalidArguments(tool->name, checked.issues, sent));
     fail(error_type::kInvalidInput, formatInvalidArguments(tool->name, checked.issues, sent), false);
   }
@@ -397,7 +400,8 @@ struct Call : std::enable_shared_from_this<Call> {
     // The output contract: declared ⇔ present, and valid against its schema.
     if (tool->tool.outputSchema) {
       if (!result.output) return fail(error_type::kFailure, "Tool did not return its declared output", true);
-      if (!tool->output) return accept(std::move(result));  // a schema toold cannot enforce: unchecked
+      outputSchema = tool->outputValidator();
+      if (!outputSchema) return accept(std::move(result));  // a schema toold cannot enforce: unchecked
       return checkOutput(std::move(result));
     }
     if (result.output)
@@ -408,13 +412,13 @@ struct Call : std::enable_shared_from_this<Call> {
   // A client-hosted tool's output is the client's data: checked like an input (see
   // kInlineValidationSteps).
   void checkOutput(ToolResult result) {
-    auto checked = tool->output->check(*result.output, inlineBudget());
+    auto checked = outputSchema->check(*result.output, inlineBudget());
     if (checked.status != CompiledSchema::Checked::Status::OverBudget)
       return outputChecked(std::move(result), std::move(checked));
     auto kept = std::make_shared<ToolResult>(std::move(result));
     boost::asio::post(services.workers.pool(), [self = shared_from_this(), kept] {
       if (self->interrupted()) return;
-      auto checkedOutput = self->tool->output->check(*kept->output, self->fullBudget());
+      auto checkedOutput = self->outputSchema->check(*kept->output, self->fullBudget());
       self->onQueue([kept, checkedOutput = std::move(checkedOutput)](Call& c) mutable {
         c.outputChecked(std::move(*kept), std::move(checkedOutput));
       });

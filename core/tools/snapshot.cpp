@@ -5,6 +5,7 @@
 #include "core/permission/wildcard.h"
 #include "core/schema/provider_schema.h"
 #include "core/tools/tool_name.h"
+#include "protocol/json_writer.h"
 
 #include <spdlog/spdlog.h>
 
@@ -25,15 +26,16 @@ bool equalsIgnoringAsciiCase(std::string_view a, std::string_view b) {
 // the way back recorded in the snapshot, and the strict flag of the OpenAI profiles.
 std::shared_ptr<const RegisteredTool> shapeForProvider(std::shared_ptr<const RegisteredTool> tool,
                                                        SchemaProvider provider, Snapshot& snapshot) {
-  auto projected = projectSchema(tool->definition.value("inputSchema", json::object()), provider);
-  auto copy = std::make_shared<RegisteredTool>(*tool);
-  if (projected.schema) copy->definition["inputSchema"] = std::move(*projected.schema);
-  else copy->definition.erase("inputSchema");
-  if (projected.strict) copy->definition["strict"] = *projected.strict;
+  json definition = tool->definition();
+  auto projected = projectSchema(definition.value("inputSchema", json::object()), provider);
+  if (projected.schema) definition["inputSchema"] = std::move(*projected.schema);
+  else definition.erase("inputSchema");
+  if (projected.strict) definition["strict"] = *projected.strict;
   if (!projected.note.empty()) {
-    copy->definition["schemaNote"] = projected.note;
+    definition["schemaNote"] = projected.note;
     spdlog::info("snapshot {}: tool {} for {}: {}", snapshot.id, tool->name, snapshot.provider, projected.note);
   }
+  auto copy = withDefinition(*tool, definition);
   if (!projected.undo.is_null()) snapshot.inputUndo.emplace(tool->name, std::move(projected.undo));
   return copy;
 }
@@ -55,8 +57,21 @@ const RegisteredTool* Snapshot::find(std::string_view name) const {
 
 json Snapshot::definitions() const {
   json list = json::array();
-  for (const auto& tool : tools) list.push_back(tool->definition);
+  for (const auto& tool : tools) list.push_back(tool->definition());
   return list;
+}
+
+void Snapshot::appendDefinitions(std::string& out) const {
+  std::size_t size = 2;
+  for (const auto& tool : tools) size += (tool->shown ? tool->shown->size() : 0) + 1;
+  out.reserve(out.size() + size);
+  out += '[';
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    if (i > 0) out += ',';
+    if (tools[i]->shown) out += *tools[i]->shown;
+    else protocol::appendJson(out, tools[i]->definition());  // made by hand, not by the registry
+  }
+  out += ']';
 }
 
 std::vector<std::string> Snapshot::names() const {
@@ -117,6 +132,7 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
   snapshot->catalog = catalog;
   snapshot->provider = params.provider.value_or("");
   configured.push_back(rules.get());
+  snapshot->tools.reserve(effective.size());
   for (const auto& tool : effective) {
     if (whollyDenied(tool->action(), configured)) continue;
     if (hiddenForModel(tool->name, params.model)) continue;
@@ -124,10 +140,10 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
     if (tool->tool.describe) {
       auto description = tool->tool.describe(*catalog);
       if (!description) continue;
-      if (*description != tool->tool.description) {
-        auto copy = std::make_shared<RegisteredTool>(*tool);
-        copy->definition["description"] = *description;
-        shown = std::move(copy);
+      if (*description != tool->description()) {
+        json definition = tool->definition();
+        definition["description"] = *description;
+        shown = withDefinition(*tool, definition);
       }
     }
     if (provider) shown = shapeForProvider(std::move(shown), *provider, *snapshot);
@@ -136,7 +152,8 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
   // The registry hands them over sorted by name already; sorting again keeps this true whatever
   // the caller passed.
   auto byName = [](const auto& a, const auto& b) { return a->name < b->name; };
-  std::sort(snapshot->tools.begin(), snapshot->tools.end(), byName);
+  if (!std::is_sorted(snapshot->tools.begin(), snapshot->tools.end(), byName))
+    std::sort(snapshot->tools.begin(), snapshot->tools.end(), byName);
 
   const bool wanted = params.codemode.value_or(codemode.settings != nullptr && codemode.settings->enabled);
   if (wanted && codemode.execute && !whollyDenied(kReservedToolName, configured)) {

@@ -49,6 +49,8 @@ struct Snapshot {
   const RegisteredTool* find(std::string_view name) const;
   /// The definitions the model is shown: [{name, description, inputSchema, outputSchema?}].
   json definitions() const;
+  /// The same, as JSON text appended to `out`: the definitions' texts as kept, never re-serialized.
+  void appendDefinitions(std::string& out) const;
   std::vector<std::string> names() const;
 };
 

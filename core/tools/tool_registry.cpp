@@ -2,7 +2,9 @@
 
 #include "core/schema/json_schema.h"
 #include "core/schema/schema_cache.h"
+#include "core/schema/schema_precheck.h"
 #include "core/tools/tool_name.h"
+#include "protocol/json_writer.h"
 
 #include <spdlog/spdlog.h>
 
@@ -28,22 +30,105 @@ std::shared_ptr<const CompiledSchema> compileFor(SchemaCache& schemas, const jso
   }
 }
 
-void compileSchemas(SchemaCache& schemas, RegisteredTool& registered, const Tool& tool, const std::string& shownName) {
-  registered.input = compileFor(schemas, tool.inputSchema, shownName, "input", registered.schemaNote);
-  if (tool.outputSchema)
-    registered.output = compileFor(schemas, *tool.outputSchema, shownName, "output", registered.schemaNote);
+// An input or output schema, judged now: compiled at once unless it certainly compiles, in which
+// case it waits for its first use (compilation then needs the definition text, see prepare()).
+struct Judged {
+  std::shared_ptr<const CompiledSchema> compiled;
+  bool deferred = false;
+};
+
+Judged judge(SchemaCache& schemas, const json& document, const std::string& tool, std::string_view which,
+             std::string& note) {
+  if (compilesForCertain(document)) return {nullptr, true};
+  return {compileFor(schemas, document, tool, which, note), false};
 }
 
-json makeDefinition(const RegisteredTool& registered) {
-  json definition{{"name", registered.name},
-                  {"description", registered.tool.description},
-                  {"inputSchema", registered.tool.inputSchema}};
-  if (registered.tool.outputSchema) definition["outputSchema"] = *registered.tool.outputSchema;
-  if (!registered.schemaNote.empty()) definition["schemaNote"] = registered.schemaNote;
-  return definition;
+// The definition's JSON text, in the key order nlohmann keeps (sorted) and written as every answer
+// is (protocol/json_writer.h), built from its parts without copying the schemas into a document.
+std::string definitionText(const RegisteredTool& registered, const std::string& description, const json& input) {
+  std::string text = R"({"description":)";
+  protocol::appendJsonString(text, description);
+  text += R"(,"inputSchema":)";
+  protocol::appendJson(text, input);
+  text += R"(,"name":)";
+  protocol::appendJsonString(text, registered.name);
+  if (registered.tool.outputSchema) {
+    text += R"(,"outputSchema":)";
+    protocol::appendJson(text, *registered.tool.outputSchema);
+  }
+  if (!registered.schemaNote.empty()) {
+    text += R"(,"schemaNote":)";
+    protocol::appendJsonString(text, registered.schemaNote);
+  }
+  text += '}';
+  text.shrink_to_fit();
+  return text;
+}
+
+// Judges the schemas, builds the definition text and takes the description and the input schema
+// out of the tool: the text is the one copy kept.
+void prepare(SchemaCache& schemas, RegisteredTool& registered, Tool tool, const std::string& shownName) {
+  const Judged input = judge(schemas, tool.inputSchema, shownName, "input", registered.schemaNote);
+  Judged output;
+  if (tool.outputSchema) output = judge(schemas, *tool.outputSchema, shownName, "output", registered.schemaNote);
+  json inputSchema = std::move(tool.inputSchema);
+  tool.inputSchema = json();
+  std::string description = std::move(tool.description);
+  tool.description = std::string();
+  // No annotations: null rather than an empty object, which would be an allocation per tool.
+  if (tool.annotations.is_object() && tool.annotations.empty()) tool.annotations = json();
+  registered.tool = std::move(tool);
+  auto text = std::make_shared<const std::string>(definitionText(registered, description, inputSchema));
+  registered.input = input.deferred ? std::make_shared<const LazySchema>(text, "inputSchema")
+                                    : std::make_shared<const LazySchema>(input.compiled);
+  if (registered.tool.outputSchema)
+    registered.output = output.deferred ? std::make_shared<const LazySchema>(text, "outputSchema")
+                                        : std::make_shared<const LazySchema>(output.compiled);
+  registered.source = text;
+  registered.shown = std::move(text);
 }
 
 } // namespace
+
+// A RegisteredTool made by hand rather than by the registry (no `source`) still has its description
+// and schema in `tool`: it reads them from there.
+json RegisteredTool::definition() const { return shown ? json::parse(*shown) : registered(); }
+
+json RegisteredTool::registered() const {
+  if (source) return json::parse(*source);
+  json made{{"name", name}, {"description", tool.description}, {"inputSchema", tool.inputSchema}};
+  if (tool.outputSchema) made["outputSchema"] = *tool.outputSchema;
+  if (!schemaNote.empty()) made["schemaNote"] = schemaNote;
+  return made;
+}
+
+json RegisteredTool::inputSchema() const {
+  json parsed = registered();
+  return std::move(parsed["inputSchema"]);
+}
+
+std::string RegisteredTool::description() const {
+  json parsed = registered();
+  return std::move(parsed["description"].get_ref<std::string&>());
+}
+
+std::shared_ptr<const CompiledSchema> RegisteredTool::inputValidator() const { return input ? input->get() : nullptr; }
+
+std::shared_ptr<const CompiledSchema> RegisteredTool::outputValidator() const {
+  return output ? output->get() : nullptr;
+}
+
+std::shared_ptr<const RegisteredTool> withDefinition(const RegisteredTool& tool, const json& definition) {
+  auto copy = std::make_shared<RegisteredTool>(tool);
+  copy->shown = std::make_shared<const std::string>(protocol::writeJson(definition));
+  return copy;
+}
+
+// The key views the winner's own name, so it is replaced together with its winner.
+void ToolRegistry::setWinner(Winners& winners, const std::shared_ptr<const RegisteredTool>& registered) {
+  winners.erase(registered->name);
+  winners.emplace(registered->name, registered);
+}
 
 ToolRegistry::ToolRegistry(SchemaCache& schemas) : schemas_(schemas) {}
 
@@ -79,9 +164,7 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::install(const std
     registered->ns = options.ns;
     registered->scope = scope;
     if (options.codemode) tool.codemode = *options.codemode;
-    compileSchemas(schemas_, *registered, tool, authored);
-    registered->tool = std::move(tool);
-    registered->definition = makeDefinition(*registered);
+    prepare(schemas_, *registered, std::move(tool), authored);
     names.emplace_back(authored, registered->name);
     prepared.push_back(std::move(registered));
   }
@@ -98,7 +181,17 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::install(const std
       registered->sequence = nextSequence_++;
       registrations_.push_back(std::move(registered));
     }
-    changed = recomputeWinners();
+    if (replacing) {
+      changed = recomputeWinners();
+    } else if (!prepared.empty()) {
+      // The newest registration of a name always wins it: only the added names change, so a
+      // record costs its own size, not the registry's.
+      for (auto it = registrations_.end() - static_cast<std::ptrdiff_t>(prepared.size()); it != registrations_.end(); ++it)
+        setWinner(winners_, *it);
+      ++revision_;
+      effectiveSet_.reset();
+      changed = true;
+    }
     listener = listener_;
   }
   if (changed && listener) listener();
@@ -110,9 +203,7 @@ std::shared_ptr<const RegisteredTool> ToolRegistry::prepareReserved(const std::s
   registered->name = name;
   registered->authoredName = name;
   registered->scope = "toold:reserved";
-  compileSchemas(schemas_, *registered, tool, name);
-  registered->tool = std::move(tool);
-  registered->definition = makeDefinition(*registered);
+  prepare(schemas_, *registered, std::move(tool), name);
   return registered;
 }
 
@@ -139,12 +230,17 @@ bool ToolRegistry::hasScope(const std::string& scope) const {
                      [&](const auto& registered) { return registered->scope == scope; });
 }
 
-std::vector<std::shared_ptr<const RegisteredTool>> ToolRegistry::effective() const {
+ToolRegistry::EffectiveSet ToolRegistry::effective() const { return *effectiveSet(); }
+
+std::shared_ptr<const ToolRegistry::EffectiveSet> ToolRegistry::effectiveSet() const {
   std::lock_guard lock(mutex_);
-  std::vector<std::shared_ptr<const RegisteredTool>> result;
-  result.reserve(winners_.size());
-  for (const auto& [name, registered] : winners_) result.push_back(registered);
-  return result;
+  if (!effectiveSet_) {
+    auto set = std::make_shared<EffectiveSet>();
+    set->reserve(winners_.size());
+    for (const auto& [name, registered] : winners_) set->push_back(registered);
+    effectiveSet_ = std::move(set);
+  }
+  return effectiveSet_;
 }
 
 std::uint64_t ToolRegistry::revision() const {
@@ -159,12 +255,13 @@ void ToolRegistry::setChangeListener(std::function<void()> listener) {
 
 bool ToolRegistry::recomputeWinners() {
   // Registrations are kept in sequence order, so the last one seen for a name is the latest.
-  std::map<std::string, std::shared_ptr<const RegisteredTool>> winners;
-  for (const auto& registered : registrations_) winners[registered->name] = registered;
+  Winners winners;
+  for (const auto& registered : registrations_) setWinner(winners, registered);
   const bool changed = winners != winners_;
   if (changed) {
     winners_ = std::move(winners);
     ++revision_;
+    effectiveSet_.reset();
   }
   return changed;
 }

@@ -1,6 +1,7 @@
 #include "core/sources/mcp/mcp_server.h"
 
 #include "core/schema/json_schema.h"
+#include "core/schema/schema_precheck.h"
 #include "core/sources/mcp/mcp_result.h"
 #include "core/sources/mcp/mcp_http_transport.h"
 #include "core/sources/mcp/mcp_stdio_transport.h"
@@ -327,8 +328,9 @@ void McpServer::install(const json& tools) {
     // A malformed schema (or one over toold's limits) drops that tool only, never the server's
     // others; one that is valid but uses what toold cannot enforce keeps the tool, unchecked (the
     // registry notes it in the tool's schemaNote).
+    // A schema of the plain shape certainly compiles: it is left for its first call.
     try {
-      CompiledSchema::compile(tool.inputSchema);
+      if (!compilesForCertain(tool.inputSchema)) CompiledSchema::compile(tool.inputSchema);
     } catch (const SchemaUnsupported&) {
     } catch (const std::exception& e) {
       spdlog::warn("MCP server {}: tool \"{}\" skipped: its input schema cannot be used: {}", name_, names[i].raw, e.what());
@@ -336,7 +338,7 @@ void McpServer::install(const json& tools) {
     }
     if (tool.outputSchema) {
       try {
-        CompiledSchema::compile(*tool.outputSchema);
+        if (!compilesForCertain(*tool.outputSchema)) CompiledSchema::compile(*tool.outputSchema);
       } catch (const SchemaUnsupported&) {
       } catch (const std::exception& e) {
         spdlog::warn("MCP server {}: tool \"{}\": its output schema cannot be used and is ignored: {}", name_,

@@ -1,10 +1,13 @@
 #include "core/schema/schema_cache.h"
 #include "core/tools/tool_name.h"
+#include "core/tools/snapshot.h"
 #include "core/tools/tool_registry.h"
+#include "protocol/json_writer.h"
 
 #include <catch2/catch.hpp>
 
 using namespace toold::core;
+namespace protocol = toold::protocol;
 
 namespace {
 
@@ -23,7 +26,7 @@ std::vector<std::pair<std::string, Tool>> record(std::initializer_list<std::pair
 
 std::map<std::string, std::string> descriptions(const ToolRegistry& registry) {
   std::map<std::string, std::string> result;
-  for (const auto& tool : registry.effective()) result[tool->name] = tool->tool.description;
+  for (const auto& tool : registry.effective()) result[tool->name] = tool->description();
   return result;
 }
 
@@ -78,7 +81,7 @@ TEST_CASE("registry: a registration is a copy of what the caller passed", "[regi
   auto tools = record({{"echo", "original"}});
   registry.add("s", tools, {});
   tools[0].second.description = "changed by the caller later";
-  CHECK(registry.effective().front()->tool.description == "original");
+  CHECK(registry.effective().front()->description() == "original");
 }
 
 TEST_CASE("registry: a record is registered whole or not at all", "[registry]") {
@@ -139,11 +142,11 @@ TEST_CASE("registry: a schema toold cannot enforce keeps the tool, unchecked, wi
   const auto effective = registry.effective();
   REQUIRE(effective.size() == 2);
   const auto& newer = *effective[0];
-  CHECK(newer.input == nullptr);
-  CHECK(newer.output == nullptr);
+  CHECK(newer.inputValidator() == nullptr);
+  CHECK(newer.outputValidator() == nullptr);
   CHECK_THAT(newer.schemaNote, Catch::Contains("The input is not validated by toold: Unsupported keyword \"unevaluatedProperties\""));
   CHECK_THAT(newer.schemaNote, Catch::Contains("The output is not validated by toold: Unsupported keyword \"minContains\""));
-  CHECK(newer.definition.at("schemaNote") == newer.schemaNote);
+  CHECK(newer.definition().at("schemaNote") == newer.schemaNote);
   CHECK_THAT(effective[1]->schemaNote, Catch::Contains("Unsupported \"$ref\""));
 
   // Limits still refuse: they protect the daemon, not the tool.
@@ -155,5 +158,94 @@ TEST_CASE("registry: a schema toold cannot enforce keeps the tool, unchecked, wi
   // A plain valid schema has no note.
   registry.add("u", record({{"plain", "ok"}}), {});
   for (const auto& tool : registry.effective())
-    if (tool->name == "plain") CHECK_FALSE(tool->definition.contains("schemaNote"));
+    if (tool->name == "plain") CHECK_FALSE(tool->definition().contains("schemaNote"));
+}
+
+TEST_CASE("registry: a plain schema is compiled at its tool's first use, any other at registration", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  auto tools = record({{"plain", "five properties"}, {"patterned", "a pattern"}});
+  tools[0].second.inputSchema = json::parse(R"({"type": "object", "additionalProperties": false, "required": ["id"],
+      "properties": {"id": {"type": "string", "description": "which"}, "limit": {"type": "integer", "minimum": 1},
+                     "order": {"enum": ["newest", "oldest"]}, "tags": {"type": "array", "items": {"type": "string"}},
+                     "all": {"type": "boolean", "default": false}}})");
+  tools[1].second.inputSchema = json{{"type", "object"}, {"properties", {{"id", {{"type", "string"}, {"pattern", "^a"}}}}}};
+  registry.add("s", tools, {});
+  const auto effective = registry.effective();
+  REQUIRE(effective.size() == 2);
+  const auto& patterned = *effective[0];
+  const auto& plain = *effective[1];
+  CHECK(patterned.input->compiled());
+  CHECK_FALSE(plain.input->compiled());
+  CHECK(schemas.size() == 1);  // only the one that was not certain
+  // The input schema is kept once, in the definition's text, exactly as registered.
+  CHECK(plain.tool.inputSchema.is_null());
+  CHECK(plain.tool.description.empty());
+  CHECK(plain.inputSchema() == tools[0].second.inputSchema);
+  CHECK(*plain.shown == protocol::writeJson(json{{"name", "plain"}, {"description", "five properties"},
+                                                 {"inputSchema", tools[0].second.inputSchema}}));
+  // The first use compiles it, and it validates as an eagerly compiled one would.
+  const auto validator = plain.inputValidator();
+  REQUIRE(validator != nullptr);
+  CHECK(plain.input->compiled());
+  CHECK(plain.inputValidator() == validator);  // once
+  CHECK(validator->validate(json{{"id", "x"}, {"limit", 2}}).empty());
+  CHECK_FALSE(validator->validate(json{{"id", "x"}, {"limit", 0}}).empty());
+  CHECK_FALSE(validator->validate(json{{"limit", 2}}).empty());
+
+  // A schema that is not certain is still judged, and refused, at registration.
+  auto broken = record({{"broken", "a type that is none"}});
+  broken[0].second.inputSchema = json{{"type", "object"}, {"properties", {{"a", {{"type", "objekt"}}}}}};
+  CHECK_THROWS_WITH(registry.add("t", broken, {}), Catch::Contains("Invalid input schema for tool \"broken\""));
+}
+
+TEST_CASE("registry: what effective() returned does not change with later registrations", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  registry.add("a", record({{"echo", "first"}, {"other", "other"}}), {});
+  const auto taken = registry.effective();
+  const std::string shown = *taken[0]->shown;
+  registry.add("b", record({{"echo", "second"}, {"new", "new"}}), {});
+  registry.close("a");
+  REQUIRE(taken.size() == 2);
+  CHECK(taken[0]->description() == "first");
+  CHECK(*taken[0]->shown == shown);
+  CHECK(descriptions(registry) == std::map<std::string, std::string>{{"echo", "second"}, {"new", "new"}});
+  // Many records: each adds its names, the latest registration of a name still wins.
+  for (int i = 0; i < 50; ++i) registry.add("many-" + std::to_string(i), record({{"echo", "many"}}), {});
+  registry.add("last", record({{"echo", "last"}}), {});
+  CHECK(descriptions(registry).at("echo") == "last");
+  CHECK(registry.close("last"));
+  CHECK(descriptions(registry).at("echo") == "many");
+}
+
+TEST_CASE("registry: a snapshot shares the registrations and keeps them through later changes", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  auto tools = record({{"echo", "first"}, {"other", "other"}});
+  tools[0].second.inputSchema = json{{"type", "object"}, {"properties", {{"text", {{"type", "string"}}}}}};
+  registry.add("a", tools, {});
+  protocol::SnapshotParams params;
+  params.sessionID = "s";
+  params.agent = "build";
+  const auto set = registry.effectiveSet();
+  CHECK(registry.effectiveSet() == set);  // built once per change, not per snapshot
+  const auto snapshot = takeSnapshot("snapshot-1", *set, params, {}, SnapshotEnvironment{}, SnapshotCodemode{});
+  REQUIRE(snapshot->tools.size() == 2);
+  CHECK(snapshot->tools[0].get() == (*set)[0].get());  // the registration itself, not a copy
+  // The answer's text is the definitions' kept texts, and reads as the definitions do.
+  std::string text;
+  snapshot->appendDefinitions(text);
+  CHECK(json::parse(text) == snapshot->definitions());
+  CHECK(snapshot->definitions()[0] == json{{"name", "echo"}, {"description", "first"},
+                                           {"inputSchema", tools[0].second.inputSchema}});
+
+  registry.add("b", record({{"echo", "second"}}), {});
+  registry.close("a");
+  CHECK(registry.effectiveSet() != set);
+  std::string after;
+  snapshot->appendDefinitions(after);
+  CHECK(after == text);
+  CHECK(snapshot->find("echo")->description() == "first");
+  CHECK(snapshot->find("other") != nullptr);
 }
