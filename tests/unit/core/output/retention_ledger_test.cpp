@@ -47,7 +47,7 @@ TEST_CASE("retention ledger: a file being written is never chosen, and counts on
   CHECK(ledger.total() == 60);
 }
 
-TEST_CASE("retention ledger: a size given again replaces the old one; forget subtracts", "[retention]") {
+TEST_CASE("retention ledger: a size given again replaces the old one, and forget subtracts", "[retention]") {
   RetentionLedger ledger(1000);
   ledger.record("tool_01", 10);
   ledger.record("tool_01", 25);
