@@ -1,6 +1,7 @@
 #include "builtins/codemode/worker_executable.h"
 
 #include "builtins/codemode/worker_protocol.h"
+#include "core/process/program_lookup.h"
 
 #include <cerrno>
 #include <cstring>
@@ -11,10 +12,9 @@
 namespace toold::codemode {
 
 std::string defaultWorkerExecutable() {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  return (self.parent_path() / kWorkerExecutableName).string();
+  const auto folder = core::ownExecutableFolder();
+  if (folder.empty()) return {};
+  return (folder / kWorkerExecutableName).string();
 }
 
 std::optional<std::string> workerExecutableProblem(const std::string& executable) {

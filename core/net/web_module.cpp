@@ -1,5 +1,7 @@
 #include "core/net/web_module.h"
 
+#include "core/process/program_lookup.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <mutex>
@@ -19,10 +21,8 @@ struct LoadedModule {
 
 std::vector<std::filesystem::path> candidates() {
   if (const char* chosen = std::getenv("TOOLD_WEB_MODULE"); chosen && *chosen) return {chosen};
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  const auto folder = self.parent_path();
+  const auto folder = ownExecutableFolder();
+  if (folder.empty()) return {};
   return {folder / kWebModuleName, folder.parent_path() / "lib" / "toold" / kWebModuleName};
 }
 

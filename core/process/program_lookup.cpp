@@ -35,4 +35,11 @@ std::optional<std::string> findProgram(const std::string& name, const fs::path& 
   }
 }
 
+fs::path ownExecutableFolder() {
+  std::error_code ec;
+  const auto self = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return {};
+  return self.parent_path();
+}
+
 } // namespace toold::core

@@ -17,4 +17,8 @@ namespace toold::core {
 std::optional<std::string> findProgram(const std::string& name, const std::filesystem::path& cwd,
                                        std::string_view pathList);
 
+/// The folder holding the running executable (the parent of /proc/self/exe), where toold's own
+/// helper programs and modules are installed beside it; empty when /proc/self/exe cannot be read.
+std::filesystem::path ownExecutableFolder();
+
 } // namespace toold::core

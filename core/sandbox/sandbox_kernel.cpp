@@ -1,5 +1,6 @@
 #include "core/sandbox/sandbox_kernel.h"
 
+#include "core/process/program_lookup.h"
 #include "core/process/spawn_plan.h"
 #include "core/sandbox/launch_arguments.h"
 
@@ -15,10 +16,9 @@
 namespace toold::core {
 
 std::filesystem::path defaultSandboxLauncher() {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return {};
-  return self.parent_path() / std::string(sandbox_launch::kLauncherName);
+  const auto folder = ownExecutableFolder();
+  if (folder.empty()) return {};
+  return folder / std::string(sandbox_launch::kLauncherName);
 }
 
 SandboxKernel probeSandboxKernel(const std::filesystem::path& launcher) {

@@ -2,6 +2,7 @@
 // initialize handshake, takes a snapshot of the session's tools, then runs one line at a time:
 // tool calls, raw methods, meta-commands. See helpText() and the README.
 #include "core/process/child_process.h"
+#include "core/process/program_lookup.h"
 #include "daemon/repl/repl_catalog.h"
 #include "daemon/repl/repl_command.h"
 #include "daemon/repl/repl_complete.h"
@@ -83,20 +84,17 @@ struct Arguments {
 };
 
 std::string besideSelf(const char* name) {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return name;
-  return (self.parent_path() / name).string();
+  const auto folder = toold::core::ownExecutableFolder();
+  if (folder.empty()) return name;
+  return (folder / name).string();
 }
 
 /// The fixture runner: next to toold-repl when installed together, else where the build tree
 /// puts it (build/daemon/toold-repl, build/tests/fixture_runner/toold-fixture); else its bare name.
 std::string fixtureRunner() {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (ec) return "toold-fixture";
-  for (const auto& candidate : {self.parent_path() / "toold-fixture",
-                                self.parent_path().parent_path() / "tests" / "fixture_runner" / "toold-fixture"})
+  const auto folder = toold::core::ownExecutableFolder();
+  if (folder.empty()) return "toold-fixture";
+  for (const auto& candidate : {folder / "toold-fixture", folder.parent_path() / "tests" / "fixture_runner" / "toold-fixture"})
     if (::access(candidate.c_str(), X_OK) == 0) return candidate.lexically_normal().string();
   return "toold-fixture";
 }
