@@ -126,6 +126,7 @@ ReplayReport replayJournals(const fs::path& directory) {
     if (name.ends_with(".journal") || name.ends_with(".journal.next")) files.push_back(item.path());
   }
   std::sort(files.begin(), files.end());
+  bool unlinked = false;
   for (const auto& file : files) {
     const auto record = decodeJournal(readAll(file));
     if (!record) {
@@ -139,6 +140,7 @@ ReplayReport replayJournals(const fs::path& directory) {
     }
     if (file.extension() == ".next") { // a rewrite cut short; the journal beside it holds the state
       ::unlink(file.c_str());
+      unlinked = true;
       continue;
     }
     std::string what;
@@ -153,10 +155,12 @@ ReplayReport replayJournals(const fs::path& directory) {
       ++report.interrupted;
     }
     ::unlink(file.c_str());
+    unlinked = true;
     report.notes.push_back("change of toold " + std::to_string(record->owner.pid) + " (" + file.filename().string() +
                            ") " + what);
   }
-  syncDirectory(directory);
+  // The removals made durable; a start with nothing to replay (nearly every start) syncs nothing.
+  if (unlinked) syncDirectory(directory);
   if (lock >= 0) ::close(lock);
   return report;
 }
