@@ -8,6 +8,7 @@
 #include "core/process/orphan_reaper.h"
 #include "core/process/process_runner.h"
 #include "core/sandbox/command_sandbox.h"
+#include "core/sandbox/sandbox_probe_cache.h"
 #include "core/permission/permission_config.h"
 #include "core/sources/mcp/mcp_client.h"
 #include "core/lsp/lsp_service.h"
@@ -89,11 +90,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   // The sandbox's probe (the launcher trying each mechanism: milliseconds) runs while the rest
-  // starts; its answer is awaited only when the sandbox is made.
+  // starts; its answer is awaited only when the sandbox is made, and remembered in the data folder
+  // for the next start on the same kernel, launcher and confinement (sandbox_probe_cache.h).
   core::SandboxSettings sandboxSettings;
   std::future<core::SandboxKernel> sandboxProbe;
   if (options.sandboxMode != core::SandboxMode::Off)
-    sandboxProbe = std::async(std::launch::async, [] { return core::probeSandboxKernel(core::defaultSandboxLauncher()); });
+    sandboxProbe = std::async(std::launch::async, [file = std::filesystem::absolute(options.dataDir) / "sandbox-probe.json"] {
+      bool fromMemory = false;
+      auto kernel = core::probeSandboxKernelRemembered(core::defaultSandboxLauncher(), file, &fromMemory);
+      spdlog::debug("sandbox: {}", fromMemory ? "the probe's answer remembered from an earlier start" : "the launcher probed");
+      return kernel;
+    });
   // A config with an error is refused whole, before anything starts: never half-applied.
   core::PermissionConfig permissionConfig;
   core::McpConfig mcpConfig;
