@@ -19,7 +19,8 @@ ALLOWED = {
     "core/schema": {"core/base", "protocol"},
     "core/output": {"core/base", "protocol"},
     "core/process": {"core/base", "protocol"},
-    "core/net": {"core/base", "protocol"},
+    # process: only for the folder of toold's executable, where toold-web.so is installed.
+    "core/net": {"core/process", "core/base", "protocol"},
     "core/files": {"core/output", "core/base", "protocol"},
     # The OS sandbox of the commands toold starts: how to wrap a process, what the kernel offers.
     "core/sandbox": {"core/process", "core/base", "protocol"},
