@@ -46,7 +46,10 @@ OwnMemory ownMemory(pid_t pid) {
   while (std::getline(rollup, line)) {
     if (line.rfind("Rss:", 0) == 0) memory.residentKiB = kib(4);
     else if (line.rfind("Private_Clean:", 0) == 0) memory.privateKiB += kib(14);
-    else if (line.rfind("Private_Dirty:", 0) == 0) memory.privateKiB += kib(14);
+    else if (line.rfind("Private_Dirty:", 0) == 0) {
+      memory.writtenKiB = kib(14);
+      memory.privateKiB += memory.writtenKiB;
+    }
   }
   return memory;
 }

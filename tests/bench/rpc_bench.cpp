@@ -489,6 +489,7 @@ std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, co
           const OwnMemory idle = ownMemory(session.child().pid());
           c.result.idleResidentKiB = idle.residentKiB;
           c.result.idlePrivateKiB = idle.privateKiB;
+          c.result.idleWrittenKiB = idle.writtenKiB;
         }
         session.finish();
         const rusage after = reaped();

@@ -63,6 +63,7 @@ struct BenchResult {
   /// the private part of it (smaps_rollup).
   std::size_t idleResidentKiB = 0;
   std::size_t idlePrivateKiB = 0;
+  std::size_t idleWrittenKiB = 0;
   double sequentialPerSecond = 0;
   double pipelinedPerSecond = 0;
   std::optional<Rates> calls; ///< set when the server was measured with a call and the calls succeeded

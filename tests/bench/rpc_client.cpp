@@ -145,14 +145,15 @@ void printPingTable(const Arguments& args, const Results& results) {
 void printStartTable(const Arguments& args, const Results& results) {
   if (args.config.spawns == 0) return;
   std::printf("\n| server | spawn → initialize, ms | start CPU (spawn, initialize, exit), ms | page faults | "
-              "idle RSS, MiB | idle private, MiB |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|\n");
+              "idle RSS, MiB | idle private, MiB | idle written, MiB |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
   for (std::size_t i = 0; i < args.servers.size(); ++i) {
     const auto& r = results[i];
     if (!r) continue;
-    std::printf("| %s | %s | %s | %s | %s | %s |\n", args.servers[i].name.c_str(), fixed(r->initializeMedianMs, 2).c_str(),
-                fixed(r->startCpuMedianMs, 2).c_str(), grouped(r->startPageFaultsMedian).c_str(),
-                fixed(mib(r->idleResidentKiB), 2).c_str(), fixed(mib(r->idlePrivateKiB), 2).c_str());
+    std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", args.servers[i].name.c_str(),
+                fixed(r->initializeMedianMs, 2).c_str(), fixed(r->startCpuMedianMs, 2).c_str(),
+                grouped(r->startPageFaultsMedian).c_str(), fixed(mib(r->idleResidentKiB), 2).c_str(),
+                fixed(mib(r->idlePrivateKiB), 2).c_str(), fixed(mib(r->idleWrittenKiB), 2).c_str());
   }
   const auto& first = results.front();
   for (std::size_t i = 1; i < args.servers.size(); ++i) {
@@ -160,11 +161,12 @@ void printStartTable(const Arguments& args, const Results& results) {
     if (!first || !yard || !args.servers[i].yardstick) continue;
     const std::string& name = args.servers[i].name;
     const double time = first->initializeMedianMs / yard->initializeMedianMs;
-    std::printf("| %s ÷ %s | %s | %s | %s | %s | %s |\n", args.servers.front().name.c_str(), name.c_str(),
+    std::printf("| %s ÷ %s | %s | %s | %s | %s | %s | %s |\n", args.servers.front().name.c_str(), name.c_str(),
                 fixed(time, 2).c_str(), fixed(first->startCpuMedianMs / yard->startCpuMedianMs, 2).c_str(),
                 fixed(first->startPageFaultsMedian / yard->startPageFaultsMedian, 2).c_str(),
                 fixed(static_cast<double>(first->idleResidentKiB) / static_cast<double>(yard->idleResidentKiB), 2).c_str(),
-                fixed(static_cast<double>(first->idlePrivateKiB) / static_cast<double>(yard->idlePrivateKiB), 2).c_str());
+                fixed(static_cast<double>(first->idlePrivateKiB) / static_cast<double>(yard->idlePrivateKiB), 2).c_str(),
+                fixed(static_cast<double>(first->idleWrittenKiB) / static_cast<double>(yard->idleWrittenKiB), 2).c_str());
     if (!args.pingSummary) continue;
     summarize("spawn → initialize answered", fixed(first->initializeMedianMs, 2) + " ms",
               name + " " + fixed(yard->initializeMedianMs, 2) + " ms", time, "toold ÷ yardstick, time",
@@ -182,6 +184,10 @@ void printStartTable(const Arguments& args, const Results& results) {
               static_cast<double>(first->idlePrivateKiB) / static_cast<double>(yard->idlePrivateKiB),
               "toold ÷ yardstick, memory", "≤ " + fixed(kIdlePrivateMiB, 1) + " MiB",
               mib(first->idlePrivateKiB) <= kIdlePrivateMiB);
+    summarize("idle written memory after initialize (what a further copy costs)",
+              fixed(mib(first->idleWrittenKiB), 2) + " MiB", name + " " + fixed(mib(yard->idleWrittenKiB), 2) + " MiB",
+              static_cast<double>(first->idleWrittenKiB) / static_cast<double>(yard->idleWrittenKiB),
+              "toold ÷ yardstick, memory", "", std::nullopt);
   }
 }
 
