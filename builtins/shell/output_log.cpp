@@ -180,7 +180,7 @@ void OutputLog::reorder() {
   const std::uint64_t first = std::min(part.tailBytes, ringBytes_ - from);
   const std::string line = core::leftOutLine(part);
 
-  const fs::path ordered = folder_ / ("." + path_->filename().string() + ".ordering");
+  const fs::path ordered = core::orderingPathFor(*path_);
   const int out = ::open(ordered.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
   int error = out < 0 ? errno : 0;
   if (error == 0) error = copyRange(fd_, 0, out, part.headBytes);

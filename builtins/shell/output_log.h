@@ -51,6 +51,8 @@ public:
   std::uint64_t size() const { return size_; }
   /// The first failure to create or write the file ("cannot write …: No space left on device").
   const std::string& error() const { return error_; }
+  /// The store counting the file in the folder's budget; null when none does.
+  const std::shared_ptr<core::OutputStore>& store() const { return store_; }
 
   /// Removes the file, if any (a background job evicted from its session's list).
   void remove();

@@ -1,6 +1,7 @@
 #include "builtins/shell/shell_jobs.h"
 
 #include "core/base/cancellation.h"
+#include "core/output/output_store.h"
 
 #include <spdlog/spdlog.h>
 
@@ -82,6 +83,7 @@ struct ShellJobs::Job {
   std::optional<core::ExitStatus> status;
   std::string error;
   std::optional<std::filesystem::path> logPath;
+  std::shared_ptr<core::OutputStore> logStore; ///< told when the log is removed with the job
   std::uint64_t outputBytes = 0;
   SystemClock::time_point startedAt = SystemClock::now();
   std::chrono::steady_clock::time_point startedSteady = std::chrono::steady_clock::now();
@@ -197,6 +199,7 @@ void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
       job->state = JobState::Exited;
     }
     job->logPath = result.logPath;
+    job->logStore = result.logStore;
     job->outputBytes = result.outputBytes;
     job->runtime = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                         job->startedSteady);
@@ -218,6 +221,9 @@ void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
         if ((*j)->logPath) {
           std::error_code ec;
           std::filesystem::remove(*(*j)->logPath, ec);
+          // The folder's budget counts the file until told: else its bytes stay counted, and
+          // younger outputs are evicted for them, until the hourly recount.
+          if ((*j)->logStore) (*j)->logStore->forget(*(*j)->logPath);
         }
         j = jobs.erase(j);
         --finished;

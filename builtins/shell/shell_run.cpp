@@ -220,6 +220,7 @@ void ShellRun::onExit(core::ProcessOutcome outcome, const std::function<void(She
     // call was interrupted (its answer went out before the output ended).
     if (result.text.truncated || outcome.cancelled || outcome.timedOut || state_->log.path()) {
       result.logPath = state_->log.persist();
+      result.logStore = state_->log.store();
     }
     result.logKept = state_->log.finish();
     state_->orderedBytes.store(state_->log.orderedBytes(), std::memory_order_relaxed);

@@ -48,6 +48,8 @@ struct ShellRunResult {
   core::ProcessOutcome outcome;
   OutputDigest::Rendered text;           ///< the model's view of the output
   std::optional<std::filesystem::path> logPath; ///< the full output's file, when there is one
+  /// The store counting that file in the folder's budget (null: none); told when it is removed.
+  std::shared_ptr<core::OutputStore> logStore;
   std::string logError;                  ///< non-empty: the log could not be written whole
   core::KeptPart logKept;                ///< how much of the output the log keeps
   std::uint64_t outputBytes = 0;

@@ -109,6 +109,17 @@ bool isRetainedFileName(const fs::path& path) {
   return path.filename().string().starts_with(kFilePrefix);
 }
 
+constexpr std::string_view kOrderingSuffix = ".ordering";
+
+bool isOrderingFileName(const fs::path& path) {
+  const std::string name = path.filename().string();
+  return name.starts_with("." + std::string(kFilePrefix)) && name.ends_with(kOrderingSuffix);
+}
+
+/// An ordering file is written and renamed within seconds; one this old was left by a toold that
+/// died in between, and is not counted anywhere.
+constexpr auto kOrderingLeftoverAge = std::chrono::hours(1);
+
 /// A file found on disk that changed this recently may be another toold's log, still growing.
 constexpr auto kQuietBeforeRemoval = std::chrono::minutes(1);
 
@@ -218,6 +229,10 @@ void OutputStore::evictOldest(const std::string& keep) {
   }
 }
 
+fs::path orderingPathFor(const fs::path& log) {
+  return log.parent_path() / ("." + log.filename().string() + std::string(kOrderingSuffix));
+}
+
 OutputStore::CleanupReport OutputStore::cleanup(fs::file_time_type now, std::chrono::hours maxAge) {
   CleanupReport report;
   std::map<std::string, std::uint64_t> left; // what the folder holds after the clean-up
@@ -230,8 +245,13 @@ OutputStore::CleanupReport OutputStore::cleanup(fs::file_time_type now, std::chr
   for (const fs::directory_iterator end; entries != end;) {
     const fs::directory_entry& entry = *entries;
     std::error_code entryError;
-    // Only files this store could have written; a directory or link named tool_ is not ours.
-    if (!isRetainedFileName(entry.path()) || !fs::is_regular_file(entry.symlink_status(entryError))) {
+    if (isOrderingFileName(entry.path()) && fs::is_regular_file(entry.symlink_status(entryError))) {
+      const auto modified = entry.last_write_time(entryError);
+      if (!entryError && now - modified > kOrderingLeftoverAge && fs::remove(entry.path(), entryError)) ++report.deleted;
+      else if (entryError) ++report.failed;
+      else ++report.kept;
+    } else if (!isRetainedFileName(entry.path()) || !fs::is_regular_file(entry.symlink_status(entryError))) {
+      // Only files this store could have written; a directory or link named tool_ is not ours.
       if (entryError) {
         ++report.failed;
       } else {

@@ -33,6 +33,10 @@ struct RetentionLimits {
   std::uint64_t fileBytes = std::uint64_t{256} << 20;
 };
 
+/// Where a bounded log is put in order before it is renamed over the log: `.<its name>.ordering`
+/// beside it, hidden and outside the budget's count for the seconds it exists.
+std::filesystem::path orderingPathFor(const std::filesystem::path& log);
+
 class OutputStore {
 public:
   /// The folder is `dataDir / "tool-output"`, made absolute now so every path handed out names
@@ -67,8 +71,9 @@ public:
     std::size_t kept = 0;   ///< younger `tool_` files and every entry not named `tool_...`
     std::size_t failed = 0; ///< entries whose age could not be read or that could not be removed
   };
-  /// Deletes the regular files named `tool_...` last modified more than `maxAge` before `now`,
-  /// and counts what is left afresh (other toold processes sharing the folder write to it too).
+  /// Deletes the regular files named `tool_...` last modified more than `maxAge` before `now`, and
+  /// ordering files (orderingPathFor) left by a toold that died while writing one, an hour after
+  /// their last write; counts what is left afresh (other toold processes write to the folder too).
   /// Never throws: a missing folder is an empty one, and errors are counted, not raised.
   CleanupReport cleanup(std::filesystem::file_time_type now,
                         std::chrono::hours maxAge = std::chrono::hours(24 * 7));

@@ -3,6 +3,7 @@
 // and a session's end killing what it still runs.
 #include "builtins/shell/shell_jobs.h"
 #include "builtins/shell/shell_environment.h"
+#include "core/output/output_store.h"
 #include "tests/support/temp_dir.h"
 
 #include "tests/support/recording_channel.h"
@@ -42,12 +43,14 @@ struct Fixture {
     loop.join();
   }
 
-  JobView start(const std::string& session, const std::string& command) {
+  JobView start(const std::string& session, const std::string& command,
+               std::shared_ptr<toold::core::OutputStore> store = nullptr) {
     ShellRunOptions options;
     options.spec.argv = {"/bin/sh", "-c", command};
     options.spec.cwd = dir.path();
     options.spec.mergeOutput = true;
-    options.logFolder = dir.path() / "tool-output";
+    options.logFolder = store ? store->folder() : dir.path() / "tool-output";
+    options.store = std::move(store);
     options.memoryBytes = 0;
     auto started = jobs->start({session, command, "", std::move(options)});
     REQUIRE(std::holds_alternative<JobView>(started));
@@ -94,6 +97,21 @@ TEST_CASE("shell jobs: a session keeps its 25 newest finished jobs, the others g
   CHECK_FALSE(fs::exists(*started[0].logPath));
   CHECK_FALSE(fs::exists(*started[1].logPath));
   CHECK(fs::exists(*started[2].logPath));
+}
+
+TEST_CASE("shell jobs: a log removed with its job is no longer counted in the folder's budget", "[shell_jobs]") {
+  Fixture f;
+  auto store = std::make_shared<toold::core::OutputStore>(f.dir.path() / "data");
+  std::vector<JobView> started;
+  for (int i = 0; i < 27; ++i) {
+    started.push_back(f.start("s1", "echo job-" + std::to_string(100 + i), store));
+    f.client->waitFor(started.size());
+  }
+  REQUIRE_FALSE(fs::exists(*started[0].logPath));
+  std::uint64_t onDisk = 0;
+  for (const auto& entry : fs::directory_iterator(store->folder())) onDisk += entry.file_size();
+  CHECK(onDisk == 25 * std::string("job-100\n").size());
+  CHECK(store->keptBytes() == onDisk);
 }
 
 TEST_CASE("shell jobs: kill waits for the end, a finished job is said so", "[shell_jobs]") {

@@ -242,6 +242,29 @@ TEST_CASE("cleanup deletes tool_ files older than the maximum age and keeps ever
   CHECK(entriesIn(store.folder()) == 2);
 }
 
+TEST_CASE("cleanup removes an ordering file left by a toold that died, an hour after its last write",
+          "[output_store]") {
+  TempDir data("output_store_test");
+  OutputStore store(data.path());
+  const fs::path kept = store.retain("kept").path;
+  const fs::path leftover = toold::core::orderingPathFor(store.folder() / "tool_dead");
+  const fs::path inProgress = toold::core::orderingPathFor(store.folder() / "tool_busy");
+  CHECK(leftover.filename() == ".tool_dead.ordering");
+  std::ofstream(leftover) << "head and a ring";
+  std::ofstream(inProgress) << "being put in order";
+  const auto now = fs::file_time_type::clock::now();
+  fs::last_write_time(leftover, now - std::chrono::minutes(61));
+  fs::last_write_time(inProgress, now - std::chrono::minutes(5));
+
+  const auto report = store.cleanup(now);
+  CHECK(report.deleted == 1);
+  CHECK(report.failed == 0);
+  CHECK_FALSE(fs::exists(leftover));
+  CHECK(fs::exists(inProgress));
+  CHECK(fs::exists(kept));
+  CHECK(store.keptBytes() == 4); // neither ordering file is counted as a kept output
+}
+
 TEST_CASE("cleanup of a folder that does not exist yet does nothing", "[output_store]") {
   TempDir data("output_store_test");
   OutputStore store(data.path());
