@@ -1,6 +1,7 @@
 #include "builtins/files/single_file_change.h"
 
 #include "builtins/text/text_encoding.h"
+#include "core/base/heap_trim.h"
 #include "core/files/atomic_file.h"
 #include "core/process/process_runner.h"
 #include "core/process/program_lookup.h"
@@ -9,7 +10,6 @@
 #include <cctype>
 #include <cstdlib>
 
-#include <malloc.h>
 #include <sys/stat.h>
 
 namespace toold::builtins {
@@ -21,6 +21,8 @@ using core::json;
 constexpr std::chrono::seconds kFormatterTimeout{10};
 
 struct Pending {
+  /// Held for the whole change: released last, once the versions below are freed.
+  core::DeferredHeapTrim::Hold trimHold = core::processHeapTrim().hold();
   std::shared_ptr<FileTools> files;
   core::ToolContext context;
   core::ResolvedPath path;
@@ -41,16 +43,13 @@ struct Pending {
     lease.reset();
   }
 
-  /// After a large file, hands the freed pages back to the system: the versions themselves were
+  /// After a large file, the freed pages go back to the system: the versions themselves were
   /// mapped blocks of their own, but the diff's and the matcher's many small blocks are spread
-  /// through the heap, and glibc keeps such pages until told.
+  /// through the heap, and glibc keeps such pages until told. Told once changes pause (see
+  /// core/base/heap_trim.h), so that a change right after this one reuses them.
   ~Pending() {
     const std::size_t held = (current ? current->bytes.size() : 0) + planned.bytes.size();
-    if (held < kTrimAfterBytes) return;
-    current.reset();
-    planned = {};
-    diff = {};
-    ::malloc_trim(0);
+    if (held >= kTrimAfterBytes) trimHold.markLarge();
   }
   static constexpr std::size_t kTrimAfterBytes = 1 << 20;
 };
