@@ -130,18 +130,6 @@ bool unchangedSince(const std::filesystem::path& path, const core::WorkspaceRoot
   }
 }
 
-std::string boundedDiff(std::string_view diff, std::size_t maxBytes) {
-  if (diff.size() <= maxBytes) return std::string(diff);
-  std::size_t cut = diff.rfind('\n', maxBytes);
-  if (cut == std::string_view::npos) cut = 0;
-  std::size_t omitted = 0;
-  for (std::size_t i = cut; i < diff.size(); ++i)
-    if (diff[i] == '\n') ++omitted;
-  std::string result(diff.substr(0, cut));
-  result += "\n... (diff cut here; " + std::to_string(omitted) + " more lines)";
-  return result;
-}
-
 core::Tool workerTool(std::string description, core::json inputSchema, std::string permission, bool mutates,
                       core::ToolExecute execute) {
   core::Tool tool;

@@ -48,9 +48,6 @@ std::variant<LoadedFile, std::string> loadFile(const core::HeldLocation& held);
 bool unchangedSince(const std::filesystem::path& path, const core::WorkspaceRoot* root, const std::string* expected,
                     std::string* holdRefusal = nullptr);
 
-/// `diff` cut at a line boundary to at most `maxBytes`, with a note of what was left out, so a
-/// large change does not push the whole metadata object over the pipeline's limit.
-std::string boundedDiff(std::string_view diff, std::size_t maxBytes = 8 * 1024);
 
 /// A built-in tool that runs on the worker pool (file I/O blocks), guarded by `permission`.
 core::Tool workerTool(std::string description, core::json inputSchema, std::string permission, bool mutates,

@@ -31,14 +31,16 @@ json inputSchema() {
 
 core::Tool makeWriteTool(std::shared_ptr<FileTools> files) {
   auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
-    auto content = std::make_shared<std::string>(input["content"].get<std::string>());
+    // Taken out of the input rather than copied: it is the size of the file.
+    auto content = std::make_shared<std::string>(std::move(input["content"].get_ref<std::string&>()));
     resolveWithBoundary(context, input["filePath"].get<std::string>(), core::PathKind::File, done,
                         [=](core::ResolvedPath path) {
                           if (path.isDirectory)
                             return done(failure("Path is a directory, not a file: " + path.given.string()));
                           auto plan = [content](const std::optional<LoadedFile>& current)
                               -> std::variant<PlannedContent, core::ToolCompletion> {
-                            return PlannedContent{keepTextStyle(current, *content), json::object()};
+                            // Planned once per call (changeSingleFile): the content moves on.
+                            return PlannedContent{keepTextStyle(current, std::move(*content)), json::object()};
                           };
                           auto finish = [done, location = context.location](ChangedFile changed) {
                             std::string text = "Wrote file successfully.";

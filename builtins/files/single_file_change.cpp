@@ -1,6 +1,7 @@
 #include "builtins/files/single_file_change.h"
 
 #include "builtins/text/text_encoding.h"
+#include "core/base/heap_trim.h"
 #include "core/files/atomic_file.h"
 #include "core/process/process_runner.h"
 #include "core/process/program_lookup.h"
@@ -9,7 +10,6 @@
 #include <cctype>
 #include <cstdlib>
 
-#include <malloc.h>
 #include <sys/stat.h>
 
 namespace toold::builtins {
@@ -21,6 +21,8 @@ using core::json;
 constexpr std::chrono::seconds kFormatterTimeout{10};
 
 struct Pending {
+  /// Held for the whole change: released last, once the versions below are freed.
+  core::DeferredHeapTrim::Hold trimHold = core::processHeapTrim().hold();
   std::shared_ptr<FileTools> files;
   core::ToolContext context;
   core::ResolvedPath path;
@@ -28,8 +30,7 @@ struct Pending {
   std::string relative;
   std::optional<LoadedFile> current;
   PlannedContent planned;
-  UnifiedDiff diff;
-  std::string shownDiff; ///< the diff as the ask and the metadata show it: indentation trimmed, cut at 8 KiB
+  ShownDiff diff; ///< as the ask and the metadata show it: indentation trimmed, cut at 8 KiB
   std::function<void(ChangedFile)> finish;
   core::ToolDone done;
   core::PathLocks::Lease lease;
@@ -41,16 +42,13 @@ struct Pending {
     lease.reset();
   }
 
-  /// After a large file, hands the freed pages back to the system: the versions themselves were
+  /// After a large file, the freed pages go back to the system: the versions themselves were
   /// mapped blocks of their own, but the diff's and the matcher's many small blocks are spread
-  /// through the heap, and glibc keeps such pages until told.
+  /// through the heap, and glibc keeps such pages until told. Told once changes pause (see
+  /// core/base/heap_trim.h), so that a change right after this one reuses them.
   ~Pending() {
     const std::size_t held = (current ? current->bytes.size() : 0) + planned.bytes.size();
-    if (held < kTrimAfterBytes) return;
-    current.reset();
-    planned = {};
-    diff = {};
-    ::malloc_trim(0);
+    if (held >= kTrimAfterBytes) trimHold.markLarge();
   }
   static constexpr std::size_t kTrimAfterBytes = 1 << 20;
 };
@@ -133,10 +131,9 @@ void reformatted(Pending& p, ChangedFile& changed, const std::string& name, cons
                          ReadStamp{file.identity, contentHash(p.planned.bytes), std::chrono::system_clock::now()});
   std::string before;
   std::string after;
-  p.diff = unifiedDiff(p.relative, p.current ? diffText(p.current->bytes, before) : std::string_view(),
-                       diffText(p.planned.bytes, after));
-  changed.diff = p.diff;
-  changed.metadata["diff"] = boundedDiff(trimDiffIndentation(p.diff.text));
+  p.diff = shownDiff(p.relative, p.current ? diffText(p.current->bytes, before) : std::string_view(),
+                     diffText(p.planned.bytes, after));
+  changed.metadata["diff"] = p.diff.text;
   changed.metadata["filediff"] =
       json{{"file", p.path.given.string()}, {"additions", p.diff.additions}, {"deletions", p.diff.deletions}};
 }
@@ -186,11 +183,10 @@ void write(const std::shared_ptr<Pending>& pending) {
   changed.path = p.path;
   changed.relative = p.relative;
   changed.existed = p.current.has_value();
-  changed.diff = std::move(p.diff); // not needed here again: a formatter's rewrite makes its own
   changed.metadata = p.planned.metadata;
   changed.metadata["filepath"] = p.path.given.string();
   changed.metadata["exists"] = changed.existed;
-  changed.metadata["diff"] = p.shownDiff;
+  changed.metadata["diff"] = p.diff.text;
   changed.metadata["filediff"] =
       json{{"file", p.path.given.string()}, {"additions", p.diff.additions}, {"deletions", p.diff.deletions}};
   if (auto command = formatterFor(p)) return format(pending, std::move(changed), std::move(*command));
@@ -217,12 +213,11 @@ void planAndAsk(const std::shared_ptr<Pending>& pending, StampRule stampRule, co
   {
     std::string before;
     std::string after;
-    p.diff = unifiedDiff(p.relative, p.current ? diffText(p.current->bytes, before) : std::string_view(),
-                         diffText(p.planned.bytes, after));
+    p.diff = shownDiff(p.relative, p.current ? diffText(p.current->bytes, before) : std::string_view(),
+                       diffText(p.planned.bytes, after));
   }
-  p.shownDiff = boundedDiff(trimDiffIndentation(p.diff.text));
 
-  core::PermissionAsk ask{"edit", {p.relative}, {"*"}, json{{"filepath", p.path.given.string()}, {"diff", p.shownDiff}}};
+  core::PermissionAsk ask{"edit", {p.relative}, {"*"}, json{{"filepath", p.path.given.string()}, {"diff", p.diff.text}}};
   p.context.assertPermission(std::move(ask), [pending](std::optional<core::ToolCompletion> refusal) {
     if (refusal) return pending->end(std::move(*refusal));
     try {

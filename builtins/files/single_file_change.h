@@ -34,7 +34,6 @@ struct ChangedFile {
   core::ResolvedPath path;
   std::string relative;           ///< as the permission resource names it
   bool existed = false;
-  UnifiedDiff diff;               ///< of the LF text, before → after
   core::json metadata;            ///< the plan's metadata plus {filepath, exists, diff, filediff}
   /// What the language servers said of the new version (empty when none serves the file), and
   /// the other files whose errors changed with it.

@@ -2,6 +2,7 @@
 // approve the change): jsdiff's `createTwoFilesPatch` layout, which opencode's UIs render.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -17,14 +18,7 @@ struct UnifiedDiff {
 };
 
 /// A line diff of `before` → `after` (both LF text; a "\r" before "\n" is part of the line, and a
-/// last line without "\n" differs from the same text with one). Up to 1,000 differing lines it
-/// replays jsdiff's own search, so the hunks are byte-for-byte what opencode shows; up to 2,000
-/// it is a minimal diff found by Myers' linear-space search (equally small, but lines that repeat
-/// may be paired differently); beyond that, a patience diff: the lines found once on each side
-/// are paired in order and the stretches between them diffed as above. Myers' searches of one
-/// diff share a budget of a few million steps; a stretch past it is shown as removed and added.
-/// A cheap lower bound on the edit count (the lines one side has more of) skips the searches that
-/// cannot succeed, so a file rewritten whole costs about as much as reading it.
+/// last line without "\n" differs from the same text with one), its script as line_script.h finds it.
 UnifiedDiff unifiedDiff(std::string_view path, std::string_view before, std::string_view after, int context = 3);
 
 /// opencode's `trimDiff`: strips the indentation (spaces and tabs, counted as characters) common
@@ -32,5 +26,21 @@ UnifiedDiff unifiedDiff(std::string_view path, std::string_view before, std::str
 /// Body lines are the ' ', '-', '+' lines inside a hunk, found by its "@@" header's counts, so file
 /// headers never count and a removed "-- x" line ("--- x") does. Cosmetic, for display only.
 std::string trimDiffIndentation(std::string_view diff);
+
+/// `diff` cut at a line boundary to at most `maxBytes`, with a note of what was left out, so a
+/// large change does not push the whole metadata object over the pipeline's limit.
+std::string boundedDiff(std::string_view diff, std::size_t maxBytes = 8 * 1024);
+
+/// What a single file's change shows of its diff, and its counts.
+struct ShownDiff {
+  std::string text; ///< boundedDiff(trimDiffIndentation(unifiedDiff(path, before, after).text), maxBytes)
+  int additions = 0;
+  int deletions = 0;
+};
+
+/// The same text as that chain, written straight to its bounded size: the whole diff of a file
+/// rewritten whole is twice the file, and was built, then trimmed into a copy, then cut to 8 KiB.
+ShownDiff shownDiff(std::string_view path, std::string_view before, std::string_view after,
+                    std::size_t maxBytes = 8 * 1024);
 
 } // namespace toold::builtins

@@ -9,27 +9,6 @@
 
 namespace toold::core {
 
-DoomLoopDetector::Started DoomLoopDetector::start(std::string_view tool, const nlohmann::json& input) {
-  if (run_ == 0 || tool_ != tool || input_ != input) {
-    tool_ = std::string(tool);
-    input_ = input;
-    ++run_;
-    next_ = 0;
-    calls_.clear();
-  }
-  Started started{Ticket{run_, next_++}, false};
-  if (calls_.size() >= kRepeats - 1) {
-    const auto first = calls_.end() - static_cast<std::ptrdiff_t>(kRepeats - 1);
-    started.suspect = std::all_of(first, calls_.end(), [&](const Entry& entry) {
-      return entry.answer.has_value() && first->answer.has_value() && *entry.answer == *first->answer;
-    });
-  }
-  calls_.push_back(Entry{started.ticket.position, std::nullopt});
-  // Only the newest answers are ever compared: a long run keeps no more than those.
-  if (calls_.size() > kRepeats) calls_.erase(calls_.begin());
-  return started;
-}
-
 DoomLoopDetector::Entry* DoomLoopDetector::find(Ticket ticket) {
   if (ticket.run != run_) return nullptr;
   auto it = std::find_if(calls_.begin(), calls_.end(), [&](const Entry& e) { return e.position == ticket.position; });
@@ -82,6 +61,30 @@ std::uint64_t hashValue(std::uint64_t seed, const nlohmann::json& value) {
 }
 
 } // namespace
+
+DoomLoopDetector::Started DoomLoopDetector::start(std::string_view tool, const nlohmann::json& input) {
+  // The input's fingerprint, as answers are compared: keeping a copy of the input cost a copy of
+  // every file a `write` sends, and comparing it a pass over both.
+  const std::uint64_t print = hashValue(0, input);
+  if (run_ == 0 || tool_ != tool || input_ != print) {
+    tool_ = std::string(tool);
+    input_ = print;
+    ++run_;
+    next_ = 0;
+    calls_.clear();
+  }
+  Started started{Ticket{run_, next_++}, false};
+  if (calls_.size() >= kRepeats - 1) {
+    const auto first = calls_.end() - static_cast<std::ptrdiff_t>(kRepeats - 1);
+    started.suspect = std::all_of(first, calls_.end(), [&](const Entry& entry) {
+      return entry.answer.has_value() && first->answer.has_value() && *entry.answer == *first->answer;
+    });
+  }
+  calls_.push_back(Entry{started.ticket.position, std::nullopt});
+  // Only the newest answers are ever compared: a long run keeps no more than those.
+  if (calls_.size() > kRepeats) calls_.erase(calls_.begin());
+  return started;
+}
 
 std::uint64_t DoomLoopDetector::fingerprint(bool completed, const nlohmann::json& content, std::string_view error) {
   return hashValue(mix(completed ? 1 : 2, hashText(error)), content);

@@ -48,7 +48,7 @@ public:
 
 private:
   std::string tool_;
-  nlohmann::json input_;
+  std::uint64_t input_ = 0; ///< the input's fingerprint (hashed as answers are)
   struct Entry {
     std::size_t position;
     std::optional<std::uint64_t> answer; ///< empty while the call runs

@@ -17,7 +17,10 @@ Queries (median of --runs after one warm-up call):
              with its 5 edits (10 calls)
   write      `write` of a 10,000-line file (about 700 KB) vs the peer's `write_file`: over a file
              of entirely different lines, over the same file with three lines changed, and as a
-             new file; toold also works out the diff it returns
+             new file; toold also works out the diff it returns, and flushes the file and its
+             folder (the peer flushes nothing). With --write-floor, the first also against the
+             least such a durable write costs: toold-bench-write-floor, which parses the frame
+             with toold's JSON reader, writes, flushes, renames and flushes the folder
   busy       a one-line edit of a 200-line file, quiet and then with one CPU hog per core
              running, and the patch again under the hogs: toold `edit` vs the peer's `edit_file`,
              call by call in turn, so both meet the same load
@@ -110,6 +113,15 @@ class Toold(Server):
         if result["status"] != "completed":
             raise RuntimeError(f"toold {name} failed: {result['error']['message']}")
         return "".join(item.get("text", "") for item in result["content"])
+
+
+class WriteFloor(Server):
+    """toold-bench-write-floor: parses the frame with toold's JSON reader and writes the file as
+    toold promises to (a new file flushed, renamed over the target, the folder flushed)."""
+
+    def write(self, path, content):
+        if self.request("write", {"path": path, "content": content}).get("error"):
+            raise RuntimeError(f"the write floor could not write {path}")
 
 
 class Peer(Server):
@@ -231,11 +243,14 @@ def write_content(tag, changed=()):
 
 # ---- queries ----
 
-def measure_writes(toold, peer, data, runs):
+def measure_writes(toold, peer, data, runs, floor=None):
     """Rows for `write` against the peer's `write_file`: each side writes its own file (toold
     refuses to overwrite a file changed since it last read it), alternating two contents so every
     call replaces the file. Plain .txt files, which no language server judges: the row measures
-    the write and the diff toold returns, not a server's analysis."""
+    the write and the diff toold returns, not a server's analysis. With `floor`, the first query
+    also measures, in the same rounds, the least such a durable write costs (WriteFloor): toold
+    flushes the file and its folder, the peer flushes nothing, so the floor says how much of
+    toold's time any server keeping that promise spends."""
     contents = {"different": (write_content("alpha"), write_content("omega")),
                 "few": (write_content("alpha"), write_content("alpha", changed=(10, 5000, 9990)))}
     size_kb = len(contents["different"][0]) / 1000
@@ -259,16 +274,34 @@ def measure_writes(toold, peer, data, runs):
             state["p"] += 1
             peer.call("write_file", {"path": theirs, "content": second if state["p"] % 2 else first})
 
-        actions = [toold_write] + ([peer_write] if peer else [])
+        floor_path = os.path.join(data, f"write_{kind}_floor.txt")
+
+        def floor_write():
+            state["f"] = state.get("f", 0) + 1
+            floor.write(floor_path, second if state["f"] % 2 else first)
+
+        with_floor = floor is not None and kind == "different"
+        actions = [toold_write] + ([peer_write] if peer else []) + ([floor_write] if with_floor else [])
         for action in actions:
             action(), action()
         with open(ours) as f:
             if f.read() != first:
                 raise RuntimeError("toold's write did not leave the content it was given")
+        if with_floor:
+            with open(floor_path) as f:
+                if f.read() != first:
+                    raise RuntimeError("the write floor did not leave the content it was given")
         times = medians_in_turn(actions, runs * 2)
         what = "over a file of entirely different lines" if kind == "different" else "over the file with 3 lines changed"
         rows.append((f"write: 10,000-line file ({size_kb:.0f} KB) {what}", times[0], times[1] if peer else None,
-                     "server-filesystem `write_file`", "≤ 0.5×"))
+                     "server-filesystem `write_file` — it flushes nothing to disk; toold flushes the file and its folder",
+                     "≤ 0.5×"))
+        if with_floor:
+            rows.append((f"write: the same, only what a durable write cannot skip (parse the frame, write, flush, "
+                         f"rename, flush the folder)", times[-1], times[1] if peer else None,
+                         "server-filesystem `write_file`, which flushes nothing", ""))
+            rows.append((f"write: toold's write of it over that floor", times[0], times[-1],
+                         "toold-bench-write-floor", "≤ 1.5×"))
     state = {"n": 0}
 
     def fresh(prefix):
@@ -287,7 +320,8 @@ def measure_writes(toold, peer, data, runs):
     times = medians_in_turn(actions, runs * 2)
     subprocess.run(["rm", "-rf", os.path.join(data, "write_new")], check=True)
     rows.append((f"write: a new 10,000-line file ({size_kb:.0f} KB)", times[0], times[1] if peer else None,
-                 "server-filesystem `write_file`", "≤ 0.5×"))
+                 "server-filesystem `write_file` — it flushes nothing to disk; toold flushes the file and its folder",
+                 "≤ 0.5×"))
     return rows
 
 
@@ -312,6 +346,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--toold", required=True, help="the toold command (its --directory is the data folder)")
     parser.add_argument("--peer", help="the peer server command, serving the data folder")
+    parser.add_argument("--write-floor", help="the toold-bench-write-floor command: the least a durable write costs")
     parser.add_argument("--data", required=True, help="the folder the data is generated in")
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--only-write", action="store_true", help="measure the write rows alone (no 1 GiB file)")
@@ -324,12 +359,13 @@ def main():
             json.dump({"permission": {"doom_loop": "allow"}}, config)
         toold = Toold(args.toold, data)
         peer = Peer(args.peer, data) if args.peer else None
-        rows = measure_writes(toold, peer, data, args.runs)
+        floor = WriteFloor(args.write_floor, data) if args.write_floor else None
+        rows = measure_writes(toold, peer, data, args.runs, floor)
         record_rows(rows)
         print_rows(rows)
-        toold.close()
-        if peer:
-            peer.close()
+        for server in (toold, peer, floor):
+            if server:
+                server.close()
         return
     print("Generating the data (a 1 GiB file the first time takes a while)...", file=sys.stderr)
     huge = os.path.join(data, "huge.txt")
@@ -492,7 +528,10 @@ def main():
         peer_ms = median_ms(peer_patch, args.runs * 2)
     rows.append(("apply_patch: 50 hunks over 10 files", toold_ms, peer_ms, "server-filesystem `edit_file` × 10", "≤ 10 ms"))
 
-    rows += measure_writes(toold, peer, data, args.runs)
+    floor = WriteFloor(args.write_floor, data) if args.write_floor else None
+    rows += measure_writes(toold, peer, data, args.runs, floor)
+    if floor:
+        floor.close()
 
     # busy: a small edit, quiet and with every core taken by a hog, then the patch under hogs.
     # A file each: toold refuses to edit a file changed since its last read.

@@ -371,3 +371,29 @@ TEST_CASE("unified diff: a block moved far away shows as removed and added, the 
   int removed = 0;
   CHECK(applyDiff(block + head + tail, diff.text, added, removed) == head + tail + block);
 }
+
+TEST_CASE("unified diff: stretches rewritten whole leave the search budget to the others", "[text]") {
+  // Five stretches of 1,100 lines each rewritten whole, between lines found once on each side:
+  // no script for them is within the minimal search's bound, and they are marked changed whole
+  // without being searched, so the step budget is still there for the last stretch, which needs
+  // a search (its lines repeat) and finds "dup" unchanged between the two changes.
+  std::string before;
+  std::string after;
+  for (int stretch = 0; stretch < 5; ++stretch) {
+    for (int i = 0; i < 1100; ++i) {
+      before += "old " + std::to_string(stretch) + " " + std::to_string(i) + "\n";
+      after += "new " + std::to_string(stretch) + " " + std::to_string(i) + "\n";
+    }
+    before += "anchor " + std::to_string(stretch) + "\n";
+    after += "anchor " + std::to_string(stretch) + "\n";
+  }
+  before += "dup\np\ndup\nq\ndup\n";
+  after += "dup\nr\ndup\ns\ndup\n";
+  const auto diff = unifiedDiff("a.txt", before, after);
+  CHECK(diff.text.ends_with("anchor 4\n dup\n-p\n+r\n dup\n-q\n+s\n dup\n"));
+  CHECK(diff.additions == 5 * 1100 + 2);
+  CHECK(diff.deletions == 5 * 1100 + 2);
+  int added = 0;
+  int removed = 0;
+  CHECK(applyDiff(before, diff.text, added, removed) == after);
+}
