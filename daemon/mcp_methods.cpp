@@ -1,12 +1,11 @@
 #include "daemon/mcp_methods.h"
 
-#include "builtins/codemode_catalog.h"
 #include "core/tool_service.h"
-#include "core/tools/tool_name.h"
 #include "daemon/client_log_sink.h"
 #include "daemon/logging.h"
 #include "daemon/mcp_call_result.h"
 #include "daemon/mcp_progress.h"
+#include "daemon/mcp_tool_listing.h"
 #include "daemon/server.h"
 #include "protocol/tool_messages.h"
 
@@ -44,39 +43,6 @@ std::size_t readCursor(const std::string& cursor, const std::string& snapshot) {
     if (ec == std::errc{} && stop == end) return offset;
   }
   throw InvalidParams("cursor: \"" + cursor + "\" is not a cursor of the current tool list (it changed); list again");
-}
-
-// MCP requires an object schema for a tool's arguments (and, when given, for its structured
-// output), and clients such as the official SDK refuse a whole listing over one that is not.
-// Arguments are always an object over MCP, so a schema that states no type is listed as the
-// object schema it then amounts to; a tool whose input must be something else cannot be called
-// over MCP and is not listed. A non-object output schema is simply not advertised.
-bool statesType(const json& schema) { return schema.is_object() && schema.contains("type"); }
-bool isObjectSchema(const json& schema) { return schema.is_object() && schema.value("type", json()) == "object"; }
-
-std::optional<json> mcpDefinition(const core::RegisteredTool& tool) {
-  json listed = tool.definition();
-  // MCP's title and behaviour hints: the built-ins' own, a registered tool's as it gave them.
-  if (!tool.tool.title.empty()) listed["title"] = tool.tool.title;
-  if (!tool.tool.annotations.empty()) listed["annotations"] = tool.tool.annotations;
-  json& input = listed["inputSchema"];
-  if (input.is_boolean() || (input.is_object() && !statesType(input))) {
-    if (input.is_boolean()) input = json::object();
-    input["type"] = "object";
-  } else if (!isObjectSchema(input)) {
-    return std::nullopt;
-  }
-  if (auto it = listed.find("outputSchema"); it != listed.end() && !isObjectSchema(*it)) listed.erase(it);
-  return listed;
-}
-
-// Over MCP the catalog of Code Mode has no field of its own (the native snapshot's `codemode`):
-// it follows `execute`'s description, within the same token budget, so a host that shows its
-// model only the tool list still shows what the program can call.
-void describeCodemode(json& listed, const core::Snapshot& snapshot) {
-  if (!snapshot.codemode || !snapshot.inventory) return;
-  const auto summary = codemode::summarizeCatalog(builtins::catalogEntries(*snapshot.inventory));
-  listed["description"] = listed.value("description", std::string()) + "\n\n" + codemode::renderCatalog(summary);
 }
 
 // `_meta["toold/sessionID"]`: a session the call belongs to, instead of the connection's own.
@@ -238,16 +204,10 @@ void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settl
       auto snapshot = tools.implicitSnapshot();
       std::size_t offset = 0;
       if (cursor) offset = readCursor(*cursor, snapshot->id);
-      json list = json::array();
-      std::size_t next = offset;
-      for (; next < snapshot->tools.size() && list.size() < kToolsListPageSize; ++next)
-        if (auto listed = mcpDefinition(*snapshot->tools[next])) {
-          if (snapshot->tools[next]->name == core::kReservedToolName) describeCodemode(*listed, *snapshot);
-          list.push_back(std::move(*listed));
-        }
-      json result{{"tools", std::move(list)}};
-      if (next < snapshot->tools.size()) result["nextCursor"] = makeCursor(snapshot->id, next);
-      answer(std::move(result));
+      answer.writeResult([&](std::string& out) {
+        appendToolsListPage(out, *snapshot, offset, kToolsListPageSize,
+                            [&](std::size_t next) { return makeCursor(snapshot->id, next); });
+      });
     });
   });
 

@@ -102,7 +102,8 @@ void answerSnapshot(const Reply& reply, const core::Snapshot& snapshot, builtins
     protocol::appendJson(out, result);
     out.pop_back();  // the closing brace: `tools` follows
     out += R"(,"tools":)";
-    snapshot.appendDefinitions(out);
+    // Room for what closes the answer: its brace, the message's and the frame's newline.
+    snapshot.appendDefinitions(out, 8);
     out += '}';
   });
 }

@@ -152,9 +152,22 @@ bool FrameDecoder::stepNdjson(const Sink& sink) {
   if (line.size() > maxFrameBytes_) {
     sink(oversized(maxFrameBytes_, line.size()));
   } else if (!trim(line).empty()) {
-    sink(DecodedFrame{std::string(line), std::nullopt});
+    sink(DecodedFrame{takeLine(line), std::nullopt});
   }
   return true;
+}
+
+// A large frame that fills the buffer (it was read to its end, nothing behind it) takes the
+// buffer itself: copying megabytes onto fresh pages cost as much as reading them, and the buffer
+// would keep their size for good. A small one is copied, and the buffer kept for the next reads.
+std::string FrameDecoder::takeLine(std::string_view line) {
+  if (line.size() < kTakenFrameBytes || pos_ != buffer_.size() || line.data() != buffer_.data())
+    return std::string(line);
+  std::string taken = std::move(buffer_);
+  buffer_ = std::string();
+  taken.resize(line.size());
+  pos_ = 0;
+  return taken;
 }
 
 bool FrameDecoder::stepHeaders(const Sink& sink) {
@@ -252,6 +265,8 @@ void FrameDecoder::compact() {
   if (pos_ == 0) return;
   buffer_.erase(0, pos_);
   pos_ = 0;
+  // A large frame read behind others leaves its room: not kept for the small frames that follow.
+  if (buffer_.capacity() >= kTakenFrameBytes && buffer_.size() < kTakenFrameBytes / 4) buffer_.shrink_to_fit();
 }
 
 void FrameDecoder::finish(const Sink& sink) {

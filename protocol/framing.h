@@ -56,6 +56,11 @@ private:
   bool stepBody(const Sink& sink);
   bool stepResync();
   void compact();
+  /// The frame `line` (a view of buffer_ ending at pos_) as a string of its own.
+  std::string takeLine(std::string_view line);
+
+  /// Frames this large are handed over in the buffer that holds them, rather than copied.
+  static constexpr std::size_t kTakenFrameBytes = 1u << 20;
 
   Framing framing_;
   std::size_t maxFrameBytes_;

@@ -61,8 +61,8 @@ json Snapshot::definitions() const {
   return list;
 }
 
-void Snapshot::appendDefinitions(std::string& out) const {
-  std::size_t size = 2;
+void Snapshot::appendDefinitions(std::string& out, std::size_t room) const {
+  std::size_t size = 2 + room;
   for (const auto& tool : tools) size += (tool->shown ? tool->shown->size() : 0) + 1;
   out.reserve(out.size() + size);
   out += '[';

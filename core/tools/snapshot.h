@@ -50,7 +50,9 @@ struct Snapshot {
   /// The definitions the model is shown: [{name, description, inputSchema, outputSchema?}].
   json definitions() const;
   /// The same, as JSON text appended to `out`: the definitions' texts as kept, never re-serialized.
-  void appendDefinitions(std::string& out) const;
+  /// `out` is grown once, to hold them and `room` bytes more (what the caller writes after them:
+  /// growing a buffer of megabytes again copies it whole, onto fresh pages).
+  void appendDefinitions(std::string& out, std::size_t room = 0) const;
   std::vector<std::string> names() const;
 };
 

@@ -43,6 +43,12 @@ Judged judge(SchemaCache& schemas, const json& document, const std::string& tool
   return {compileFor(schemas, document, tool, which, note), false};
 }
 
+bool isObjectTyped(const json& schema) {
+  if (!schema.is_object()) return false;
+  const auto type = schema.find("type");
+  return type != schema.end() && *type == "object";
+}
+
 // The definition's JSON text, in the key order nlohmann keeps (sorted) and written as every answer
 // is (protocol/json_writer.h), built from its parts without copying the schemas into a document.
 std::string definitionText(const RegisteredTool& registered, const std::string& description, const json& input) {
@@ -86,6 +92,8 @@ void prepare(SchemaCache& schemas, RegisteredTool& registered, Tool tool, const 
                                         : std::make_shared<const LazySchema>(output.compiled);
   registered.source = text;
   registered.shown = std::move(text);
+  registered.shownObjectSchemas =
+      isObjectTyped(inputSchema) && (!registered.tool.outputSchema || isObjectTyped(*registered.tool.outputSchema));
 }
 
 } // namespace
@@ -121,6 +129,10 @@ std::shared_ptr<const CompiledSchema> RegisteredTool::outputValidator() const {
 std::shared_ptr<const RegisteredTool> withDefinition(const RegisteredTool& tool, const json& definition) {
   auto copy = std::make_shared<RegisteredTool>(tool);
   copy->shown = std::make_shared<const std::string>(protocol::writeJson(definition));
+  const auto input = definition.find("inputSchema");
+  const auto output = definition.find("outputSchema");
+  copy->shownObjectSchemas = input != definition.end() && isObjectTyped(*input) &&
+                             (output == definition.end() || isObjectTyped(*output));
   return copy;
 }
 

@@ -45,6 +45,10 @@ struct RegisteredTool {
   /// The definition a snapshot shows, as JSON text: `source`, unless the snapshot changed it
   /// (a description of its own, a schema shaped for a provider).
   std::shared_ptr<const std::string> shown;
+  /// True when `shown`'s input schema is an object schema stating "type": "object", and its
+  /// output schema, if any, is one too: the text can then be listed as it is where only object
+  /// schemas are allowed (MCP's tools/list), without parsing it to look. Set with `shown`.
+  bool shownObjectSchemas = false;
 
   /// The permission action guarding this tool: its own `permission`, else its effective name.
   const std::string& action() const { return tool.permission.empty() ? name : tool.permission; }

@@ -16,9 +16,12 @@ Measures (each in a fresh toold):
 Realistic tools: a name, a one-paragraph description, an input schema of 5 properties (two
 required, one an enum, one an array), each tool's own (no two schemas alike, as tools from many
 servers are).
-Yardstick: the same register frame sent to --floor (a one-thread responder that parses each frame
+Yardsticks: the same register frame sent to --floor (a one-thread responder that parses each frame
 into nlohmann::json and answers it, and does nothing else), when given: what reading and parsing
-the frame costs any server built on the same parser.
+the frame costs any server built on the same parser. For the snapshot, the same answer's bytes
+written by a responder that holds them ready (a Python process writing one prepared line per
+request line): what carrying the answer through the pipe to this client costs, whatever the
+server does to make it.
 """
 import argparse
 import json
@@ -164,6 +167,38 @@ def register_all(toold, tools, calls):
     return total
 
 
+# Answers each line it reads with the prepared line in the file it is given: nothing but the write.
+ECHO_RESPONDER = """
+import sys
+answer = open(sys.argv[1], "rb").read()
+out = sys.stdout.buffer
+for line in sys.stdin.buffer:
+    out.write(answer)
+    out.flush()
+"""
+
+
+def delivery_seconds(answer, cwd, runs):
+    """The median time for `answer` (one line) to reach this client from a responder holding it."""
+    path = os.path.join(cwd, "snapshot-answer.jsonl")
+    with open(path, "wb") as out:
+        out.write(answer)
+    responder = subprocess.Popen(["python3", "-c", ECHO_RESPONDER, path], cwd=cwd, stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    times = []
+    for _ in range(runs + 1):
+        start = time.perf_counter()
+        responder.stdin.write(b"go\n")
+        responder.stdin.flush()
+        if responder.stdout.readline() != answer:
+            raise RuntimeError("the delivery yardstick answered something else")
+        times.append(time.perf_counter() - start)
+    responder.stdin.close()
+    responder.wait()
+    os.unlink(path)
+    return statistics.median(times[1:])
+
+
 def fmt_ms(seconds):
     return f"{seconds * 1000:.1f} ms"
 
@@ -209,6 +244,8 @@ def main():
             later.append(seconds)
     snap_cpu = (toold.cpu_seconds() - cpu) / (args.snapshots + 1)
     snap_kib = (toold.settled_rss_kib() - snap_before) / (args.snapshots + 1)
+    ident, frame = toold.frame("snapshot", {"sessionID": "session-delivery", "agent": "build"})
+    snapshot_answer = toold.send_frame(ident, frame)[1]
 
     def list_all():
         start = time.perf_counter()
@@ -255,6 +292,8 @@ def main():
         floor.close()
 
     snapshot_ms = statistics.median(later) * 1000
+    delivery_ms = delivery_seconds(snapshot_answer, args.cwd, args.snapshots) * 1000
+    pages = (args.tools + 99) // 100
     print(f"{args.tools} tools, {len(frame) / args.tools:.0f} bytes each in the register frame "
           f"({len(frame) / 1048576:.1f} MiB)")
     print()
@@ -270,7 +309,8 @@ def main():
     print(f"| memory per tool ({args.calls} records) | {split_kib:.2f} KiB | | {TARGET_KIB_PER_TOOL:.0f} KiB | |")
     print(f"| snapshot, first | {fmt_ms(first_snapshot)} | | | |")
     print(f"| snapshot, new session (median of {args.snapshots}) | {snapshot_ms:.1f} ms | {fmt_ms(snap_cpu)} (mean) | "
-          f"{TARGET_SNAPSHOT_MS:.0f} ms | |")
+          f"{TARGET_SNAPSHOT_MS:.0f} ms | the answer's {len(snapshot_answer) / 1048576:.1f} MiB delivered: "
+          f"{delivery_ms:.1f} ms |")
     print(f"| memory per snapshot kept | {snap_kib:.0f} KiB | | | |")
     print(f"| tools/list, all pages, first | {fmt_ms(list_first)} | {fmt_ms(list_first_cpu)} | | |")
     print(f"| tools/list, all pages, later | {fmt_ms(list_later)} | {fmt_ms(list_later_cpu)} (mean) | | |")
@@ -286,8 +326,12 @@ def main():
            f"register frame: {len(frame) / args.tools / 1024:.2f} KiB a tool",
            round(max(one_kib, split_kib) / (len(frame) / args.tools / 1024), 2), "toold ÷ frame (lower is better)",
            f"≤ {TARGET_KIB_PER_TOOL:.0f} KiB", max(one_kib, split_kib) <= TARGET_KIB_PER_TOOL)
-    record("registry", f"new session's snapshot of {args.tools} tools", f"{snapshot_ms:.1f} ms", "", "", "",
+    record("registry", f"new session's snapshot of {args.tools} tools", f"{snapshot_ms:.1f} ms",
+           f"deliver the answer's {len(snapshot_answer) / 1048576:.1f} MiB: {delivery_ms:.1f} ms",
+           round(snapshot_ms / delivery_ms, 2), "toold ÷ delivery (lower is better)",
            f"≤ {TARGET_SNAPSHOT_MS:.0f} ms", snapshot_ms <= TARGET_SNAPSHOT_MS)
+    record("registry", f"MCP tools/list of {args.tools} tools ({pages} pages, a later listing)",
+           fmt_ms(list_later), "", "", "", "", None)
 
 
 if __name__ == "__main__":

@@ -182,3 +182,25 @@ TEST_CASE("framing names parse both ways", "[framing]") {
     CHECK(toold::protocol::parseFraming(toold::protocol::framingName(framing)) == framing);
   CHECK_FALSE(toold::protocol::parseFraming("json").has_value());
 }
+
+TEST_CASE("a large ndjson frame that fills the buffer is handed over whole, and the next ones still decode",
+          "[framing]") {
+  // Over 1 MiB: the frame takes the decoder's buffer rather than a copy of it.
+  const std::string big = "{\"data\":\"" + std::string(1536 * 1024, 'x') + "\"}";
+  FrameDecoder decoder(Framing::Ndjson, 4u << 20);
+  std::vector<std::string> bodies;
+  auto sink = [&](DecodedFrame&& frame) { bodies.push_back(frame.error ? "error" : frame.body); };
+  for (std::size_t at = 0; at < big.size(); at += 65536) decoder.feed(std::string_view(big).substr(at, 65536), sink);
+  decoder.feed("\r\n", sink);  // a CR before the newline is not part of the frame
+  decoder.feed("{\"small\":1}\n{\"spl", sink);
+  decoder.feed("it\":2}\n", sink);
+  // Behind another frame in the same read, a large one is copied; what follows is unaffected.
+  decoder.feed("{\"a\":0}\n" + big + "\n{\"b\":3}\n", sink);
+  REQUIRE(bodies.size() == 6);
+  CHECK(bodies[0] == big);
+  CHECK(bodies[1] == "{\"small\":1}");
+  CHECK(bodies[2] == "{\"split\":2}");
+  CHECK(bodies[3] == "{\"a\":0}");
+  CHECK(bodies[4] == big);
+  CHECK(bodies[5] == "{\"b\":3}");
+}
