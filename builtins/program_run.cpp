@@ -4,6 +4,7 @@
 
 #include "builtins/codemode/program_result.h"
 #include "builtins/codemode/worker_call_lines.h"
+#include "builtins/text/text_encoding.h"
 #include "core/tool_service.h"
 
 #include <boost/asio/post.hpp>
@@ -48,10 +49,17 @@ codemode::ProgramResult failedWith(const char* diagnosticKind, std::string messa
   return result;
 }
 
-// The answer line of an inner call that completed: the program gets the encoded output when the
+// A text answer: sent as it is when it is well-formed UTF-8 (nearly always: tools' text is),
+// else escaped, which shows each ill-formed byte as U+FFFD as before.
+std::string textAnswer(std::uint64_t id, std::string_view text) {
+  if (firstInvalidUtf8(text) == std::string_view::npos) return codemode::rawTextResult(id, text);
+  return codemode::textResultLine(id, text);
+}
+
+// The answer of an inner call that completed: the program gets the encoded output when the
 // tool declares one, else its text items joined (null when there are none). A text goes from the
-// outcome into the line as it is escaped: copied into a JSON value first, and joined into a new
-// string on the way, a 100-line read's answer was copied twice more per inner call.
+// outcome into the answer once: copied into a JSON value first, and joined into a new string on
+// the way, a 100-line read's answer was copied twice more per inner call.
 std::string completedLine(std::uint64_t id, const protocol::ToolOutcome& outcome) {
   if (outcome.output) return codemode::resultLine(id, true, *outcome.output);
   std::vector<std::string_view> texts;
@@ -64,11 +72,11 @@ std::string completedLine(std::uint64_t id, const protocol::ToolOutcome& outcome
     bytes += texts.back().size() + 1;
   }
   if (texts.empty()) return codemode::resultLine(id, true, json(nullptr));
-  if (texts.size() == 1) return codemode::textResultLine(id, texts.front());
+  if (texts.size() == 1) return textAnswer(id, texts.front());
   std::string joined;
   joined.reserve(bytes);
   for (std::size_t i = 0; i < texts.size(); ++i) joined.append(i > 0 ? "\n" : "").append(texts[i]);
-  return codemode::textResultLine(id, joined);
+  return textAnswer(id, joined);
 }
 
 class ProgramRun : public std::enable_shared_from_this<ProgramRun> {

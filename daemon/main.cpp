@@ -15,6 +15,7 @@
 #include "core/tool_service.h"
 #include "core/workspace/workspace_paths.h"
 #include "core/workspace/workspace_root.h"
+#include "core/workspace/workspace_root_watch.h"
 #include "core/sources/config_tools.h"
 #include "core/tools/tool_name.h"
 #include "daemon/client_log_sink.h"
@@ -187,6 +188,8 @@ int main(int argc, char** argv) {
   core::ToolServiceOptions toolOptions;
   toolOptions.location = core::Location{options.directory, options.dataDir, core::findWorktree(options.directory)};
   toolOptions.location.root = core::openWorkspaceRoot(options.directory);
+  // Kept until exit: while it watches, resolving a path need not stat the workspace's name.
+  const auto rootWatch = core::watchWorkspaceRoot(io, toolOptions.location.root);
   // The flag's model wins over toold.json's `mcp.model`, which the service reads from the config in effect.
   if (!options.mcpModel.empty()) toolOptions.mcpModel = options.mcpModel;
   const core::CodemodeSettings codemodeSettings = permissionConfig.codemode;

@@ -13,11 +13,13 @@
 
 namespace toold::codemode {
 
-/// An inner call's answer: the value's JSON text when ok, else a diagnostic's ({kind, message}).
+/// An inner call's answer: the value's JSON text when ok, else a diagnostic's ({kind, message});
+/// or, with `text`, an ok answer whose value is the string `json` holds, as it is (UTF-8).
 struct ToolCompletion {
   std::uint64_t id = 0;
   bool ok = false;
   std::string json;
+  bool text = false;
 };
 
 /// Where the engine's thread takes the answers of a program's inner calls from.

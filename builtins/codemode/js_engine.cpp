@@ -66,6 +66,26 @@ JSString* newString(JSContext* cx, const std::string& text) {
   return JS_NewStringCopyUTF8N(cx, JS::UTF8Chars(text.data(), text.size()));
 }
 
+/// Whether every byte of `text` is ASCII: eight at a time, as most tools' text is.
+bool isAscii(std::string_view text) {
+  std::uint64_t any = 0;
+  std::size_t i = 0;
+  for (; i + 8 <= text.size(); i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, text.data() + i, 8);
+    any |= word;
+  }
+  for (; i < text.size(); ++i) any |= static_cast<unsigned char>(text[i]);
+  return (any & 0x8080808080808080ULL) == 0;
+}
+
+/// A tool's UTF-8 text as a JavaScript string, in one copy: ASCII is Latin-1 already, which the
+/// engine stores as it is; anything else is decoded.
+JSString* newTextString(JSContext* cx, const std::string& text) {
+  if (isAscii(text)) return JS_NewStringCopyN(cx, text.data(), text.size());
+  return newString(cx, text);
+}
+
 Diagnostic diagnostic(const char* kind, std::string message, std::vector<std::string> suggestions = {}) {
   return Diagnostic{kind, std::move(message), std::move(suggestions), std::nullopt};
 }
@@ -419,12 +439,13 @@ struct JsEngine::Impl {
       for (const auto& completion : done) {
         if (run->running.erase(completion.id) == 0) continue; // an earlier program's
         --run->inFlight;
-        JS::RootedValueArray<3> args(cx);
+        JS::RootedValueArray<4> args(cx);
         args[0].setNumber(static_cast<double>(completion.id));
         args[1].setBoolean(completion.ok);
-        JSString* text = newString(cx, completion.json);
+        JSString* text = completion.text ? newTextString(cx, completion.json) : newString(cx, completion.json);
         if (text == nullptr) return fail(failure(bootstrap));
         args[2].setString(text);
+        args[3].setBoolean(completion.text); // the value itself, not its JSON
         JS::RootedValue ignored(cx);
         if (!JS_CallFunctionName(cx, bootstrap, "complete", args, &ignored)) {
           if (stop || !JS_IsExceptionPending(cx)) {

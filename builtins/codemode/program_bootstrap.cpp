@@ -104,11 +104,11 @@ const char* const kProgramBootstrap = R"JS((function (host) {
       return PromiseType.reject(toolError("ToolCallLimitExceeded", "The program made more tool calls than allowed (" + (-id) + ")."));
     return new PromiseType((resolve, reject) => apply(mapSet, pending, [id, {resolve, reject}]));
   }
-  function complete(id, ok, text) {
+  function complete(id, ok, text, raw) {
     const waiter = apply(mapGet, pending, [id]);
     if (!waiter) return;
     apply(mapDelete, pending, [id]);
-    const value = parse(text);
+    const value = raw ? text : parse(text);
     if (ok) waiter.resolve(value);
     else waiter.reject(toolError(value.kind, value.message, value.suggestions));
   }

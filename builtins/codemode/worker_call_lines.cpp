@@ -10,6 +10,8 @@ namespace {
 constexpr std::string_view kResultHead = R"({"type":"result","id":)";
 constexpr std::string_view kValueKey = R"(,"ok":true,"value":)";
 constexpr std::string_view kErrorKey = R"(,"ok":false,"error":)";
+constexpr std::string_view kTextHead = R"({"type":"text","id":)";
+constexpr std::string_view kBytesKey = R"(,"bytes":)";
 } // namespace
 
 std::string callLine(std::uint64_t id, std::string_view path, std::string_view inputJson) {
@@ -79,6 +81,33 @@ std::string textResultLine(std::uint64_t id, std::string_view text) {
   protocol::appendJsonString(line, text);
   line += "}\n";
   return line;
+}
+
+std::string rawTextResult(std::uint64_t id, std::string_view text) {
+  std::string answer;
+  answer.reserve(kTextHead.size() + kBytesKey.size() + 48 + text.size());
+  answer += kTextHead;
+  answer += std::to_string(id);
+  answer += kBytesKey;
+  answer += std::to_string(text.size());
+  answer += "}\n";
+  answer += text;
+  return answer;
+}
+
+std::optional<TextHeader> readTextHeader(std::string_view line) {
+  if (!line.starts_with(kTextHead) || !line.ends_with('}')) return std::nullopt;
+  line.remove_prefix(kTextHead.size());
+  line.remove_suffix(1);
+  TextHeader header;
+  const auto id = std::from_chars(line.data(), line.data() + line.size(), header.id);
+  if (id.ec != std::errc() || id.ptr == line.data()) return std::nullopt;
+  line.remove_prefix(static_cast<std::size_t>(id.ptr - line.data()));
+  if (!line.starts_with(kBytesKey)) return std::nullopt;
+  line.remove_prefix(kBytesKey.size());
+  const auto bytes = std::from_chars(line.data(), line.data() + line.size(), header.bytes);
+  if (bytes.ec != std::errc() || bytes.ptr == line.data() || bytes.ptr != line.data() + line.size()) return std::nullopt;
+  return header;
 }
 
 std::optional<ResultLine> readResultLine(std::string_view line) {

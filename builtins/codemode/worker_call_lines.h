@@ -33,6 +33,22 @@ std::string resultLine(std::uint64_t id, bool ok, const nlohmann::json& payload)
 /// call's text answer is not first copied into a JSON value.
 std::string textResultLine(std::uint64_t id, std::string_view text);
 
+/// The ok answer whose value is the string `text`, sent as it is: the line
+/// `{"type":"text","id":N,"bytes":L}` and then the L bytes of `text`, neither escaped nor ended
+/// by a newline. `text` must be well-formed UTF-8 (the worker makes a JavaScript string of it
+/// directly); textResultLine carries anything else. A 100-line read's text was escaped here,
+/// copied, decoded into a JavaScript string and parsed by JSON.parse into a second one: now it is
+/// decoded once.
+std::string rawTextResult(std::uint64_t id, std::string_view text);
+
+/// A raw text answer's line (rawTextResult), without its newline: the answer's id and how many
+/// bytes of text follow the newline; nullopt for any other line.
+struct TextHeader {
+  std::uint64_t id = 0;
+  std::size_t bytes = 0;
+};
+std::optional<TextHeader> readTextHeader(std::string_view line);
+
 struct ResultLine {
   std::uint64_t id = 0;
   bool ok = false;

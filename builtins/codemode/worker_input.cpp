@@ -39,8 +39,16 @@ void WorkerInput::drainWake() {
 void WorkerInput::takeLines(std::vector<ToolCompletion>* out) {
   std::size_t start = 0;
   for (std::size_t end; (end = buffer_.find('\n', start)) != std::string::npos; start = end + 1) {
-    if (auto result = readResultLine(std::string_view(buffer_).substr(start, end - start))) {
+    const std::string_view line = std::string_view(buffer_).substr(start, end - start);
+    if (auto result = readResultLine(line)) {
       if (out != nullptr) out->push_back({result->id, result->ok, std::string(result->payload)});
+      continue;
+    }
+    // A raw text answer: its bytes follow the line, newlines and all; taken once all are here.
+    if (auto header = readTextHeader(line)) {
+      if (buffer_.size() - (end + 1) < header->bytes) break;
+      if (out != nullptr) out->push_back({header->id, true, buffer_.substr(end + 1, header->bytes), true});
+      end += header->bytes;
       continue;
     }
     json message = json::parse(buffer_.begin() + static_cast<std::ptrdiff_t>(start),

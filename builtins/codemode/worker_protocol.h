@@ -3,11 +3,14 @@
 //
 //   toold → worker   {"type": "run", "code", "catalogKey", "tools"?: [path…], "catalog"?: [entry…], "limits": {…}}
 //                    {"type": "result", "id", "ok": true, "value"} | {"type": "result", "id", "ok": false, "error": {kind, message}}
+//                    {"type": "text", "id", "bytes": L} and then L bytes of UTF-8, no newline: an ok
+//                    answer whose value is that string (a tool's text), sent as it is
 //   worker → toold   {"type": "call", "id", "path": "a.b", "input": {…}}
 //                    {"type": "done", "result": {ok, value | error, warnings, logs, interrupted}}
 //
-// The per-call lines ("call", "result") are written with their keys in exactly this order and
-// read without a parser where possible (worker_call_lines.h).
+// The per-call lines ("call", "result", "text") are written with their keys in exactly this order
+// and read without a parser where possible (worker_call_lines.h). A "text" answer's bytes are the
+// one thing on the channel that is not a line of JSON: they are read by their count.
 //
 // "tools" and "catalog" come with the first program of a catalog key; the worker keeps the last
 // ones it was sent, and toold leaves them out while the key is the same.

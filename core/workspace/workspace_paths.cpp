@@ -271,7 +271,11 @@ bool resolveThroughFolder(const std::string& path, const WorkspaceRoot* root, Re
   const std::string folderPath = slash == 0 ? std::string("/") : path.substr(0, slash);
   constexpr int kFolderFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
   const auto below = root != nullptr ? belowRoot(*root, folderPath) : std::nullopt;
-  UniqueFd folder(below ? openBeneathRoot(*root, *below, kFolderFlags) : openWithoutSymlinks(folderPath, kFolderFlags));
+  // A file in the workspace folder itself: the root's own descriptor is that folder, held for
+  // toold's life, where opening it again and closing it cost two system calls of a small read's
+  // dozen. It is an O_PATH one, which serves what a read does with its folder (openat, fstatat).
+  UniqueFd folder = below && below->empty() ? UniqueFd::borrow(root->folder.get())
+                    : UniqueFd(below ? openBeneathRoot(*root, *below, kFolderFlags) : openWithoutSymlinks(folderPath, kFolderFlags));
   if (!folder) return false;
   struct stat leaf {};
   if (::fstatat(folder.get(), path.c_str() + slash + 1, &leaf, AT_SYMLINK_NOFOLLOW) == 0) {

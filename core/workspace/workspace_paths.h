@@ -60,8 +60,10 @@ struct PathError : std::runtime_error {
 ResolvedPath resolveToolPath(std::string_view path, const Location& location);
 
 /// What resolving learnt on the fast way (a clean absolute path whose folders openat2 reaches with
-/// RESOLVE_NO_SYMLINKS, from the Location's held root when the path is below it): the folder, opened O_RDONLY | O_DIRECTORY, and the leaf's lstat (none
-/// when the leaf does not exist). Empty when the path took the long way.
+/// RESOLVE_NO_SYMLINKS, from the Location's held root when the path is below it): the folder, opened O_RDONLY | O_DIRECTORY
+/// (or, for the workspace folder itself, the root's O_PATH descriptor, borrowed: never flush or
+/// list through it), and the leaf's lstat (none when the leaf does not exist). Empty when the path
+/// took the long way.
 struct ResolvedFolder {
   UniqueFd folder;
   std::optional<struct stat> leaf;

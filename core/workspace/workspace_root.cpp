@@ -82,6 +82,7 @@ std::shared_ptr<const WorkspaceRoot> openWorkspaceRoot(const std::filesystem::pa
 }
 
 std::optional<std::string> workspaceRootMoved(const WorkspaceRoot& root) {
+  if (root.watchedInPlace.load(std::memory_order_acquire)) return std::nullopt;
   struct stat named {};
   if (::stat(root.directory.c_str(), &named) == 0 && static_cast<std::uint64_t>(named.st_dev) == root.device &&
       static_cast<std::uint64_t>(named.st_ino) == root.inode)

@@ -12,6 +12,7 @@
 
 #include "core/base/unique_fd.h"
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -29,6 +30,11 @@ struct WorkspaceRoot {
   /// changes, so looking at it again on every path resolution only cost a system call.
   std::uint64_t device = 0;
   std::uint64_t inode = 0;
+  /// True while a watch (core/workspace/workspace_root_watch.h) on the folder and every folder
+  /// above it has seen none of them moved or removed since it saw the name lead here: the name
+  /// still leads to the held folder, and workspaceRootMoved needs no look at it. Once false, it
+  /// stays false.
+  mutable std::atomic<bool> watchedInPlace{false};
 };
 
 /// Opens the canonical `directory` as the workspace root and takes its identity; null when it
@@ -37,7 +43,7 @@ std::shared_ptr<const WorkspaceRoot> openWorkspaceRoot(const std::filesystem::pa
 
 /// The refusal when `root.directory` no longer names the held folder (renamed away, removed, or
 /// exchanged with another folder); nullopt while it does. One `stat` of the name, compared with the
-/// identity taken at open.
+/// identity taken at open; none while the root is watched in place (WorkspaceRoot::watchedInPlace).
 std::optional<std::string> workspaceRootMoved(const WorkspaceRoot& root);
 
 /// `canonical` relative to the root, without a leading slash (empty for the root itself), when it

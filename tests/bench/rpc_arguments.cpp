@@ -49,6 +49,10 @@ Options:
   --timeout-ms N        how long a server may stay silent (default 10000)
   --call-ratio R        the first server's calls/s must be at least R times each peer's (a target,
                         in the summary)
+  --call-cpu US         the first server's own CPU time per call, one in flight, must be at most
+                        US microseconds (a target, in the summary, set beside the yardstick's CPU
+                        per ping); every server's CPU per request is read from its CPU clock (the
+                        counter of /proc/PID/stat's utime + stime) around each sequential loop
   --no-ping-summary     write only the calls to $TOOLD_BENCH_SUMMARY (a second run of one script)
   --targets MS,SEQ,PIPE,MIB[,PINGS]
                         also check the first server against these targets: initialize at most MS
@@ -184,6 +188,11 @@ Arguments parseArguments(int argc, char** argv) {
       const std::string text(value);
       args.callRatio = std::strtod(text.c_str(), &end);
       if (text.empty() || *end != '\0' || !(*args.callRatio > 0)) usageError("--call-ratio needs a positive number");
+    } else if (arg == "--call-cpu") {
+      char* end = nullptr;
+      const std::string text(value);
+      args.callCpuMicros = std::strtod(text.c_str(), &end);
+      if (text.empty() || *end != '\0' || !(*args.callCpuMicros > 0)) usageError("--call-cpu needs a positive number");
     } else {
       usageError("unknown option " + std::string(arg));
     }

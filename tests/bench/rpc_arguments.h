@@ -43,6 +43,7 @@ struct Arguments {
   std::optional<Targets> targets;
   std::optional<std::size_t> cpu;
   std::optional<double> callRatio; ///< --call-ratio: the first server's calls/s over each peer's, at least
+  std::optional<double> callCpuMicros; ///< --call-cpu: the first server's CPU per call, one in flight, at most (µs)
   bool pingSummary = true;         ///< --no-ping-summary: only the calls go to TOOLD_BENCH_SUMMARY
 };
 

@@ -7,6 +7,7 @@
 
 #include "core/process/child_process.h"
 #include "tests/bench/message_scan.h"
+#include "tests/bench/process_cpu.h"
 #include "tests/bench/resident_memory.h"
 #include "tests/bench/rpc_connection.h"
 
@@ -415,6 +416,8 @@ void runPhase(std::vector<Contender>& contenders, Phase phase, std::size_t count
   struct Totals {
     double sequentialSeconds = 0;
     double pipelinedSeconds = 0;
+    double sequentialCpuSeconds = 0;
+    bool cpuRead = true; ///< every sequential loop's CPU time could be read
   };
   std::vector<Totals> totals(contenders.size());
   auto active = [&](std::size_t i) { return !contenders[i].failed && requestOf(contenders[i], phase, ping) != nullptr; };
@@ -438,8 +441,15 @@ void runPhase(std::vector<Contender>& contenders, Phase phase, std::size_t count
           if (pipelined)
             totals[i].pipelinedSeconds += static_cast<double>(share) /
                                           pipelinedRun(*c.session, c.nextId, share, config.pipeline, request);
-          else
+          else {
+            // The server's CPU time around its loop alone: the others are stopped meanwhile.
+            const pid_t pid = c.session->child().pid();
+            const auto cpuBefore = processCpuSeconds(pid);
             totals[i].sequentialSeconds += static_cast<double>(share) / sequentialRun(*c.session, c.nextId, share, request);
+            const auto cpuAfter = processCpuSeconds(pid);
+            if (cpuBefore && cpuAfter) totals[i].sequentialCpuSeconds += *cpuAfter - *cpuBefore;
+            else totals[i].cpuRead = false;
+          }
         });
       }
     }
@@ -448,10 +458,12 @@ void runPhase(std::vector<Contender>& contenders, Phase phase, std::size_t count
   for (std::size_t i = 0; i < contenders.size(); ++i) {
     if (!active(i)) continue;
     Contender& c = contenders[i];
-    const Rates rates{done / totals[i].sequentialSeconds, done / totals[i].pipelinedSeconds};
+    const double cpuMicros = totals[i].cpuRead ? totals[i].sequentialCpuSeconds * 1e6 / done : 0;
+    const Rates rates{done / totals[i].sequentialSeconds, done / totals[i].pipelinedSeconds, cpuMicros};
     if (phase == Phase::Pings) {
       c.result.sequentialPerSecond = rates.sequentialPerSecond;
       c.result.pipelinedPerSecond = rates.pipelinedPerSecond;
+      c.result.sequentialPingCpuMicros = rates.sequentialCpuMicros;
     } else {
       (phase == Phase::Calls ? c.result.calls : c.result.echoes) = rates;
     }

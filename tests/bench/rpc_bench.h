@@ -49,6 +49,9 @@ struct BenchConfig {
 struct Rates {
   double sequentialPerSecond = 0;
   double pipelinedPerSecond = 0;
+  /// The server's own CPU time per request with one in flight, µs (all its threads, from its CPU
+  /// clock around each sequential loop); 0 when it could not be read.
+  double sequentialCpuMicros = 0;
 };
 
 struct BenchResult {
@@ -66,6 +69,7 @@ struct BenchResult {
   std::size_t idleWrittenKiB = 0;
   double sequentialPerSecond = 0;
   double pipelinedPerSecond = 0;
+  double sequentialPingCpuMicros = 0; ///< as Rates::sequentialCpuMicros, for the pings
   std::optional<Rates> calls; ///< set when the server was measured with a call and the calls succeeded
   /// For native calls: the same request bytes sent to `$/test/echo`, which parses them and
   /// answers them whole — the transport's share of a call, so that the rest is the pipeline's.

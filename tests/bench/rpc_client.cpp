@@ -324,6 +324,39 @@ void printTargets(const Arguments& args, const Results& results, const Targets& 
   }
 }
 
+/// What a request costs each server in its own CPU time, one in flight (the round trip's wall
+/// time also holds the client, the pipes and the wake-ups); then the first server's call against
+/// its target, in the summary beside the yardstick's CPU per ping (the least a parsing responder
+/// spends on a request). A server that spins while it waits (the floor reader) spends its whole
+/// wall time, so its CPU is no floor.
+void printCpuTable(const Arguments& args, const Results& results) {
+  bool any = false;
+  for (const auto& r : results) any = any || (r && r->sequentialPingCpuMicros > 0);
+  if (!any) return;
+  std::printf("\n| server | CPU per ping, one in flight, µs | CPU per call, one in flight, µs |\n|---|---:|---:|\n");
+  for (std::size_t i = 0; i < args.servers.size(); ++i) {
+    const auto& r = results[i];
+    if (!r) continue;
+    const std::string call = r->calls && r->calls->sequentialCpuMicros > 0 ? fixed(r->calls->sequentialCpuMicros, 1) : "";
+    std::printf("| %s | %s | %s |\n", args.servers[i].name.c_str(), fixed(r->sequentialPingCpuMicros, 1).c_str(),
+                call.c_str());
+  }
+  const auto& first = results.front();
+  if (!args.callCpuMicros || !first || !first->calls || !args.servers.front().call) return;
+  const double own = first->calls->sequentialCpuMicros;
+  const std::string what = "CPU per " + bench::describeCall(*args.servers.front().call) + ", one in flight";
+  const std::string target = "≤ " + fixed(*args.callCpuMicros, 0) + " µs";
+  line(own > 0 && own <= *args.callCpuMicros,
+       what + " at most " + fixed(*args.callCpuMicros, 1) + " µs (got " + fixed(own, 1) + ")");
+  for (std::size_t i = 1; i < args.servers.size(); ++i) {
+    const auto& yard = results[i];
+    if (!yard || !args.servers[i].yardstick || yard->sequentialPingCpuMicros <= 0) continue;
+    summarize(what, fixed(own, 1) + " µs", args.servers[i].name + " " + fixed(yard->sequentialPingCpuMicros, 1) + " µs per ping",
+              own / yard->sequentialPingCpuMicros, "toold ÷ yardstick, CPU per request", target,
+              own > 0 && own <= *args.callCpuMicros);
+  }
+}
+
 /// The first server's call against a baseline server's same call (a floor that does the least
 /// the call needs): how much longer toold takes, and what the floor itself costs in toold's
 /// pings, which bounds from below what any server can reach on this machine.
@@ -412,6 +445,7 @@ int main(int argc, char** argv) {
               args.cpu ? ("client and servers on CPU " + std::to_string(*args.cpu)).c_str() : "no CPU pinning");
   if (args.targets) printTargets(args, results, *args.targets);
   printFloorCalls(args, results, args.targets);
+  printCpuTable(args, results);
 
   std::string command = "toold-bench-rpc";
   for (int i = 1; i < argc; ++i) {

@@ -42,6 +42,9 @@ public:
       return;
     }
     ++finished;
+    // "text.*": the answer is the text itself, as toold sends a tool's UTF-8 text (raw, no JSON).
+    if (path == "text.ascii") return queue_.post({id, true, "1: a \"quoted\" \\ line\n2: {\"x\": 1}\n", true});
+    if (path == "text.utf8") return queue_.post({id, true, "\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x98\x80", true});
     queue_.post({id, true, value.dump()});
   }
   std::string search(const std::string& input) override { return json{{"result", {{"asked", json::parse(input)}}}}.dump(); }
@@ -190,6 +193,20 @@ TEST_CASE("engine: values cross as JSON data", "[codemode]") {
   result = runProgram("return undefined;");
   CHECK(result.ok);
   CHECK(result.value.is_null());
+}
+
+TEST_CASE("engine: a raw text answer is the string itself, ASCII or not", "[codemode]") {
+  const std::vector<ToolPath> tools = {{"text", "ascii"}, {"text", "utf8"}};
+  auto result = runProgram(R"(
+    const a = await tools.text.ascii(), u = await tools.text.utf8();
+    return {a, u, aLength: a.length, uLength: u.length, codes: [...u].map(c => c.codePointAt(0))};
+  )", {}, tools);
+  REQUIRE(result.ok);
+  CHECK(result.value == json{{"a", "1: a \"quoted\" \\ line\n2: {\"x\": 1}\n"},
+                             {"u", "\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x98\x80"},
+                             {"aLength", 33},
+                             {"uLength", 6},
+                             {"codes", {0xE9, 0x20, 0x2713, 0x20, 0x1F600}}});
 }
 
 TEST_CASE("engine: eval, Function and constructor escapes are refused", "[codemode]") {

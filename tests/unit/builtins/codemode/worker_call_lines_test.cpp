@@ -68,3 +68,29 @@ TEST_CASE("call lines: a lone surrogate escape is found, a pair or an escaped ba
   CHECK(hasLoneSurrogate(R"(["\uD800"])"));                         // upper-case hex
   CHECK(hasLoneSurrogate(R"({"\udbff":1})"));                       // in a key
 }
+
+TEST_CASE("worker call lines: a raw text answer is its line, then the text as it is", "[codemode]") {
+  const std::string text = "1: line \"one\"\n2: \xC3\xA9t\xC3\xA9\n\n3: {\"type\":\"run\"}\n";
+  const std::string written = rawTextResult(7, text);
+  const std::size_t newline = written.find('\n');
+  REQUIRE(newline != std::string::npos);
+  const std::string_view line = std::string_view(written).substr(0, newline);
+  CHECK(json::parse(line) == json{{"type", "text"}, {"id", 7}, {"bytes", text.size()}});
+  CHECK(written.substr(newline + 1) == text);
+  const auto header = readTextHeader(line);
+  REQUIRE(header);
+  CHECK(header->id == 7);
+  CHECK(header->bytes == text.size());
+  CHECK_FALSE(readResultLine(line));
+  const std::string empty = rawTextResult(18446744073709551615ull, "");
+  CHECK(empty == R"({"type":"text","id":18446744073709551615,"bytes":0})" "\n");
+  CHECK(readTextHeader(std::string_view(empty).substr(0, empty.size() - 1))->bytes == 0);
+}
+
+TEST_CASE("worker call lines: other lines are not taken for raw text answers", "[codemode]") {
+  for (const char* line : {R"({"type":"result","id":1,"ok":true,"value":1})", R"({"type":"text","id":1,"bytes":})",
+                           R"({"type":"text","id":1,"bytes":-1})", R"({"type":"text","id":1,"bytes":2x})",
+                           R"({"type":"text","id":"1","bytes":2})", R"({"type":"text","bytes":2,"id":1})",
+                           R"({"type":"text","id":1,"bytes":2)", ""})
+    CHECK_FALSE(readTextHeader(line));
+}

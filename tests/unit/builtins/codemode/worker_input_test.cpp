@@ -113,3 +113,32 @@ TEST_CASE("worker input: quietFor is false once a program or the end arrives, tr
   CHECK_FALSE(input.quietFor(10s));
   CHECK(input.ended());
 }
+
+TEST_CASE("worker input: a raw text answer is taken whole, its bytes never read as lines", "[codemode]") {
+  Pipe pipe;
+  WorkerInput input(pipe.fds[0]);
+  // Newlines and what looks like messages inside the text are the text's; it comes in pieces.
+  const std::string text = "a\n{\"type\":\"run\",\"code\":\"not a program\"}\n\xC3\xA9";
+  const std::string header = R"({"type":"text","id":5,"bytes":)" + std::to_string(text.size()) + "}\n";
+  std::vector<ToolCompletion> out;
+  std::thread writer([&] {
+    pipe.write(header + text.substr(0, 3));
+    std::this_thread::sleep_for(20ms);
+    pipe.write(text.substr(3) + R"({"type":"result","id":6,"ok":true,"value":"after"})" "\n");
+  });
+  while (out.size() < 2) input.wait(Clock::now() + 5s, out);
+  writer.join();
+  REQUIRE(out.size() == 2);
+  CHECK(out[0].id == 5);
+  CHECK(out[0].ok);
+  CHECK(out[0].text);
+  CHECK(out[0].json == text);
+  CHECK(out[1].id == 6);
+  CHECK_FALSE(out[1].text);
+  CHECK(out[1].json == R"("after")");
+  // Between programs a stale text answer is skipped whole, the program after it found.
+  pipe.write(header + text + R"({"type":"run","code":"real"})" "\n");
+  auto run = input.nextRun();
+  REQUIRE(run);
+  CHECK((*run)["code"] == "real");
+}

@@ -249,3 +249,55 @@ TEST_CASE("held location: resolving the fast way holds the folder it opened, the
     CHECK(resolveToolPath("alias.txt", location, found).canonical == root / "ws" / "src" / "a.txt");
   }
 }
+
+TEST_CASE("held location: a file in the workspace folder is held through the root's own descriptor, never closed",
+          "[held][root]") {
+  TempDir dir("held");
+  const fs::path root = fs::canonical(dir.path());
+  fs::create_directories(root / "ws" / "src");
+  std::ofstream(root / "ws" / "top.txt") << "top";
+  std::ofstream(root / "ws" / "src" / "a.txt") << "hi";
+  Location location{root / "ws", root / "data", {}};
+  location.root = toold::core::openWorkspaceRoot(root / "ws");
+  REQUIRE(location.root);
+  const int rootFd = location.root->folder.get();
+  for (int round = 0; round < 2; ++round) { // a second read finds the root's descriptor still open
+    ResolvedFolder found;
+    const auto path = resolveToolPath("top.txt", location, found);
+    // No folder opened for it: the root's descriptor is the folder.
+    CHECK(found.folder.get() == rootFd);
+    auto held = holdResolvedFolder(path, std::move(found));
+    REQUIRE(held);
+    REQUIRE(held->exists());
+    struct stat status {};
+    auto opened = openHeldFile(*held, &status);
+    REQUIRE(std::holds_alternative<UniqueFd>(opened));
+    CHECK(status.st_size == 3);
+  }
+  CHECK(::fcntl(rootFd, F_GETFD) >= 0);
+  // A file in a folder below it gets a folder of its own.
+  ResolvedFolder found;
+  resolveToolPath("src/a.txt", location, found);
+  REQUIRE(found.folder);
+  CHECK(found.folder.get() != rootFd);
+}
+
+TEST_CASE("unique fd: a borrowed descriptor is used, moved and dropped without being closed", "[held]") {
+  TempDir dir("held");
+  const int fd = ::open(dir.path().c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  {
+    UniqueFd borrowed = UniqueFd::borrow(fd);
+    CHECK(borrowed.get() == fd);
+    UniqueFd moved(std::move(borrowed));
+    CHECK(moved.get() == fd);
+    UniqueFd assigned;
+    assigned = std::move(moved);
+    CHECK(assigned.get() == fd);
+  }
+  CHECK(::fcntl(fd, F_GETFD) >= 0);
+  {
+    UniqueFd owner(fd); // an owning one still closes
+  }
+  CHECK(::fcntl(fd, F_GETFD) < 0);
+}
