@@ -173,6 +173,7 @@ int main(int argc, char** argv) {
       [&](std::string&& message) { writer.send(protocol::frameBody(std::move(message), outputFraming())); },
       [&](int status) { exitWith(status); });
   server->setDrainTimeout(options.drainTimeout);
+  server->setOutputHolder([&writer] { return std::make_shared<daemon::StdoutWriter::Cork>(writer); });
   if (options.testMethods) daemon::bindTestMethods(*server);
 
   // File changes a killed toold left half done are finished or undone before anything new is

@@ -176,8 +176,13 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
              [reply, &server, keepAlive](core::CallAnswer answer) {
                if (keepAlive) keepAlive->done = true;
                if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
-                 // A cut output was retained: a new resource the host may list.
-                 if (retainedOutput(*outcome)) server.notify("notifications/resources/list_changed", nullptr);
+                 // A cut output was retained: a new resource the host may list. Told in the same
+                 // write as the answer, so that the host wakes once for both.
+                 if (retainedOutput(*outcome)) {
+                   const auto held = server.holdOutput();
+                   server.notify("notifications/resources/list_changed", nullptr);
+                   return reply.writeResult([outcome](std::string& out) { appendCallToolResult(out, *outcome); });
+                 }
                  return reply.writeResult([outcome](std::string& out) { appendCallToolResult(out, *outcome); });
                }
                auto& error = std::get<protocol::RpcError>(answer);

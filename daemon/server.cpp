@@ -71,6 +71,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   json clientCapabilities = json::object(); // under tablesMutex: read from any thread
   json clientInfo = json::object();         // under tablesMutex
   std::function<std::string()> instructions; // set before the first frame
+  std::function<std::shared_ptr<void>()> outputHolder; // set before the first frame
   json serverCapabilities = json::object(); // set before the first frame
 
   std::mutex tablesMutex;
@@ -162,6 +163,10 @@ void Server::notify(std::string_view method, json params) {
   if (impl_->exiting.load()) return;
   impl_->send(protocol::writeJson(protocol::makeNotification(method, std::move(params))));
 }
+
+Server::Hold Server::holdOutput() const { return impl_->outputHolder ? impl_->outputHolder() : nullptr; }
+
+void Server::setOutputHolder(std::function<Hold()> holder) { impl_->outputHolder = std::move(holder); }
 
 json Server::clientCapabilities() const {
   std::lock_guard lock(impl_->tablesMutex);

@@ -50,6 +50,13 @@ public:
   json callClient(std::string method, json params, std::function<void(protocol::Response&&)> onResponse);
   /// Sends a notification to the client.
   void notify(std::string_view method, json params);
+  /// While the returned handle lives, what is sent is held and then written together, in one
+  /// write: a notification and the answer it comes with reach the client in one read (one
+  /// wake-up of the client, not two). Nothing is held when no holder was set.
+  using Hold = std::shared_ptr<void>;
+  Hold holdOutput() const;
+  /// How holdOutput() holds the output (the stdout writer's cork). Set before the first frame.
+  void setOutputHolder(std::function<Hold()> holder);
   /// What the client declared in `initialize` (an empty object before).
   json clientCapabilities() const;
   /// The client's `clientInfo` from `initialize` (an empty object before, or when it sent none).

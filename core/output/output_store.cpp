@@ -146,8 +146,6 @@ OutputStore::OutputStore(fs::path dataDir, RetentionLimits limits)
     : folder_(fs::absolute(std::move(dataDir)) / "tool-output"), limits_(limits), ledger_(limits.folderBytes) {}
 
 RetainedText OutputStore::retain(std::string_view text) {
-  // Every time rather than once: the folder may have been removed since the last call.
-  createDirectories(folder_);
   const std::string name = std::string(kFilePrefix) + newOutputId();
   const fs::path path = folder_ / name;
   KeptPart part = keptPart(text.size(), limits_.fileBytes);
@@ -155,7 +153,13 @@ RetainedText OutputStore::retain(std::string_view text) {
     part = onCharacterBoundaries(part, text.substr(part.headBytes - std::min<std::uint64_t>(part.headBytes, 4), std::min<std::uint64_t>(part.headBytes, 4)),
                                  text.substr(text.size() - part.tailBytes, std::min<std::uint64_t>(part.tailBytes, 4)));
   // O_EXCL: never overwrite or follow anything already there, even a name another toold chose.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0 && errno == ENOENT) {
+    // The folder is made when a file does not find it (the first time, or when it was removed
+    // since): not looked for before every file, which costs a path walk per retained output.
+    createDirectories(folder_);
+    fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  }
   if (fd < 0) throw StorageError(describe("cannot create tool output file", path, errno));
   std::uint64_t written = text.size();
   if (part.whole()) {

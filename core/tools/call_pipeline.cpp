@@ -63,16 +63,27 @@ std::optional<json> failurePartial(const std::optional<json>& lastProgress, cons
 
 // A cheap upper bound of the joined text's size, so that the common small result is never copied
 // or handed to a worker just to be measured.
-bool certainlyWithinLimits(const json& content, const BoundingLimits& limits) {
+struct TextSize {
   std::size_t bytes = 0, lines = 0;
+};
+
+TextSize textSizeAtMost(const json& content) {
+  TextSize size;
   for (const auto& item : content) {
     if (item.value("type", "") != "text") continue;
     const auto& text = item["text"].get_ref<const std::string&>();
-    bytes += text.size() + 1;
-    lines += static_cast<std::size_t>(countNewlines(text.data(), text.size())) + 1;
+    size.bytes += text.size() + 1;
+    size.lines += static_cast<std::size_t>(countNewlines(text.data(), text.size())) + 1;
   }
-  return bytes <= limits.maxBytes && lines <= limits.maxLines;
+  return size;
 }
+
+// A text over the limits but this small is cut and saved where the call is: writing it to a new
+// file (page cache, a few tens of microseconds) costs less than waking a worker for it and waking
+// the queue's thread again for the rest — two thread hand-offs per answer of a proxied MCP tool
+// whose text is a little over the face's budget. Larger texts still go to a worker, so that no
+// reader or loop thread spends long on a write.
+constexpr std::size_t kInlineRetainBytes = 256 * 1024;
 
 // The first line of a cut answer, for hosts that keep only the head of what they are given.
 std::string cutFirstLine(const RetainedText& retained) {
@@ -459,23 +470,26 @@ struct Call : std::enable_shared_from_this<Call> {
     outcome.metadata = std::move(metadata);
   }
 
-  // Bounds the outcome's text, retaining the full text on a worker when it is over the limits.
+  // Bounds the outcome's text, retaining the full text (inline when it is small, see
+  // kInlineRetainBytes; else on a worker) when it is over the limits.
   template <class Next>
   void bound(Next next) {
-    if (preBounded || certainlyWithinLimits(outcome.content, limits)) return next(*this);
+    if (preBounded) return next(*this);
+    const TextSize size = textSizeAtMost(outcome.content);
+    if (size.bytes <= limits.maxBytes && size.lines <= limits.maxLines) return next(*this);
+    if (size.bytes <= kInlineRetainBytes) {
+      try {
+        applyBounded(cut());
+      } catch (const StorageError& e) {
+        return operationalFailure("could not save the full output of tool \"" + tool->name + "\": " + e.what());
+      }
+      return next(*this);
+    }
     boost::asio::post(services.workers.pool(), [self = shared_from_this(), next = std::move(next)]() mutable {
       try {
-        const bool mayDelegate = self->snapshot->find("task") != nullptr;
-        auto bounded = boundContent(self->outcome.content, self->limits,
-                                    [&](std::string_view text) { return self->services.outputs.retain(text); },
-                                    truncationHint(mayDelegate));
-        if (bounded.truncated) self->startWithCutLine(bounded, mayDelegate);
+        auto bounded = self->cut();
         self->onQueue([bounded = std::move(bounded), next = std::move(next)](Call& c) mutable {
-          if (bounded.truncated) {
-            c.outcome.content = std::move(bounded.content);
-            c.outcome.truncated = true;
-            if (bounded.outputPath) c.outcome.outputPaths.push_back(bounded.outputPath->string());
-          }
+          c.applyBounded(std::move(bounded));
           next(c);
         });
       } catch (const StorageError& e) {
@@ -484,6 +498,22 @@ struct Call : std::enable_shared_from_this<Call> {
         });
       }
     });
+  }
+
+  // The outcome's text cut to the limits, the full text saved; reads the outcome, changes nothing.
+  BoundedContent cut() const {
+    const bool mayDelegate = snapshot->find("task") != nullptr;
+    auto bounded = boundContent(outcome.content, limits, [&](std::string_view text) { return services.outputs.retain(text); },
+                                truncationHint(mayDelegate));
+    if (bounded.truncated) startWithCutLine(bounded, mayDelegate);
+    return bounded;
+  }
+
+  void applyBounded(BoundedContent bounded) {
+    if (!bounded.truncated) return;
+    outcome.content = std::move(bounded.content);
+    outcome.truncated = true;
+    if (bounded.outputPath) outcome.outputPaths.push_back(bounded.outputPath->string());
   }
 
   // A host that keeps only the head of an answer would lose the marker in the middle: when the

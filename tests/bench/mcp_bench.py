@@ -106,6 +106,13 @@ def pipelined_round(client, tool, path, count):
     return time.perf_counter() - start
 
 
+def cpu_seconds(pid):
+    """The process's own CPU time (user and system, its threads, not its children)."""
+    with open("/proc/%d/stat" % pid) as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def rss_kib(pid):
     with open("/proc/%d/status" % pid) as status:
         for line in status:
@@ -142,10 +149,15 @@ for _, client, tool in sides:
 rounds = 10
 times = {name: [] for name, _, _ in sides}
 seconds = {name: 0.0 for name, _, _ in sides}
+# The CPU time of the process in the path (toold, the relay) during the sequential calls: what it
+# does per call, which the machine's load changes much less than the time a call takes.
+cpu = {name: 0.0 for name, _, _ in sides}
 for r in range(rounds):
     order = sides[r % len(sides):] + sides[:r % len(sides)]
     for name, client, tool in order:
+        before = cpu_seconds(client.proc.pid)
         sequential(client, tool, path, max(1, calls // rounds), times[name])
+        cpu[name] += cpu_seconds(client.proc.pid) - before
 for r in range(rounds):
     order = sides[r % len(sides):] + sides[:r % len(sides)]
     for name, client, tool in order:
@@ -154,6 +166,7 @@ for _, client, tool in sides:
     check(client, tool, path)
     client.close()
 done = max(1, pipelined // rounds) * rounds
+sequential_calls = max(1, calls // rounds) * rounds
 median = {name: statistics.median(values) for name, values in times.items()}
 rate = {name: done / value for name, value in seconds.items()}
 direct_time, toold_time = median["direct"], median["toold"]
@@ -176,15 +189,22 @@ if relay:
         calls, direct_time * 1e6, median["relay"] * 1e6, toold_time * 1e6, toold_time / direct_time, toold_time / median["relay"]))
     print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.0f /s | %.2fx | %.2fx | ≥ 0.9x |" % (
         done, direct_rate, rate["relay"], toold_rate, toold_rate / direct_rate, toold_rate / rate["relay"]))
+    print("| CPU of the process in the path, per sequential call | | %.0f µs | %.0f µs | | | |" % (
+        cpu["relay"] / sequential_calls * 1e6, cpu["toold"] / sequential_calls * 1e6))
     print("| toold RSS with 5 servers connected | | | %.1f MiB | | | |" % (rss / 1024))
 else:
     print("| read_text_file, median per call (%d calls) | %.0f µs | %.0f µs | %.2fx | ≤ 1.15x |" % (calls, direct_time * 1e6, toold_time * 1e6, toold_time / direct_time))
     print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.2fx | ≥ 0.9x |" % (done, direct_rate, toold_rate, toold_rate / direct_rate))
+    print("| CPU of toold per sequential call | | %.0f µs | | |" % (cpu["toold"] / sequential_calls * 1e6))
     print("| toold RSS with 5 servers connected | | %.1f MiB | | |" % (rss / 1024))
 record("mcp", "MCP call through toold, median per call", "%.0f µs" % (toold_time * 1e6), "%.0f µs direct" % (direct_time * 1e6),
        "%.2fx" % (toold_time / direct_time), "time, lower is better", "≤ 1.15x", toold_time / direct_time <= 1.15)
 record("mcp", "MCP calls through toold, pipelined", "%.0f /s" % toold_rate, "%.0f /s direct" % direct_rate,
        "%.2fx" % (toold_rate / direct_rate), "throughput, higher is better", "≥ 0.9x", toold_rate / direct_rate >= 0.9)
+record("mcp", "MCP call through toold, toold's CPU per call", "%.0f µs" % (cpu["toold"] / sequential_calls * 1e6),
+       "%.0f µs relay" % (cpu["relay"] / sequential_calls * 1e6) if relay else "",
+       "%.1fx" % (cpu["toold"] / cpu["relay"]) if relay and cpu["relay"] > 0 else "",
+       "the parses, checks, bound and saved output a relay does without")
 if relay:
     record("mcp", "MCP call through a do-nothing relay, median per call", "%.0f µs" % (median["relay"] * 1e6),
            "%.0f µs direct" % (direct_time * 1e6), "%.2fx" % (median["relay"] / direct_time), "the machine's cost of a process in the path")

@@ -131,6 +131,19 @@ TEST_CASE("retain creates missing parents of the folder, and a relative data dir
   CHECK(relative.folder() == fs::current_path() / "some-relative-dir" / "tool-output");
 }
 
+TEST_CASE("retain makes the folder again when it was removed since the last file", "[output_store]") {
+  // The folder is made when a file does not find it, not looked for before every file: a folder
+  // removed behind the store's back must still be made again, private.
+  TempDir data("output_store_test");
+  OutputStore store(data.path() / "deep");
+  CHECK(readFile(store.retain("first").path) == "first");
+  fs::remove_all(data.path() / "deep");
+  const fs::path again = store.retain("second").path;
+  CHECK(readFile(again) == "second");
+  CHECK(modeOf(store.folder()) == 0700U);
+  CHECK(modeOf(data.path() / "deep") == 0700U);
+}
+
 TEST_CASE("1000 retains make 1000 distinct files whose names sort in creation order", "[output_store]") {
   TempDir data("output_store_test");
   OutputStore store(data.path());
