@@ -200,6 +200,10 @@ void LspClient::openOrChange(const std::string& uri, Document& document, const s
                            {"contentChanges", json::array({{{"text", text}}})}});
 }
 
+bool LspClient::waitedOn() const {
+  return !waiters_.empty() || !whenReady_.empty() || (connection_ && connection_->pendingCount() > 0);
+}
+
 LspSynced LspClient::sync(const std::filesystem::path& file, const std::string& text, bool saved) {
   lastUsed_ = Clock::now();
   const std::string uri = fileUriFromPath(file);

@@ -64,6 +64,9 @@ public:
   const std::filesystem::path& root() const { return options_.root; }
   State state() const { return state_; }
   std::chrono::steady_clock::time_point lastUsed() const { return lastUsed_; }
+  /// Whether a call is waiting on the server: for its start, its diagnostics or an answer. Such a
+  /// server is in use however long ago the call began (the idle timeout must not stop it).
+  bool waitedOn() const;
 
   /// Opens `file` with `text`, or sends the change when the text differs from what the server has;
   /// `saved` adds a didSave (the text is on disk). Starts the server when needed.

@@ -274,7 +274,9 @@ void LspService::scheduleIdleCheck() {
     if (!self || error || self->stopped_) return;
     const auto now = std::chrono::steady_clock::now();
     for (auto it = self->clients_.begin(); it != self->clients_.end();) {
-      if (now - it->second->lastUsed() < idle) {
+      // A server a call still waits on is in use, however long ago the call began: stopping it
+      // would end the wait with nothing (a write's diagnostics lost to a slow first analysis).
+      if (now - it->second->lastUsed() < idle || it->second->waitedOn()) {
         ++it;
         continue;
       }
