@@ -374,9 +374,12 @@ def main():
     edit_path = os.path.join(data, "handlers.py")
     patch_dir = os.path.join(data, "patch")
 
-    # Repeating one call is what a benchmark does; toold would ask about it as a doom loop.
+    # Repeating one call is what a benchmark does; toold would ask about it as a doom loop. The
+    # 2,000 lines the read rows ask for are 68 KB of answer, over the 50 KB a call's page holds by
+    # default: the budget is raised, as a runner reading windows that large would raise it, so that
+    # toold answers the same lines as `tail`.
     with open(os.path.join(data, "toold.json"), "w") as config:
-        json.dump({"permission": {"doom_loop": "allow"}}, config)
+        json.dump({"permission": {"doom_loop": "allow"}, "output": {"maxBytes": 131072, "maxLines": 4000}}, config)
     toold = Toold(args.toold, data)
     peer = Peer(args.peer, data) if args.peer else None
     rows = []
