@@ -94,6 +94,17 @@ bool withinLimits(std::string_view text, const BoundingLimits& limits) {
   return measure.lines <= limits.maxLines && measure.bytes <= limits.maxBytes;
 }
 
+TextMeasure contentSizeAtMost(const json& content) {
+  TextMeasure size{0, 0};
+  for (const auto& item : content) {
+    if (item.value("type", "") != "text") continue;
+    const auto& text = item["text"].get_ref<const std::string&>();
+    size.bytes += text.size() + 1;
+    size.lines += static_cast<std::size_t>(countNewlines(text.data(), text.size())) + 1;
+  }
+  return size;
+}
+
 std::string boundedPreview(std::string_view text, std::string_view marker, const BoundingLimits& limits) {
   // Limits too small to show any text beside the marker: the marker alone still tells the model
   // that output was cut and where it went, as far as the limits let it.

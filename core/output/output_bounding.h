@@ -36,6 +36,11 @@ TextMeasure measureText(std::string_view text);
 
 bool withinLimits(std::string_view text, const BoundingLimits& limits);
 
+/// A cheap upper bound of the size of `content`'s text items joined (each counted with one more
+/// byte and line than it has), so that the common small result is never copied or handed to a
+/// worker just to be measured.
+TextMeasure contentSizeAtMost(const nlohmann::json& content);
+
 /// head + "\n\n" + marker (+ "\n\n" + tail when the tail is non-empty), the whole within limits.
 ///
 /// When the limits cannot hold a marker and any text (maxLines <= 4, or maxBytes <= bytes(marker)

@@ -1,6 +1,5 @@
 #include "core/tools/call_pipeline.h"
 
-#include "core/base/newline_count.h"
 #include "core/schema/invalid_arguments.h"
 #include "core/schema/json_schema.h"
 #include "core/schema/provider_schema.h"
@@ -43,12 +42,6 @@ constexpr std::string_view kDisabledMessage = "Tools are disabled after the maxi
 constexpr std::uint64_t kInlineValidationSteps = 20'000;
 constexpr std::chrono::milliseconds kInlineValidationTime{2};
 
-std::string joinIssues(const std::vector<SchemaIssue>& issues) {
-  std::string text;
-  for (const auto& issue : issues) text += (text.empty() ? "" : "; ") + issue.path + ": " + issue.message;
-  return text;
-}
-
 // The failure snapshot: the last progress update, with the failure's own metadata laid over it.
 std::optional<json> failurePartial(const std::optional<json>& lastProgress, const std::optional<json>& metadata) {
   if (!metadata) return lastProgress;
@@ -61,35 +54,12 @@ std::optional<json> failurePartial(const std::optional<json>& lastProgress, cons
   return metadata;
 }
 
-// A cheap upper bound of the joined text's size, so that the common small result is never copied
-// or handed to a worker just to be measured.
-struct TextSize {
-  std::size_t bytes = 0, lines = 0;
-};
-
-TextSize textSizeAtMost(const json& content) {
-  TextSize size;
-  for (const auto& item : content) {
-    if (item.value("type", "") != "text") continue;
-    const auto& text = item["text"].get_ref<const std::string&>();
-    size.bytes += text.size() + 1;
-    size.lines += static_cast<std::size_t>(countNewlines(text.data(), text.size())) + 1;
-  }
-  return size;
-}
-
 // A text over the limits but this small is cut and saved where the call is: writing it to a new
 // file (page cache, a few tens of microseconds) costs less than waking a worker for it and waking
 // the queue's thread again for the rest — two thread hand-offs per answer of a proxied MCP tool
 // whose text is a little over the face's budget. Larger texts still go to a worker, so that no
 // reader or loop thread spends long on a write.
 constexpr std::size_t kInlineRetainBytes = 256 * 1024;
-
-// The first line of a cut answer, for hosts that keep only the head of what they are given.
-std::string cutFirstLine(const RetainedText& retained) {
-  if (!retained.part.whole()) return "(Output cut to its start and end; " + keptNote(retained.part, retained.path) + ".)";
-  return "(Output cut to its start and end; the full text is saved to " + retained.path.string() + ".)";
-}
 
 // How many calls may wait to start on the handover's thread: enough to keep it busy while the
 // reader parses, few enough that a call waits at most about a millisecond to start.
@@ -475,7 +445,7 @@ struct Call : std::enable_shared_from_this<Call> {
   template <class Next>
   void bound(Next next) {
     if (preBounded) return next(*this);
-    const TextSize size = textSizeAtMost(outcome.content);
+    const TextMeasure size = contentSizeAtMost(outcome.content);
     if (size.bytes <= limits.maxBytes && size.lines <= limits.maxLines) return next(*this);
     if (size.bytes <= kInlineRetainBytes) {
       try {

@@ -21,4 +21,15 @@ std::string loopNoteAfterAnswer(const std::string& tool) {
   return "Note: " + loopAdvice(tool) + "(No one could be asked; toold's unattended policy let this call run.)";
 }
 
+std::string joinIssues(const std::vector<SchemaIssue>& issues) {
+  std::string text;
+  for (const auto& issue : issues) text += (text.empty() ? "" : "; ") + issue.path + ": " + issue.message;
+  return text;
+}
+
+std::string cutFirstLine(const RetainedText& retained) {
+  if (!retained.part.whole()) return "(Output cut to its start and end; " + keptNote(retained.part, retained.path) + ".)";
+  return "(Output cut to its start and end; the full text is saved to " + retained.path.string() + ".)";
+}
+
 } // namespace toold::core
