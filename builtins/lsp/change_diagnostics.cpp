@@ -1,5 +1,7 @@
 #include "builtins/lsp/change_diagnostics.h"
 
+#include "builtins/lsp/diagnostics_metadata.h"
+
 #include <mutex>
 
 namespace toold::builtins {
@@ -86,6 +88,7 @@ void appendDiagnostics(std::string& text, json& metadata, const std::vector<File
                        DiagnosticsWording wording, const std::filesystem::path& workspace,
                        const std::vector<OtherFileErrors>& others) {
   json entries = json::array();
+  std::vector<std::vector<RankedItem>> entryItems;
   for (const auto& file : files) {
     const auto& report = file.report;
     if (report.servers.empty()) continue;
@@ -93,12 +96,12 @@ void appendDiagnostics(std::string& text, json& metadata, const std::vector<File
     if (report.before) caused = core::causedByChange(report.diagnostics, *report.before, file.file.changes);
     std::vector<const LspDiagnostic*> shown;
     std::size_t earlier = 0;
-    json items = json::array();
+    std::vector<RankedItem> items;
     for (std::size_t i = 0; i < report.diagnostics.size(); ++i) {
       const auto& diagnostic = report.diagnostics[i];
       json item = core::diagnosticToJson(diagnostic);
       if (report.before) item["new"] = static_cast<bool>(caused[i]);
-      items.push_back(std::move(item));
+      items.push_back({std::move(item), diagnosticRank(diagnostic.severity, caused[i])});
       if (diagnostic.severity != 1) continue;
       if (caused[i]) shown.push_back(&diagnostic);
       else ++earlier;
@@ -118,7 +121,8 @@ void appendDiagnostics(std::string& text, json& metadata, const std::vector<File
       text += "\n\nLSP diagnostics for " + (wording == DiagnosticsWording::ThisFile ? std::string("this file") : relative) +
               " are pending: " + joinNotes(report.notes) + ".";
     }
-    json entry{{"file", relative}, {"servers", report.servers}, {"received", report.received}, {"items", std::move(items)}};
+    json entry{{"file", relative}, {"servers", report.servers}, {"received", report.received}, {"items", json::array()}};
+    entryItems.push_back(std::move(items));
     if (!report.notes.empty()) entry["pending"] = report.notes;
     if (report.before) entry["newErrors"] = shown.size();
     entries.push_back(std::move(entry));
@@ -127,16 +131,24 @@ void appendDiagnostics(std::string& text, json& metadata, const std::vector<File
     text += "\n\nLSP errors detected in other files:";
     for (const auto& other : others) {
       std::vector<const LspDiagnostic*> errors;
-      json items = json::array();
+      std::vector<RankedItem> items;
       for (const auto& diagnostic : other.errors) {
         errors.push_back(&diagnostic);
-        items.push_back(core::diagnosticToJson(diagnostic));
+        items.push_back({core::diagnosticToJson(diagnostic), diagnosticRank(diagnostic.severity, false)});
       }
       text += "\n" + block(other.path.string(), errors);
-      entries.push_back(json{{"file", relativeTo(other.path, workspace)}, {"other", true}, {"items", std::move(items)}});
+      entries.push_back(json{{"file", relativeTo(other.path, workspace)}, {"other", true}, {"items", json::array()}});
+      entryItems.push_back(std::move(items));
     }
   }
-  if (!entries.empty()) metadata["diagnostics"] = std::move(entries);
+  if (entries.empty()) return;
+  std::vector<std::size_t> omitted;
+  auto kept = keepWithinBudget(std::move(entryItems), omitted);
+  for (std::size_t e = 0; e < entries.size(); ++e) {
+    entries[e]["items"] = std::move(kept[e]);
+    if (omitted[e] > 0) entries[e]["omitted"] = omitted[e];
+  }
+  metadata["diagnostics"] = std::move(entries);
 }
 
 } // namespace toold::builtins
