@@ -65,12 +65,21 @@ constexpr unsigned kLoopThreads = 2;
 // much as the rest of the answer's path.
 constexpr int kMcpLoopConcurrency = 1;
 // If tearing down takes longer than this, something is wedged: leave anyway.
-constexpr auto kExitWatchdog = std::chrono::seconds(3);
+constexpr unsigned kExitWatchdogSeconds = 3;
 // Answers waiting for a client that does not read them: past the high mark toold reads no more
 // requests, until the backlog is below the low mark. The gap keeps the reader from waking for
 // every frame written; the high mark leaves room for a few maximal tool outputs.
 constexpr std::size_t kOutputBacklogHigh = 16u << 20;
 constexpr std::size_t kOutputBacklogLow = 4u << 20;
+
+// The exit watchdog's alarm: a signal rather than a thread that sleeps, which would cost every
+// exit a thread's start. Only async-signal-safe calls, so the line goes to stderr, not the log.
+void leaveWedgedExit(int) {
+  static constexpr char kMessage[] = "toold: exit took longer than 3s; leaving anyway\n";
+  static_assert(kExitWatchdogSeconds == 3, "the message names the watchdog's time");
+  [[maybe_unused]] const auto written = ::write(STDERR_FILENO, kMessage, sizeof kMessage - 1);
+  ::_exit(70);
+}
 
 } // namespace
 
@@ -90,18 +99,27 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "toold: %s\n", error.c_str());
     return 2;
   }
-  // The sandbox's probe (the launcher trying each mechanism: milliseconds) runs while the rest
-  // starts; its answer is awaited only when the sandbox is made, and remembered in the data folder
-  // for the next start on the same kernel, launcher and confinement (sandbox_probe_cache.h).
+  // The sandbox's probe answer is remembered in the data folder for the next start on the same
+  // kernel, launcher and confinement (sandbox_probe_cache.h), and read here: a file and a few
+  // /proc entries. Only when nothing is remembered does the probe (the launcher trying each
+  // mechanism: milliseconds) run, on a thread of its own while the rest starts; its answer is
+  // awaited only when the sandbox is made. A thread for the remembered answer would cost a start
+  // more than reading it (a thread's stack and its own malloc arena).
   core::SandboxSettings sandboxSettings;
+  std::optional<core::SandboxKernel> rememberedKernel;
   std::future<core::SandboxKernel> sandboxProbe;
-  if (options.sandboxMode != core::SandboxMode::Off)
-    sandboxProbe = std::async(std::launch::async, [file = std::filesystem::absolute(options.dataDir) / "sandbox-probe.json"] {
-      bool fromMemory = false;
-      auto kernel = core::probeSandboxKernelRemembered(core::defaultSandboxLauncher(), file, &fromMemory);
-      spdlog::debug("sandbox: {}", fromMemory ? "the probe's answer remembered from an earlier start" : "the launcher probed");
-      return kernel;
-    });
+  if (options.sandboxMode != core::SandboxMode::Off) {
+    const auto probeFile = std::filesystem::absolute(options.dataDir) / "sandbox-probe.json";
+    rememberedKernel = core::rememberedSandboxKernelNow(core::defaultSandboxLauncher(), probeFile);
+    if (rememberedKernel)
+      spdlog::debug("sandbox: the probe's answer remembered from an earlier start");
+    else
+      sandboxProbe = std::async(std::launch::async, [probeFile] {
+        auto kernel = core::probeSandboxKernelRemembered(core::defaultSandboxLauncher(), probeFile);
+        spdlog::debug("sandbox: the launcher probed");
+        return kernel;
+      });
+  }
   // A config with an error is refused whole, before anything starts: never half-applied.
   core::PermissionConfig permissionConfig;
   core::McpConfig mcpConfig;
@@ -218,7 +236,10 @@ int main(int argc, char** argv) {
   // and in initialize, so nobody believes in more than there is.
   auto sandbox = std::make_shared<const core::CommandSandbox>(
       sandboxSettings,
-      sandboxProbe.valid() && sandboxSettings.mode != core::SandboxMode::Off ? sandboxProbe.get() : core::SandboxKernel{},
+      sandboxSettings.mode == core::SandboxMode::Off ? core::SandboxKernel{}
+      : rememberedKernel                             ? *rememberedKernel
+      : sandboxProbe.valid()                         ? sandboxProbe.get()
+                                                     : core::SandboxKernel{},
       toolOptions.location, explicitConfig.value_or(std::filesystem::path(options.directory) / core::kConfigFileName));
   if (!sandbox->report().contains("unenforced"))
     spdlog::info("{}", sandbox->summary());
@@ -317,11 +338,11 @@ int main(int argc, char** argv) {
     tools->lsp()->shutdown([stopped] { stopped->set_value(); });
     stopped->get_future().wait_for(std::chrono::milliseconds(2500));
   }
-  std::thread([] {
-    std::this_thread::sleep_for(kExitWatchdog);
-    spdlog::error("exit took longer than {}s; leaving anyway", kExitWatchdog.count());
-    std::_Exit(70);
-  }).detach();
+  struct sigaction watchdog {};
+  watchdog.sa_handler = leaveWedgedExit;
+  ::sigemptyset(&watchdog.sa_mask);
+  ::sigaction(SIGALRM, &watchdog, nullptr);
+  ::alarm(kExitWatchdogSeconds);
 
   reader->stop();
   writer.flush(std::chrono::milliseconds(1000));

@@ -142,6 +142,14 @@ void rememberSandboxKernel(const fs::path& file, const std::string& key, const S
   if (ec) fs::remove(staging, ec);
 }
 
+std::optional<SandboxKernel> rememberedSandboxKernelNow(const fs::path& launcher, const fs::path& file) {
+  try {
+    return rememberedSandboxKernel(file, sandboxProbeKey(launcher));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 SandboxKernel probeSandboxKernelRemembered(const fs::path& launcher, const fs::path& file, bool* fromMemory) {
   // The memory only ever saves a probe: whatever goes wrong with it, the launcher is asked.
   std::string key;

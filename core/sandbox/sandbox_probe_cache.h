@@ -29,6 +29,12 @@ std::optional<SandboxKernel> rememberedSandboxKernel(const std::filesystem::path
 /// toold cannot write only means the next start asks the launcher again.
 void rememberSandboxKernel(const std::filesystem::path& file, const std::string& key, const SandboxKernel& kernel);
 
+/// The answer kept in `file` for this launcher, kernel and confinement as they are now; nullopt
+/// when the launcher must be asked. Never throws: whatever goes wrong reads as nothing kept. A
+/// start tries it first, on its own thread: only when it finds nothing does the probe get a thread.
+std::optional<SandboxKernel> rememberedSandboxKernelNow(const std::filesystem::path& launcher,
+                                                        const std::filesystem::path& file);
+
 /// probeSandboxKernel(launcher), answered from `file` when it holds the answer for this key, else
 /// asked and (when the launcher answered without a problem) remembered there. `fromMemory` says
 /// which, for the start-up log.

@@ -140,3 +140,32 @@ TEST_CASE("the launcher is asked once, then answered from memory until it change
   CHECK(third.mountNamespace);
   CHECK(readFile(dir.path() / "calls") == "probe\nprobe\n");
 }
+
+TEST_CASE("a start reads the remembered answer without asking the launcher, and finds none when it changed") {
+  toold::testing::TempDir dir("toold_probe_now");
+  const std::string report = R"({"landlockAbi": 2, "landlock": true, "mountNamespace": true, "seccomp": false})";
+  const auto launcher = standInLauncher(dir.path(), report);
+  const auto file = dir.path() / "data" / "sandbox-probe.json";
+
+  // Nothing kept yet (and a folder that does not exist): the launcher must be asked.
+  CHECK_FALSE(core::rememberedSandboxKernelNow(launcher, file));
+  CHECK_FALSE(core::rememberedSandboxKernelNow(dir.path() / "missing-launcher", file));
+
+  core::probeSandboxKernelRemembered(launcher, file);
+  REQUIRE(readFile(dir.path() / "calls") == "probe\n");
+  const auto kept = core::rememberedSandboxKernelNow(launcher, file);
+  REQUIRE(kept);
+  CHECK(kept->landlockAbi == 2);
+  CHECK(kept->mountNamespace);
+  CHECK_FALSE(kept->seccomp);
+  CHECK(kept->launcher == launcher);
+  CHECK(readFile(dir.path() / "calls") == "probe\n");
+
+  // Another launcher: what was kept is for the old one.
+  standInLauncher(dir.path(), R"({"landlockAbi": 6, "landlock": true, "mountNamespace": true, "seccomp": true})");
+  CHECK_FALSE(core::rememberedSandboxKernelNow(launcher, file));
+  // A file that is not one toold wrote reads as nothing, without an exception.
+  writeFile(file, "not json");
+  CHECK_FALSE(core::rememberedSandboxKernelNow(launcher, file));
+  CHECK(readFile(dir.path() / "calls") == "probe\n");
+}
