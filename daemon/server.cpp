@@ -57,6 +57,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   core::SerialQueue dispatch;
   Send send;
   AnswerSend answerSend; // `send` for answers: a withdrawn request's answer is nothing
+  PiecesSend sendPieces; // answers written as pieces; unset: joined for `send`
   ExitHandler onExit;
   MethodTable methods;
 
@@ -170,6 +171,8 @@ void Server::notify(std::string_view method, json params) {
 Server::Hold Server::holdOutput() const { return impl_->outputHolder ? impl_->outputHolder() : nullptr; }
 
 void Server::setOutputHolder(std::function<Hold()> holder) { impl_->outputHolder = std::move(holder); }
+
+void Server::setPiecesSend(PiecesSend sendPieces) { impl_->sendPieces = std::move(sendPieces); }
 
 json Server::clientCapabilities() const {
   std::lock_guard lock(impl_->tablesMutex);
@@ -357,6 +360,20 @@ std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& reques
   // the answer is handed to the writer, so that the exit's flush includes it. One callback does
   // all three: each std::function of a reply is an allocation per request. An answer that comes
   // after the server is gone (toold has exited) has no one to go to.
+  // An answer of pieces goes to the writer as pieces only from outside a batch (whose array
+  // gathers its answers' texts).
+  PiecesSend piecesSend;
+  if (sendPieces && &replySend == &answerSend)
+    piecesSend = [weak = weak_from_this(), key](protocol::PiecedText&& message) {
+      const auto self = weak.lock();
+      if (!self) return;
+      {
+        std::lock_guard relock(self->tablesMutex);
+        self->inFlight.erase(key);
+      }
+      self->sendPieces(std::move(message));
+      if (self->draining.load()) self->answered();
+    };
   Reply reply(request.id, request.method,
               [weak = weak_from_this(), key, replySend](std::string&& message) {
                 const auto self = weak.lock();
@@ -367,7 +384,8 @@ std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& reques
                 }
                 replySend(std::move(message));
                 if (self->draining.load()) self->answered();
-              });
+              },
+              {}, std::move(piecesSend));
   it->second.reply = WeakReply(reply);
   context.cancellation = it->second.cancellation.token();
   return reply;

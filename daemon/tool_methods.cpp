@@ -120,11 +120,25 @@ std::optional<protocol::RegisterResult> registerFromText(core::ToolService& tool
 // The answer to `snapshot`: its fields in nlohmann's order (sorted; `tools` sorts last), the tool
 // definitions written from the texts the registry keeps, so that a snapshot of thousands of tools
 // copies text rather than building and serializing a document of them.
-void answerSnapshot(const Reply& reply, const core::Snapshot& snapshot, builtins::CodemodeCatalogs& catalogs) {
+// Written as pieces (the definitions' texts as the registry keeps them: the snapshot, which holds
+// them, is kept until they are written), so they are copied once, into the pipe, not first into
+// one answer of megabytes.
+void answerSnapshot(const Reply& reply, const std::shared_ptr<const core::Snapshot>& taken,
+                    builtins::CodemodeCatalogs& catalogs) {
+  const core::Snapshot& snapshot = *taken;
   json result{{"snapshot", snapshot.id}};
   if (snapshot.final) result["toolChoice"] = "none";
   if (!snapshot.provider.empty()) result["provider"] = snapshot.provider;
   if (auto codemode = catalogs.snapshotField(snapshot)) result["codemode"] = std::move(*codemode);
+  protocol::PiecedText pieced;
+  if (snapshot.definitionPieces(pieced.pieces)) {
+    protocol::appendJson(pieced.head, result);
+    pieced.head.pop_back();  // the closing brace: `tools` follows
+    pieced.head += R"(,"tools":)";
+    pieced.tail = "}";
+    pieced.keep = taken;
+    return reply.writeResultPieces(std::move(pieced));
+  }
   reply.writeResult([&](std::string& out) {
     protocol::appendJson(out, result);
     out.pop_back();  // the closing brace: `tools` follows
@@ -187,7 +201,7 @@ void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snap
     } catch (const std::exception& e) {
       return reply.error(protocol::ErrorCode::InternalError, std::string("snapshot failed: ") + e.what());
     }
-    answerSnapshot(reply, *snapshot, *catalogs);
+    answerSnapshot(reply, snapshot, *catalogs);
     if (codemodeSnapshot && snapshot->codemode && snapshot->inventory && !snapshot->inventory->tools.empty())
       boost::asio::post(tools.io(), codemodeSnapshot);
   };
