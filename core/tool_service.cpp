@@ -16,6 +16,7 @@
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 
@@ -163,6 +164,40 @@ protocol::RegisterResult ToolService::registerTools(protocol::RegisterParams par
   const RegistrationOptions options{ns, params.options.codemode};
   auto names = replaceScope ? impl_->registry.replace(result.scope, std::move(tools), options)
                             : impl_->registry.add(result.scope, std::move(tools), options);
+  for (auto& [authored, name] : names) result.tools.push_back({std::move(authored), std::move(name)});
+  spdlog::info("registered {} tool(s) in scope {}", result.tools.size(), result.scope);
+  return result;
+}
+
+protocol::RegisterResult ToolService::registerToolsOneByOne(const std::optional<std::string>& scope,
+                                                            const protocol::RegisterOptions& wireOptions,
+                                                            const ToolSpecSource& source) {
+  const std::string ns = wireOptions.ns.value_or("");
+  if (wireOptions.ns) validateNamespace(*wireOptions.ns);
+  const RegistrationOptions options{ns, wireOptions.codemode};
+  std::vector<std::shared_ptr<RegisteredTool>> prepared;
+  source([&](std::string&& authored, protocol::ToolSpec&& spec) {
+    std::string name;
+    try {
+      name = effectiveToolName(authored, ns);
+    } catch (const RegistrationError& e) {
+      throw RegistrationError(std::string(e.what()) + " (tool \"" + authored + "\")");
+    }
+    Tool tool = impl_->toolFromSpec(std::move(spec), name);
+    prepared.push_back(impl_->registry.prepareOne(std::move(authored), std::move(tool), options));
+  });
+  // As the record's object holds them: sorted by authored name, the last of duplicates kept.
+  std::stable_sort(prepared.begin(), prepared.end(),
+                   [](const auto& a, const auto& b) { return a->authoredName < b->authoredName; });
+  std::vector<std::shared_ptr<RegisteredTool>> record;
+  record.reserve(prepared.size());
+  for (std::size_t i = 0; i < prepared.size(); ++i)
+    if (i + 1 == prepared.size() || prepared[i + 1]->authoredName != prepared[i]->authoredName)
+      record.push_back(std::move(prepared[i]));
+  protocol::RegisterResult result;
+  result.scope = scope.value_or("scope-" + std::to_string(impl_->nextScope++));
+  auto names = impl_->registry.installPrepared(result.scope, std::move(record));
+  result.tools.reserve(names.size());
   for (auto& [authored, name] : names) result.tools.push_back({std::move(authored), std::move(name)});
   spdlog::info("registered {} tool(s) in scope {}", result.tools.size(), result.scope);
   return result;

@@ -61,6 +61,16 @@ public:
   /// with `replaceScope`, in place of the scope's earlier tools, in one step (config/reload).
   /// Throws RegistrationError (the caller answers -32602).
   protocol::RegisterResult registerTools(protocol::RegisterParams params, bool replaceScope = false);
+  /// Hands each tool of a record (authored name, spec) to the function given to it, in any order.
+  using ToolSpecSource = std::function<void(const std::function<void(std::string&&, protocol::ToolSpec&&)>&)>;
+  /// registerTools(params) for a record read a tool at a time: each spec becomes its registration
+  /// as it comes, so the record's specs never exist all at once. The tools count as the record's
+  /// object does: by authored name, the last of a duplicate name. The same result when it
+  /// succeeds; on a problem it throws, but not always the error registerTools would give (a later
+  /// tool's may come first): the caller that wants those words registers the record the long way.
+  protocol::RegisterResult registerToolsOneByOne(const std::optional<std::string>& scope,
+                                                 const protocol::RegisterOptions& options,
+                                                 const ToolSpecSource& source);
   /// Registers in-process tools (built-ins, test tools) in `scope`.
   void registerTools(const std::string& scope, std::vector<std::pair<std::string, Tool>> tools);
   /// Code Mode's `execute`, added by snapshots that use Code Mode (its name is reserved, so it is

@@ -192,6 +192,9 @@ int main(int argc, char** argv) {
       [&](int status) { exitWith(status); });
   server->setDrainTimeout(options.drainTimeout);
   server->setOutputHolder([&writer] { return std::make_shared<daemon::StdoutWriter::Cork>(writer); });
+  server->setPiecesSend([&](protocol::PiecedText&& message) {
+    writer.sendPieces(protocol::framePieces(std::move(message), outputFraming()));
+  });
   if (options.testMethods) daemon::bindTestMethods(*server);
 
   // File changes a killed toold left half done are finished or undone before anything new is

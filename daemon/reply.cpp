@@ -16,6 +16,7 @@ struct ReplyState {
   json id;
   std::string method;
   AnswerSend send;
+  PiecesSend sendPieces;
   std::function<void()> onDone;
   std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
   std::atomic<bool> answered{false};
@@ -25,13 +26,25 @@ struct ReplyState {
   std::string shownId() const { return protocol::dumpBounded(id, protocol::kLogRender); }
 
   void answer(std::string&& message, std::string_view outcome, bool isCancellation = false) {
+    if (!settle(outcome, isCancellation)) return;
+    send(std::move(message));
+  }
+
+  void answer(protocol::PiecedText&& message, std::string_view outcome) {
+    if (!settle(outcome, false)) return;
+    if (sendPieces) sendPieces(std::move(message));
+    else send(message.joined());
+  }
+
+  // Marks the request answered, unless it was; true when this answer is the one to send.
+  bool settle(std::string_view outcome, bool isCancellation) {
     if (isCancellation) cancelled.store(true);
     if (answered.exchange(true)) {
       // After a cancellation the handler's own answer arrives late by design; anything else
       // answering twice is a defect worth seeing.
       if (cancelled.load()) spdlog::debug("late answer to cancelled {}({}) dropped", method, shownId());
       else spdlog::warn("second answer to {}({}) dropped", method, shownId());
-      return;
+      return false;
     }
     if (spdlog::should_log(spdlog::level::debug)) {
       const auto micros =
@@ -41,7 +54,7 @@ struct ReplyState {
     // Leave the request table before the answer can reach the client: a client may reuse the id
     // as soon as it has the answer.
     if (onDone) onDone();
-    send(std::move(message));
+    return true;
   }
 
   ~ReplyState() {
@@ -55,11 +68,12 @@ struct ReplyState {
 
 } // namespace detail
 
-Reply::Reply(json id, std::string method, AnswerSend send, std::function<void()> onDone)
+Reply::Reply(json id, std::string method, AnswerSend send, std::function<void()> onDone, PiecesSend sendPieces)
     : state_(std::make_shared<detail::ReplyState>()) {
   state_->id = std::move(id);
   state_->method = std::move(method);
   state_->send = std::move(send);
+  state_->sendPieces = std::move(sendPieces);
   state_->onDone = std::move(onDone);
 }
 
@@ -67,6 +81,14 @@ void Reply::operator()(json result) const { state_->answer(protocol::encodeResul
 
 void Reply::writeResult(const std::function<void(std::string&)>& write) const {
   state_->answer(protocol::encodeResultWith(state_->id, write), "ok");
+}
+
+void Reply::writeResultPieces(protocol::PiecedText result) const {
+  std::string head = protocol::encodeResultWith(state_->id, [](std::string&) {});
+  head.pop_back(); // the envelope's closing brace: it goes after the result
+  result.head.insert(0, head);
+  result.tail += '}';
+  state_->answer(std::move(result), "ok");
 }
 
 void Reply::error(protocol::RpcError error) const {

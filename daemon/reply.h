@@ -3,6 +3,7 @@
 #pragma once
 
 #include "protocol/error_code.h"
+#include "protocol/pieced_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -24,17 +25,24 @@ struct ReplyState;
 /// result, without an envelope tree to build and walk: an answer is what every request costs. An
 /// empty body is a withdrawn request (no answer; a batch's collector still counts it).
 using AnswerSend = std::function<void(std::string&& body)>;
+/// Receives an answer written as pieces (protocol/pieced_text.h), to be written as they are.
+using PiecesSend = std::function<void(protocol::PiecedText&& body)>;
 
 /// Copyable handle to one request's single answer. Safe to call from any thread.
 class Reply {
 public:
   /// `send` receives the complete response message; `onDone` runs once, just before it is sent.
-  Reply(json id, std::string method, AnswerSend send, std::function<void()> onDone = {});
+  /// `sendPieces`, when given, receives the answers written as pieces; else they are joined
+  /// into one text for `send` (a batch's answers, which its array gathers).
+  Reply(json id, std::string method, AnswerSend send, std::function<void()> onDone = {}, PiecesSend sendPieces = {});
 
   void operator()(json result) const;
   /// Answers with a result that `write` appends to the message as JSON text (taken as it is: it
   /// must write one valid value), with no tree built for it first.
   void writeResult(const std::function<void(std::string&)>& write) const;
+  /// Answers with a result written as pieces (one valid value's text, head, pieces and tail
+  /// together), which the output writes as they are rather than copied into one message.
+  void writeResultPieces(protocol::PiecedText result) const;
   void error(protocol::RpcError error) const;
   void error(protocol::ErrorCode code, std::string message) const;
   /// Settles the request without an answer: MCP's `notifications/cancelled` asks the receiver not

@@ -57,6 +57,7 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   core::SerialQueue dispatch;
   Send send;
   AnswerSend answerSend; // `send` for answers: a withdrawn request's answer is nothing
+  PiecesSend sendPieces; // answers written as pieces; unset: joined for `send`
   ExitHandler onExit;
   MethodTable methods;
 
@@ -92,8 +93,11 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   /// `moreFollow`: more frames of the same read wait behind this one (see RequestContext).
   void handleFrame(protocol::DecodedFrame&& frame, bool moreFollow);
   void handleBatch(json&& batch);
-  void handleMessage(protocol::Message&& message, const AnswerSend& reply, bool moreFollow = false);
-  void handleRequest(protocol::Request&& request, const AnswerSend& reply, bool moreFollow);
+  /// `paramsText`: a request's params left as text (protocol::DeferredParams), else empty.
+  void handleMessage(protocol::Message&& message, const AnswerSend& reply, bool moreFollow = false,
+                     std::string_view paramsText = {});
+  void handleRequest(protocol::Request&& request, const AnswerSend& reply, bool moreFollow,
+                     std::string_view paramsText);
   /// Enters the request in the in-flight table; nothing when its id is already in flight.
   std::optional<Reply> enterInFlight(const protocol::Request& request, const AnswerSend& replySend,
                                      RequestContext& context);
@@ -167,6 +171,8 @@ void Server::notify(std::string_view method, json params) {
 Server::Hold Server::holdOutput() const { return impl_->outputHolder ? impl_->outputHolder() : nullptr; }
 
 void Server::setOutputHolder(std::function<Hold()> holder) { impl_->outputHolder = std::move(holder); }
+
+void Server::setPiecesSend(PiecesSend sendPieces) { impl_->sendPieces = std::move(sendPieces); }
 
 json Server::clientCapabilities() const {
   std::lock_guard lock(impl_->tablesMutex);
@@ -247,8 +253,10 @@ void Server::Impl::handleFrame(protocol::DecodedFrame&& frame, bool moreFollow) 
   // Bounded: nothing below may meet a value deeper than kMaxJsonDepth, since copies, comparisons
   // and dumps of a value recurse once per level. A frame that is one object (nearly all) is read
   // as its members, its envelope never built; anything else, a refusal included, the long way.
-  if (auto members = protocol::parseObjectMembersFast(frame.body, protocol::kMaxJsonDepth))
-    return handleMessage(protocol::classify(std::move(*members)), answerSend, moreFollow);
+  // The params of a method that reads them as text (`register`) are only checked here, not built.
+  protocol::DeferredParams deferred{[this](std::string_view method) { return methods.takesParamsText(method); }, {}};
+  if (auto members = protocol::parseObjectMembersFast(frame.body, protocol::kMaxJsonDepth, &deferred))
+    return handleMessage(protocol::classify(std::move(*members)), answerSend, moreFollow, deferred.text);
   auto parsed = protocol::parseBounded(frame.body);
   if (!parsed) {
     const RpcError error = frameRefusalError(*parsed.refusal);
@@ -283,13 +291,17 @@ void Server::Impl::handleBatch(json&& batch) {
   for (auto& message : messages) handleMessage(std::move(message), reply);
 }
 
-void Server::Impl::handleMessage(protocol::Message&& message, const AnswerSend& reply, bool moreFollow) {
+void Server::Impl::handleMessage(protocol::Message&& message, const AnswerSend& reply, bool moreFollow,
+                                 std::string_view paramsText) {
   std::visit(
       [&](auto&& m) {
         using T = std::decay_t<decltype(m)>;
         if constexpr (std::is_same_v<T, protocol::Request>) {
-          handleRequest(std::move(m), reply, moreFollow);
+          handleRequest(std::move(m), reply, moreFollow, paramsText);
         } else if constexpr (std::is_same_v<T, protocol::Notification>) {
+          // A notification of a method that reads its params as text has them read as usual.
+          if (!paramsText.empty())
+            m.params = protocol::parseJsonFast(paramsText, protocol::kMaxJsonDepth - 1).value_or(json::object());
           handleNotification(std::move(m));
         } else if constexpr (std::is_same_v<T, protocol::Response>) {
           handleResponse(std::move(m));
@@ -301,8 +313,15 @@ void Server::Impl::handleMessage(protocol::Message&& message, const AnswerSend& 
       std::move(message));
 }
 
-void Server::Impl::handleRequest(protocol::Request&& request, const AnswerSend& replySend, bool moreFollow) {
+void Server::Impl::handleRequest(protocol::Request&& request, const AnswerSend& replySend, bool moreFollow,
+                                 std::string_view paramsText) {
   if (debugLogged()) spdlog::debug("<-- {}({})", request.method, shown(request.id));
+  // Left as text for a method that had changed by the frame's end (a duplicate "method"): read
+  // now, as they would have been; they were checked already, so they read.
+  if (!paramsText.empty() && !methods.takesParamsText(request.method)) {
+    request.params = protocol::parseJsonFast(paramsText, protocol::kMaxJsonDepth - 1).value_or(json::object());
+    paramsText = {};
+  }
   auto fail = [&](ErrorCode code, std::string message) {
     Reply(request.id, request.method, replySend).error(code, std::move(message));
   };
@@ -313,7 +332,7 @@ void Server::Impl::handleRequest(protocol::Request&& request, const AnswerSend& 
   if (shutdownRequested)
     return fail(ErrorCode::InvalidRequest, "Invalid Request: toold is shutting down; only exit is accepted");
 
-  RequestContext context{request.id, request.method, {}, moreFollow};
+  RequestContext context{request.id, request.method, {}, moreFollow, paramsText};
   std::optional<Reply> reply = enterInFlight(request, replySend, context);
   if (!reply)
     return fail(ErrorCode::InvalidRequest,
@@ -341,6 +360,20 @@ std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& reques
   // the answer is handed to the writer, so that the exit's flush includes it. One callback does
   // all three: each std::function of a reply is an allocation per request. An answer that comes
   // after the server is gone (toold has exited) has no one to go to.
+  // An answer of pieces goes to the writer as pieces only from outside a batch (whose array
+  // gathers its answers' texts).
+  PiecesSend piecesSend;
+  if (sendPieces && &replySend == &answerSend)
+    piecesSend = [weak = weak_from_this(), key](protocol::PiecedText&& message) {
+      const auto self = weak.lock();
+      if (!self) return;
+      {
+        std::lock_guard relock(self->tablesMutex);
+        self->inFlight.erase(key);
+      }
+      self->sendPieces(std::move(message));
+      if (self->draining.load()) self->answered();
+    };
   Reply reply(request.id, request.method,
               [weak = weak_from_this(), key, replySend](std::string&& message) {
                 const auto self = weak.lock();
@@ -351,7 +384,8 @@ std::optional<Reply> Server::Impl::enterInFlight(const protocol::Request& reques
                 }
                 replySend(std::move(message));
                 if (self->draining.load()) self->answered();
-              });
+              },
+              {}, std::move(piecesSend));
   it->second.reply = WeakReply(reply);
   context.cancellation = it->second.cancellation.token();
   return reply;

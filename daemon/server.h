@@ -57,6 +57,9 @@ public:
   Hold holdOutput() const;
   /// How holdOutput() holds the output (the stdout writer's cork). Set before the first frame.
   void setOutputHolder(std::function<Hold()> holder);
+  /// Hands an answer written as pieces (protocol/pieced_text.h) to the writer, as they are; set
+  /// before the first frame. Unset: such answers are joined and handed to `send`.
+  void setPiecesSend(PiecesSend sendPieces);
   /// What the client declared in `initialize` (an empty object before).
   json clientCapabilities() const;
   /// The client's `clientInfo` from `initialize` (an empty object before, or when it sent none).

@@ -40,7 +40,14 @@ StdoutWriter::StdoutWriter(int fd, std::function<void()> onBroken, InlineWrites 
 
 StdoutWriter::~StdoutWriter() { stop(std::chrono::milliseconds(0)); }
 
-void StdoutWriter::send(std::string frame) {
+void StdoutWriter::send(std::string frame) { queue(Frame{std::move(frame), nullptr}); }
+
+void StdoutWriter::sendPieces(protocol::PiecedText frame) {
+  const std::size_t size = frame.size();
+  queue(Frame{std::string(), std::make_shared<const protocol::PiecedText>(std::move(frame)), size});
+}
+
+void StdoutWriter::queue(Frame frame) {
   std::unique_lock lock(mutex_);
   if (stopping_ || broken_) return;
   backlog_ += frame.size();
@@ -101,7 +108,7 @@ void StdoutWriter::writeQueuedOrWake(std::unique_lock<std::mutex>& lock) {
 }
 
 void StdoutWriter::writeQueue(std::unique_lock<std::mutex>& lock, Wait wait) {
-  std::vector<std::string> frames;
+  std::vector<Frame> frames;
   frames.swap(queue_);
   const std::size_t skip = std::exchange(frontWritten_, 0);
   std::size_t bytes = 0;
@@ -183,14 +190,23 @@ void StdoutWriter::stop(std::chrono::milliseconds timeout) {
   if (thread.joinable()) thread.join();
 }
 
-StdoutWriter::WriteEnd StdoutWriter::writeFrames(const std::vector<std::string>& frames, std::size_t skip,
-                                                Wait wait) {
+StdoutWriter::WriteEnd StdoutWriter::writeFrames(const std::vector<Frame>& frames, std::size_t skip, Wait wait) {
   // One system call for the frames as they are: gathering them into one block copied every answer.
   std::vector<iovec> pieces;
   pieces.reserve(frames.size());
+  auto add = [&](std::string_view text) {
+    if (text.size() > skip) pieces.push_back(iovec{const_cast<char*>(text.data()) + skip, text.size() - skip});
+    skip = skip > text.size() ? skip - text.size() : 0;
+  };
   for (const auto& frame : frames) {
-    if (frame.size() > skip) pieces.push_back(iovec{const_cast<char*>(frame.data()) + skip, frame.size() - skip});
-    skip = skip > frame.size() ? skip - frame.size() : 0;
+    if (!frame.pieced) {
+      add(frame.text);
+      continue;
+    }
+    pieces.reserve(pieces.size() + frame.pieced->pieces.size() + 2);
+    add(frame.pieced->head);
+    for (const auto piece : frame.pieced->pieces) add(piece);
+    add(frame.pieced->tail);
   }
   WriteEnd end;
   std::size_t next = 0;

@@ -5,10 +5,13 @@
 // ever blocks on a full pipe.
 #pragma once
 
+#include "protocol/pieced_text.h"
+
 #include <chrono>
 #include <condition_variable>
 #include <cstddef>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -32,6 +35,8 @@ public:
 
   /// Queues one encoded frame. Thread-safe; frames are written in the order send() was called.
   void send(std::string frame);
+  /// The same for a frame of pieces (already framed: protocol::framePieces), written as they are.
+  void sendPieces(protocol::PiecedText frame);
 
   /// The backlog, in bytes: frames queued and the block being written, until written.
   std::size_t backlogBytes() const;
@@ -61,6 +66,14 @@ public:
   void stop(std::chrono::milliseconds timeout);
 
 private:
+  /// A queued frame: one text, or pieces.
+  struct Frame {
+    std::string text;
+    std::shared_ptr<const protocol::PiecedText> pieced;
+    std::size_t size() const { return pieced ? piecedSize : text.size(); }
+    std::size_t piecedSize = 0;
+  };
+  void queue(Frame frame);
   void run();
   enum class Wait { Yes, No };
   struct WriteEnd {
@@ -68,7 +81,7 @@ private:
     std::size_t written = 0;
   };
   /// Writes `frames`, the first from byte `skip`; with Wait::No only what the pipe takes now.
-  WriteEnd writeFrames(const std::vector<std::string>& frames, std::size_t skip, Wait wait);
+  WriteEnd writeFrames(const std::vector<Frame>& frames, std::size_t skip, Wait wait);
   /// Whether a blocking write of `bytes` cannot block now (InlineWrites::LookFirst). With the lock held.
   bool hasRoomFor(std::size_t bytes);
   void writeQueuedOrWake(std::unique_lock<std::mutex>& lock);
@@ -87,7 +100,7 @@ private:
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable drained_;
-  std::vector<std::string> queue_;
+  std::vector<Frame> queue_;
   std::size_t frontWritten_ = 0; ///< bytes of queue_.front() already written
   bool tryNoWait_ = true;
   std::size_t backlog_ = 0; // bytes in queue_ plus the block being written

@@ -5,7 +5,10 @@
 #include "core/tools/tool_name.h"
 #include "core/tool_service.h"
 #include "daemon/server.h"
+#include "protocol/bounded_json.h"
+#include "protocol/json_reader.h"
 #include "protocol/json_writer.h"
+#include "protocol/register_text.h"
 #include "protocol/tool_messages.h"
 
 #include <boost/asio/post.hpp>
@@ -90,14 +93,52 @@ void refuseOversizedSchemas(const json& params) {
   }
 }
 
+// `register` read from its params' text, a tool at a time (protocol/register_text.h): each tool's
+// spec tree is built, made into its registration and freed before the next, so a record of
+// thousands of tools is never a tree at once. Nothing when the record is refused or not for this
+// reader (nothing is registered then): the caller reads it the long way, which gives the refusal
+// the words and the order of checks it always had.
+std::optional<protocol::RegisterResult> registerFromText(core::ToolService& tools, std::string_view text) {
+  try {
+    auto record = protocol::RegisterParamsText::open(text);
+    if (!record || (record->scope() && record->scope()->starts_with(core::kReservedScopePrefix))) return std::nullopt;
+    bool read = false;
+    auto result = tools.registerToolsOneByOne(record->scope(), record->options(), [&](const auto& each) {
+      read = record->forEachTool([&](std::string&& name, protocol::ToolSpec&& spec) {
+        for (const auto* schema : {&spec.inputSchema, spec.outputSchema ? &*spec.outputSchema : nullptr})
+          if (schema != nullptr) core::checkSchemaSize(*schema);
+        each(std::move(name), std::move(spec));
+      });
+      if (!read) throw protocol::ParamsError("tools: not readable one at a time");
+    });
+    return result;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
 // The answer to `snapshot`: its fields in nlohmann's order (sorted; `tools` sorts last), the tool
 // definitions written from the texts the registry keeps, so that a snapshot of thousands of tools
 // copies text rather than building and serializing a document of them.
-void answerSnapshot(const Reply& reply, const core::Snapshot& snapshot, builtins::CodemodeCatalogs& catalogs) {
+// Written as pieces (the definitions' texts as the registry keeps them: the snapshot, which holds
+// them, is kept until they are written), so they are copied once, into the pipe, not first into
+// one answer of megabytes.
+void answerSnapshot(const Reply& reply, const std::shared_ptr<const core::Snapshot>& taken,
+                    builtins::CodemodeCatalogs& catalogs) {
+  const core::Snapshot& snapshot = *taken;
   json result{{"snapshot", snapshot.id}};
   if (snapshot.final) result["toolChoice"] = "none";
   if (!snapshot.provider.empty()) result["provider"] = snapshot.provider;
   if (auto codemode = catalogs.snapshotField(snapshot)) result["codemode"] = std::move(*codemode);
+  protocol::PiecedText pieced;
+  if (snapshot.definitionPieces(pieced.pieces)) {
+    protocol::appendJson(pieced.head, result);
+    pieced.head.pop_back();  // the closing brace: `tools` follows
+    pieced.head += R"(,"tools":)";
+    pieced.tail = "}";
+    pieced.keep = taken;
+    return reply.writeResultPieces(std::move(pieced));
+  }
   reply.writeResult([&](std::string& out) {
     protocol::appendJson(out, result);
     out.pop_back();  // the closing brace: `tools` follows
@@ -114,7 +155,17 @@ void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snap
                      std::function<void()> codemodeSnapshot, std::optional<std::chrono::milliseconds> foregroundLimit) {
   MethodTable& methods = server.methods();
 
-  methods.request("register", [&tools](json&& params, const RequestContext&, Reply reply) {
+  methods.requestTakingText("register", [&tools](json&& params, const RequestContext& context, Reply reply) {
+    if (!context.paramsText.empty()) {
+      if (auto result = registerFromText(tools, context.paramsText)) {
+        const bool large = result->tools.size() >= kLargeRecord;
+        reply(json(*result));
+        if (large) boost::asio::post(tools.io(), [] { malloc_trim(0); });
+        return;
+      }
+      // Refused, or not what the text reader takes: the long way, whose refusals keep their words.
+      params = protocol::parseJsonFast(context.paramsText, protocol::kMaxJsonDepth - 1).value_or(json::object());
+    }
     refuseOversizedSchemas(params);
     auto parsed = protocol::parseRegisterParams(std::move(params));
     if (parsed.scope) refuseReservedScope(*parsed.scope);
@@ -150,7 +201,7 @@ void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snap
     } catch (const std::exception& e) {
       return reply.error(protocol::ErrorCode::InternalError, std::string("snapshot failed: ") + e.what());
     }
-    answerSnapshot(reply, *snapshot, *catalogs);
+    answerSnapshot(reply, snapshot, *catalogs);
     if (codemodeSnapshot && snapshot->codemode && snapshot->inventory && !snapshot->inventory->tools.empty())
       boost::asio::post(tools.io(), codemodeSnapshot);
   };

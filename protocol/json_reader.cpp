@@ -36,7 +36,7 @@ public:
 
   /// The text as one object, its members read one by one into `members` (the object itself is
   /// not built): a later duplicate replaces the earlier one, as in readObject.
-  void topMembers(JsonMembers& members) {
+  void topMembers(JsonMembers& members, DeferredParams* deferred) {
     skipSpace();
     if (peek() != '{' || maxDepth_ < 1) throw GiveUp{};
     readMembers([&](std::string&& key) {
@@ -44,7 +44,20 @@ public:
       // that would grow with the square of their number, so a frame with more takes the long
       // way, whose object finds a key in logarithmic time.
       if (members.size() == kMaxTopMembers) throw GiveUp{};
-      json value = readValue(1);
+      json value;
+      if (key == "params" && deferred != nullptr) {
+        deferred->text = {};
+        if (peek() == '{' && deferred->wanted && deferred->wanted(methodAmong(members))) {
+          const char* start = at_;
+          skipValue(1);
+          deferred->text = std::string_view(start, static_cast<std::size_t>(at_ - start));
+          value = json(json::value_t::object);
+        } else {
+          value = readValue(1);
+        }
+      } else {
+        value = readValue(1);
+      }
       auto same = std::find_if(members.begin(), members.end(), [&](const auto& member) { return member.first == key; });
       if (same != members.end()) same->second = std::move(value);
       else members.emplace_back(std::move(key), std::move(value));
@@ -53,7 +66,82 @@ public:
     if (at_ != end_) throw GiveUp{};
   }
 
+  /// The text as one object, each member's key and value text handed to `each` in order (the
+  /// value checked as readValue would read it, nested below the object, but not built).
+  void memberTexts(const std::function<void(std::string&& key, std::string_view value)>& each) {
+    skipSpace();
+    if (peek() != '{' || maxDepth_ < 1) throw GiveUp{};
+    readMembers([&](std::string&& key) {
+      const char* start = at_;
+      skipValue(1);
+      each(std::move(key), std::string_view(start, static_cast<std::size_t>(at_ - start)));
+    });
+    skipSpace();
+    if (at_ != end_) throw GiveUp{};
+  }
+
 private:
+  // The method read so far, when it is a string; empty otherwise (no method has an empty name).
+  static std::string_view methodAmong(const JsonMembers& members) {
+    for (const auto& [key, value] : members)
+      if (key == "method" && value.is_string()) return value.get_ref<const std::string&>();
+    return {};
+  }
+
+  // Checks the value that starts at `at_` exactly as readValue would read it (readValue would give
+  // up on the same texts) and moves past it, building nothing.
+  void skipValue(std::size_t depth) {
+    switch (peek()) {
+    case '{': {
+      if (depth + 1 > maxDepth_) throw GiveUp{};
+      ++at_;
+      skipSpace();
+      if (peek() == '}') {
+        ++at_;
+        return;
+      }
+      for (;;) {
+        skipSpace();
+        if (peek() != '"') throw GiveUp{};
+        scanString(nullptr);
+        skipSpace();
+        if (peek() != ':') throw GiveUp{};
+        ++at_;
+        skipSpace();
+        skipValue(depth + 1);
+        skipSpace();
+        const char next = peek();
+        ++at_;
+        if (next == '}') return;
+        if (next != ',') throw GiveUp{};
+      }
+    }
+    case '[': {
+      if (depth + 1 > maxDepth_) throw GiveUp{};
+      ++at_;
+      skipSpace();
+      if (peek() == ']') {
+        ++at_;
+        return;
+      }
+      for (;;) {
+        skipSpace();
+        skipValue(depth + 1);
+        skipSpace();
+        const char next = peek();
+        ++at_;
+        if (next == ']') return;
+        if (next != ',') throw GiveUp{};
+      }
+    }
+    case '"': scanString(nullptr); return;
+    case 't': expectWord("true"); return;
+    case 'f': expectWord("false"); return;
+    case 'n': expectWord("null"); return;
+    default: readNumber(); return;
+    }
+  }
+
   void skipSpace() {
     while (at_ < end_ && (*at_ == ' ' || *at_ == '\n' || *at_ == '\r' || *at_ == '\t')) ++at_;
   }
@@ -169,39 +257,46 @@ private:
   }
 
   std::string readString() {
-    ++at_; // '"'
     std::string out;
+    scanString(&out);
+    return out;
+  }
+
+  // Reads the string that starts at `at_` into `out`, or only checks it when `out` is null.
+  void scanString(std::string* out) {
+    ++at_; // '"'
     for (;;) {
       const char* run = at_;
       at_ = reinterpret_cast<const char*>(plainStringRunEnd(reinterpret_cast<const unsigned char*>(at_),
                                                             reinterpret_cast<const unsigned char*>(end_)));
-      out.append(run, static_cast<std::size_t>(at_ - run));
+      if (out != nullptr) out->append(run, static_cast<std::size_t>(at_ - run));
       const auto c = static_cast<unsigned char>(peek());
       if (c == '"') {
         ++at_;
-        return out;
+        return;
       }
       if (c < 0x20) throw GiveUp{}; // a raw control character
       if (c >= 0x80) {
         const int length = utf8SequenceAt(reinterpret_cast<const unsigned char*>(at_),
                                           reinterpret_cast<const unsigned char*>(end_));
         if (length <= 0) throw GiveUp{};
-        out.append(at_, static_cast<std::size_t>(length));
+        if (out != nullptr) out->append(at_, static_cast<std::size_t>(length));
         at_ += length;
         continue;
       }
       ++at_; // '\\'
       const char escape = peek();
       ++at_;
+      char plain = 0;
       switch (escape) {
-      case '"': out += '"'; break;
-      case '\\': out += '\\'; break;
-      case '/': out += '/'; break;
-      case 'b': out += '\b'; break;
-      case 'f': out += '\f'; break;
-      case 'n': out += '\n'; break;
-      case 'r': out += '\r'; break;
-      case 't': out += '\t'; break;
+      case '"': plain = '"'; break;
+      case '\\': plain = '\\'; break;
+      case '/': plain = '/'; break;
+      case 'b': plain = '\b'; break;
+      case 'f': plain = '\f'; break;
+      case 'n': plain = '\n'; break;
+      case 'r': plain = '\r'; break;
+      case 't': plain = '\t'; break;
       case 'u': {
         unsigned code = readHex4();
         if (code >= 0xD800 && code <= 0xDBFF) { // a high surrogate must be followed by a low one
@@ -213,11 +308,12 @@ private:
         } else if (code >= 0xDC00 && code <= 0xDFFF) {
           throw GiveUp{};
         }
-        appendUtf8(out, code);
-        break;
+        if (out != nullptr) appendUtf8(*out, code);
+        continue;
       }
       default: throw GiveUp{};
       }
+      if (out != nullptr) *out += plain;
     }
   }
 
@@ -283,14 +379,27 @@ std::optional<nlohmann::json> parseJsonFast(std::string_view text, std::size_t m
   }
 }
 
-std::optional<JsonMembers> parseObjectMembersFast(std::string_view text, std::size_t maxDepth) {
+std::optional<JsonMembers> parseObjectMembersFast(std::string_view text, std::size_t maxDepth,
+                                                  DeferredParams* deferred) {
+  if (deferred != nullptr) deferred->text = {};
   try {
     JsonMembers members;
     members.reserve(4); // a JSON-RPC envelope's
-    FastReader(text, maxDepth).topMembers(members);
+    FastReader(text, maxDepth).topMembers(members, deferred);
     return members;
   } catch (const GiveUp&) {
+    if (deferred != nullptr) deferred->text = {};
     return std::nullopt;
+  }
+}
+
+bool forEachMemberText(std::string_view text, std::size_t maxDepth,
+                       const std::function<void(std::string&& key, std::string_view value)>& each) {
+  try {
+    FastReader(text, maxDepth).memberTexts(each);
+    return true;
+  } catch (const GiveUp&) {
+    return false;
   }
 }
 

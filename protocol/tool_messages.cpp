@@ -90,6 +90,8 @@ RegisterParams parseRegister(const json& params, ParseSpecs parseSpecs) {
 
 ToolSpec parseToolSpec(const json& value, const std::string& path) { return parseSpec(value, path, nullptr); }
 
+ToolSpec parseToolSpec(json&& value, const std::string& path) { return parseSpec(value, path, &value); }
+
 RegisterParams parseRegisterParams(const json& params) {
   return parseRegister(params, [&params](RegisterParams& result) {
     for (const auto& [name, spec] : params["tools"].items())

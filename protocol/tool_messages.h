@@ -92,6 +92,8 @@ RegisterParams parseRegisterParams(const json& params);
 /// The same, moving the tools' schemas out of `params` instead of copying them.
 RegisterParams parseRegisterParams(json&& params);
 ToolSpec parseToolSpec(const json& spec, const std::string& path);
+/// The same, moving the schemas and annotations out of `spec` instead of copying them.
+ToolSpec parseToolSpec(json&& spec, const std::string& path);
 std::vector<PermissionRuleSpec> parsePermissionRuleSpecs(const json& rules, const std::string& path);
 /// The snapshot's `agents`: each {name: non-empty string, description?: string}.
 json parseAgentSpecs(const json& agents, const std::string& path);

@@ -74,6 +74,17 @@ void Snapshot::appendDefinitions(std::string& out, std::size_t room) const {
   out += ']';
 }
 
+bool Snapshot::definitionPieces(std::vector<std::string_view>& out) const {
+  if (!std::all_of(tools.begin(), tools.end(), [](const auto& tool) { return tool->shown != nullptr; })) return false;
+  out.reserve(out.size() + 2 * tools.size() + 1);
+  for (std::size_t i = 0; i < tools.size(); ++i) {
+    out.emplace_back(i == 0 ? "[" : ",");
+    out.emplace_back(*tools[i]->shown);
+  }
+  out.emplace_back(tools.empty() ? "[]" : "]");
+  return true;
+}
+
 std::vector<std::string> Snapshot::names() const {
   std::vector<std::string> result;
   result.reserve(tools.size());

@@ -53,6 +53,10 @@ struct Snapshot {
   /// `out` is grown once, to hold them and `room` bytes more (what the caller writes after them:
   /// growing a buffer of megabytes again copies it whole, onto fresh pages).
   void appendDefinitions(std::string& out, std::size_t room = 0) const;
+  /// The same as pieces to write one after the other: '[', each definition's text as kept with
+  /// ',' between, and ']' (views of texts this snapshot's tools hold, and of constants). False,
+  /// with nothing added, when a tool keeps no text (one made by hand): appendDefinitions then.
+  bool definitionPieces(std::vector<std::string_view>& out) const;
   std::vector<std::string> names() const;
 };
 

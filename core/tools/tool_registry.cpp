@@ -162,23 +162,34 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::install(const std
                                                                        bool replacing) {
   // Validate and compile everything before touching the registry: a record is all or nothing.
   std::vector<std::shared_ptr<RegisteredTool>> prepared;
-  std::vector<std::pair<std::string, std::string>> names;
   prepared.reserve(tools.size());
-  for (auto& [authored, tool] : tools) {
-    auto registered = std::make_shared<RegisteredTool>();
-    try {
-      registered->name = effectiveToolName(authored, options.ns);
-    } catch (const RegistrationError& e) {
-      throw RegistrationError(std::string(e.what()) + " (tool \"" + authored + "\")");
-    }
-    if (!tool.execute) throw RegistrationError("Tool \"" + authored + "\" has no execute function");
-    registered->authoredName = authored;
-    registered->ns = options.ns;
+  for (auto& [authored, tool] : tools) prepared.push_back(prepareOne(std::move(authored), std::move(tool), options));
+  return installPrepared(scope, std::move(prepared), replacing);
+}
+
+std::shared_ptr<RegisteredTool> ToolRegistry::prepareOne(std::string authored, Tool tool,
+                                                         const RegistrationOptions& options) const {
+  auto registered = std::make_shared<RegisteredTool>();
+  try {
+    registered->name = effectiveToolName(authored, options.ns);
+  } catch (const RegistrationError& e) {
+    throw RegistrationError(std::string(e.what()) + " (tool \"" + authored + "\")");
+  }
+  if (!tool.execute) throw RegistrationError("Tool \"" + authored + "\" has no execute function");
+  registered->ns = options.ns;
+  if (options.codemode) tool.codemode = *options.codemode;
+  prepare(schemas_, *registered, std::move(tool), authored);
+  registered->authoredName = std::move(authored);
+  return registered;
+}
+
+std::vector<std::pair<std::string, std::string>> ToolRegistry::installPrepared(
+    const std::string& scope, std::vector<std::shared_ptr<RegisteredTool>> prepared, bool replacing) {
+  std::vector<std::pair<std::string, std::string>> names;
+  names.reserve(prepared.size());
+  for (auto& registered : prepared) {
     registered->scope = scope;
-    if (options.codemode) tool.codemode = *options.codemode;
-    prepare(schemas_, *registered, std::move(tool), authored);
-    names.emplace_back(authored, registered->name);
-    prepared.push_back(std::move(registered));
+    names.emplace_back(registered->authoredName, registered->name);
   }
 
   bool changed = false;

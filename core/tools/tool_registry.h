@@ -84,6 +84,15 @@ public:
   std::vector<std::pair<std::string, std::string>> add(const std::string& scope,
                                                        std::vector<std::pair<std::string, Tool>> tools,
                                                        const RegistrationOptions& options);
+  /// One tool of a record made into its registration (validated, schemas judged, definition
+  /// text built) without entering it: install the record's with installPrepared. Throws
+  /// RegistrationError as add() does for that tool.
+  std::shared_ptr<RegisteredTool> prepareOne(std::string authored, Tool tool, const RegistrationOptions& options) const;
+  /// Enters prepared registrations as one record in `scope`, in the order given (add(), or
+  /// replace() when `replacing`, for tools already prepared). Returns (authored, effective) pairs.
+  std::vector<std::pair<std::string, std::string>> installPrepared(const std::string& scope,
+                                                                   std::vector<std::shared_ptr<RegisteredTool>> prepared,
+                                                                   bool replacing = false);
   /// Prepares Code Mode's `execute` like a registration (schemas compiled, definition built)
   /// without entering it: its name is reserved, and snapshots add it themselves when they use
   /// Code Mode. Throws RegistrationError for a schema that cannot be compiled.

@@ -36,6 +36,41 @@ TEST_CASE("a result written into the message is an answer like any other", "[rep
   CHECK(reply.answered());
 }
 
+TEST_CASE("a result written as pieces is the message writeResult writes, as pieces or joined", "[reply]") {
+  const std::string texts[] = {R"({"a":1})", R"({"b":"\u00e9"})"};
+  auto pieced = [&] {
+    toold::protocol::PiecedText result;
+    result.head = R"({"snapshot":"s","tools":)";
+    result.pieces = {"[", texts[0], ",", texts[1], "]"};
+    result.tail = "}";
+    return result;
+  };
+  const std::string expected = R"({"id":7,"jsonrpc":"2.0","result":{"snapshot":"s","tools":[{"a":1},{"b":"\u00e9"}]}})";
+  std::vector<std::string> sent;
+  std::vector<toold::protocol::PiecedText> sentPieces;
+  int done = 0;
+  Reply piecewise(json(7), "snapshot", [&](std::string&& m) { sent.push_back(std::move(m)); }, [&] { ++done; },
+                  [&](toold::protocol::PiecedText&& m) { sentPieces.push_back(std::move(m)); });
+  piecewise.writeResultPieces(pieced());
+  piecewise.writeResultPieces(pieced()); // a second answer is dropped
+  CHECK(sent.empty());
+  REQUIRE(sentPieces.size() == 1);
+  CHECK(sentPieces[0].pieces.size() == 5); // not copied together
+  CHECK(sentPieces[0].joined() == expected);
+  CHECK(sentPieces[0].size() == expected.size());
+  CHECK(done == 1);
+  // Without a receiver of pieces (in a batch), the same text joined.
+  Reply joined(json(7), "snapshot", [&](std::string&& m) { sent.push_back(std::move(m)); });
+  joined.writeResultPieces(pieced());
+  REQUIRE(sent.size() == 1);
+  CHECK(sent[0] == expected);
+  // Framed as a body is framed.
+  CHECK(toold::protocol::framePieces(pieced(), toold::protocol::Framing::Ndjson).joined() ==
+        toold::protocol::frameBody(pieced().joined(), toold::protocol::Framing::Ndjson));
+  CHECK(toold::protocol::framePieces(pieced(), toold::protocol::Framing::ContentLength).joined() ==
+        toold::protocol::frameBody(pieced().joined(), toold::protocol::Framing::ContentLength));
+}
+
 TEST_CASE("dropping every copy unanswered sends an internal error", "[reply]") {
   std::vector<json> sent;
   {

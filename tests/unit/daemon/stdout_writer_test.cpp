@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <fcntl.h>
+#include <memory>
 #include <mutex>
 #include <poll.h>
 #include <sys/ioctl.h>
@@ -230,4 +231,44 @@ TEST_CASE("frames sent while nothing is read fill the pipe to its bound and neve
   // Read out, the pipe has room again: the next frame is written by the sender.
   writer.send("again\n");
   CHECK(writer.backlogBytes() == 0);
+}
+
+TEST_CASE("frames of pieces are written as they are, in order with the others, across partial writes", "[writer]") {
+  Pipe pipe;
+  ::fcntl(pipe.write, F_SETPIPE_SZ, 4096); // a small pipe: most writes end part way
+  std::string output;
+  std::thread reader([&] {
+    char buffer[1000];
+    for (ssize_t n; (n = ::read(pipe.read, buffer, sizeof buffer)) > 0;) {
+      output.append(buffer, static_cast<std::size_t>(n));
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  });
+  // More pieces than one writev takes (IOV_MAX), some empty, of many sizes.
+  auto texts = std::make_shared<std::vector<std::string>>();
+  for (int i = 0; i < 3000; ++i) texts->push_back(std::string(static_cast<std::size_t>(i % 37), static_cast<char>('a' + i % 26)));
+  std::string expected;
+  {
+    StdoutWriter writer(pipe.write, [] {});
+    for (int round = 0; round < 3; ++round) {
+      const std::string plain = "plain " + std::to_string(round) + "\n";
+      writer.send(plain);
+      expected += plain;
+      toold::protocol::PiecedText frame;
+      frame.head = "head " + std::to_string(round) + ":";
+      for (const auto& text : *texts) frame.pieces.emplace_back(text);
+      frame.tail = "\n";
+      frame.keep = texts;
+      expected += frame.joined();
+      writer.sendPieces(std::move(frame));
+    }
+    writer.send("last\n");
+    expected += "last\n";
+    CHECK(writer.flush(std::chrono::milliseconds(20000)));
+    writer.stop(std::chrono::milliseconds(1000));
+  }
+  ::close(pipe.write);
+  pipe.write = -1;
+  reader.join();
+  CHECK(output == expected);
 }

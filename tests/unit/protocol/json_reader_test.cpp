@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <utility>
@@ -197,4 +198,145 @@ TEST_CASE("parseObjectMembersFast leaves an object of many members to the object
   const auto whole = parseJsonFast(large, 512);
   REQUIRE(whole.has_value());
   CHECK(whole->size() == 100'000);
+}
+
+namespace {
+
+// The texts the deferral tests read: random values, and the same with one to three bytes edited
+// (most of which breaks them).
+std::string editedText(std::mt19937& random, std::string text) {
+  const std::string alphabet = "{}[]\":,\\ \n0123456789-+.eEtrufalsn\x01\x80\xc3\xa9u";
+  for (int edits = std::uniform_int_distribution<int>(0, 3)(random); edits > 0 && !text.empty(); --edits) {
+    const std::size_t at = std::uniform_int_distribution<std::size_t>(0, text.size() - 1)(random);
+    const char c = alphabet[std::uniform_int_distribution<std::size_t>(0, alphabet.size() - 1)(random)];
+    switch (std::uniform_int_distribution<int>(0, 2)(random)) {
+    case 0: text.erase(at, 1); break;
+    case 1: text[at] = c; break;
+    default: text.insert(at, 1, c);
+    }
+  }
+  return text;
+}
+
+// The frame read with its params left as text for `method`, then the text read: what the server
+// hands a method that reads its params as text, put back together.
+std::optional<toold::protocol::JsonMembers> readDeferred(std::string_view frame, std::size_t maxDepth,
+                                                         bool& deferred) {
+  toold::protocol::DeferredParams defer{[](std::string_view method) { return method == "register"; }, {}};
+  auto members = toold::protocol::parseObjectMembersFast(frame, maxDepth, &defer);
+  deferred = !defer.text.empty();
+  if (!members || defer.text.empty()) return members;
+  for (auto& [key, value] : *members)
+    if (key == "params") {
+      REQUIRE(value == json::object());
+      auto params = parseJsonFast(defer.text, maxDepth - 1);
+      REQUIRE(params.has_value()); // checked as the parse checks: it reads
+      value = std::move(*params);
+    }
+  return members;
+}
+
+} // namespace
+
+TEST_CASE("deferred params are checked as they would be read: the same frames taken, the same values", "[protocol]") {
+  std::mt19937 random(20261207);
+  int deferredCount = 0;
+  int refused = 0;
+  for (int i = 0; i < 6000; ++i) {
+    const std::string method = i % 4 == 0 ? "ping" : "register";
+    // Half of them objects for sure, whose members are random.
+    const std::string value = i % 2 == 0 ? R"({"a":)" + randomText(random, 2) + "}" : randomText(random, 1);
+    const std::string params = editedText(random, value);
+    const std::string frame = i % 7 == 0 ? R"({"params":)" + params + R"(,"method":")" + method + R"(","id":1})"
+                                         : R"({"id":1,"method":")" + method + R"(","params":)" + params + "}";
+    INFO(frame);
+    const auto plain = toold::protocol::parseObjectMembersFast(frame, 512);
+    bool deferred = false;
+    const auto read = readDeferred(frame, 512, deferred);
+    REQUIRE(plain.has_value() == read.has_value());
+    if (!plain) {
+      ++refused;
+      continue;
+    }
+    CHECK(*plain == *read);
+    // Only an object after the method asked for it is left as text.
+    const auto member = std::find_if(plain->begin(), plain->end(), [](const auto& m) { return m.first == "params"; });
+    const bool wanted = method == "register" && i % 7 != 0 && member != plain->end() && member->second.is_object();
+    CHECK(deferred == wanted);
+    if (deferred) ++deferredCount;
+  }
+  CHECK(deferredCount > 300);
+  CHECK(refused > 1000);
+}
+
+TEST_CASE("deferred params: every split point of a frame is refused, and the depth is the parse's", "[protocol]") {
+  const std::string frame =
+      R"({"jsonrpc":"2.0","id":7,"method":"register","params":{"tools":{"a\u00e9\"":{"d":"x\\y\ud83d\ude00",)"
+      R"("n":[1,-2.5e3,true,false,null,{}],"e":[]}},"scope":"s"}})";
+  bool deferred = false;
+  const auto whole = readDeferred(frame, 512, deferred);
+  REQUIRE(whole.has_value());
+  CHECK(deferred);
+  CHECK(*whole == *toold::protocol::parseObjectMembersFast(frame, 512));
+  for (std::size_t cut = 0; cut < frame.size(); ++cut) {
+    INFO(cut);
+    CHECK_FALSE(readDeferred(frame.substr(0, cut), 512, deferred).has_value());
+    CHECK_FALSE(deferred); // nothing left behind by a refused frame
+  }
+  // params nested 3 deep ({"a":[{}]}) inside the frame's object: 4 levels.
+  const std::string nested = R"({"method":"register","params":{"a":[{}]}})";
+  CHECK(readDeferred(nested, 4, deferred).has_value());
+  CHECK(deferred);
+  CHECK_FALSE(readDeferred(nested, 3, deferred).has_value());
+  CHECK_FALSE(toold::protocol::parseObjectMembersFast(nested, 3).has_value());
+  // Beyond double range, as the parse refuses it.
+  CHECK_FALSE(readDeferred(R"({"method":"register","params":{"n":1e999}})", 512, deferred).has_value());
+  // A later "params" read as usual replaces the deferred one; a later "method" is the caller's to see.
+  toold::protocol::DeferredParams defer{[](std::string_view method) { return method == "register"; }, {}};
+  auto members = toold::protocol::parseObjectMembersFast(R"({"method":"register","params":{"a":1},"params":[2]})",
+                                                         512, &defer);
+  REQUIRE(members.has_value());
+  CHECK(defer.text.empty());
+  CHECK(members->back().second == json::array({2}));
+  members = toold::protocol::parseObjectMembersFast(R"({"method":"register","params":{"a":1},"method":"ping"})", 512,
+                                                    &defer);
+  REQUIRE(members.has_value());
+  CHECK(defer.text == R"({"a":1})");
+}
+
+TEST_CASE("forEachMemberText hands on each member's text as the object parse reads it", "[protocol]") {
+  using toold::protocol::forEachMemberText;
+  std::mt19937 random(11);
+  int objects = 0;
+  for (int i = 0; i < 4000; ++i) {
+    const std::string made = i % 2 == 0 ? R"({"k":)" + randomText(random, 1) + R"(,"j" : )" + randomText(random, 1) + "}"
+                                        : randomText(random, 0);
+    const std::string text = editedText(random, made);
+    INFO(text);
+    const auto whole = parseJsonFast(text, 512);
+    json rebuilt = json::object();
+    const bool read = forEachMemberText(text, 512, [&](std::string&& key, std::string_view value) {
+      auto parsed = parseJsonFast(value, 511);
+      REQUIRE(parsed.has_value());
+      rebuilt[key] = std::move(*parsed); // the last of duplicates, as the object keeps
+    });
+    REQUIRE(read == (whole && whole->is_object()));
+    if (read) {
+      ++objects;
+      CHECK(same(rebuilt, *whole));
+    }
+  }
+  CHECK(objects > 500);
+  const std::string text = R"( {"a" : [1, {"b":"\u0041"}] , "c":"x"} )";
+  std::vector<std::pair<std::string, std::string>> seen;
+  CHECK(forEachMemberText(text, 512, [&](std::string&& key, std::string_view value) {
+    seen.emplace_back(std::move(key), std::string(value));
+  }));
+  CHECK(seen == std::vector<std::pair<std::string, std::string>>{{"a", R"([1, {"b":"\u0041"}])"}, {"c", R"("x")"}});
+  for (std::size_t cut = 0; cut < text.size() - 1; ++cut) {
+    INFO(cut);
+    CHECK_FALSE(forEachMemberText(text.substr(0, cut), 512, [](std::string&&, std::string_view) {}));
+  }
+  CHECK_FALSE(forEachMemberText(R"({"a":[[1]]})", 2, [](std::string&&, std::string_view) {}));
+  CHECK(forEachMemberText(R"({"a":[[1]]})", 3, [](std::string&&, std::string_view) {}));
 }
