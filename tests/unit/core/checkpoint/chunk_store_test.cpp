@@ -6,6 +6,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fcntl.h>
@@ -26,7 +27,7 @@ std::string chunkFile(const ChunkStore& store, const ChunkId& id) {
 // The storage of `edits` one-line edits of a 1 MiB source file: every version recorded (chunks and
 // its record, as a checkpoint keeps it), in bytes of the store.
 std::uint64_t storageOfEdits(const fs::path& dir, int edits, ChunkStore::Options options,
-                             toold::core::ChunkingLimits chunking = {}) {
+                             toold::core::ChunkingLimits chunking = {}, double* recordMilliseconds = nullptr) {
   const fs::path workspace = dir / "workspace";
   fs::create_directories(workspace);
   ChunkStore store(dir / "store", options);
@@ -38,10 +39,13 @@ std::uint64_t storageOfEdits(const fs::path& dir, int edits, ChunkStore::Options
   for (int version = 0; version <= edits; ++version) {
     if (version > 0) lines[random() % lines.size()] = "    edited(" + std::to_string(version) + ");\n";
     toold::testing::writeFile(workspace / "big.cpp", toold::testing::joined(lines));
+    const auto start = std::chrono::steady_clock::now();
     auto recorded = toold::core::recordPath(root, "big.cpp", &store, limits);
     REQUIRE(recorded.index() == 0);
     REQUIRE(std::get<0>(recorded));
     REQUIRE(store.put(toold::core::encodeRecords({*std::get<0>(recorded)})).index() == 0);
+    if (recordMilliseconds && version > 0)
+      *recordMilliseconds += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count() / edits;
   }
   ::close(root);
   return store.storedBytes();
@@ -101,9 +105,10 @@ TEST_CASE("chunk store: storage of 100 edits by chunk size and compression", "[.
     for (const bool compress : {false, true}) {
       TempDir dir("chunk_measure");
       toold::core::ChunkingLimits chunking{average / 4, average, average * 8};
-      const auto bytes = storageOfEdits(dir.path(), 100, ChunkStore::Options{compress, 1}, chunking);
-      std::fprintf(stderr, "average %zu KiB, %s: %.2f MB\n", average / 1024, compress ? "zlib 1" : "raw",
-                   static_cast<double>(bytes) / 1e6);
+      double milliseconds = 0;
+      const auto bytes = storageOfEdits(dir.path(), 100, ChunkStore::Options{compress, 1}, chunking, &milliseconds);
+      std::fprintf(stderr, "average %zu KiB, %s: %.2f MB, recording an edited version %.2f ms\n", average / 1024,
+                   compress ? "zlib 1" : "raw", static_cast<double>(bytes) / 1e6, milliseconds);
     }
   SUCCEED();
 }
