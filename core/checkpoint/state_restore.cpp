@@ -112,8 +112,9 @@ private:
     std::vector<fs::path> folders;
     std::vector<JournalEntry> entries;
     for (auto& step : steps_) {
-      // Folders are created in path order: a parent is made before the file staged in it.
-      OpenedFolder opened = openFolderOf(root_, step.path, isLeaf(step.target) ? &createdFolders_ : nullptr);
+      // Missing folders on the way to a path that will exist are made now, in path order (a parent
+      // before what goes in it), and listed to be removed again on failure.
+      OpenedFolder opened = openFolderOf(root_, step.path, step.target ? &createdFolders_ : nullptr);
       if (opened.fd < 0) return fail(opened.error);
       step.folder = opened.fd;
       step.leaf = opened.leaf;
@@ -229,23 +230,23 @@ private:
     for (auto it = done_.rbegin(); it != done_.rend(); ++it) {
       PathStep& step = *it->step;
       const char* leaf = step.leaf.c_str();
-      bool ok = true;
-      switch (it->what) {
-      case Done::Unlinked:
-      case Done::Renamed: {
-        // Opened afresh: the folder held may have been removed and made again by the undo.
-        OpenedFolder folder = openFolderOf(root_, step.path);
-        ok = folder.fd >= 0;
-        if (ok && !step.backup.empty()) ok = ::renameat(root_, step.backup.c_str(), folder.fd, leaf) == 0;
-        else if (ok) ok = ::unlinkat(folder.fd, leaf, 0) == 0;
-        if (ok) step.backup.clear();
-        if (folder.fd >= 0) ::close(folder.fd);
-        break;
-      }
-      case Done::FolderRemoved: ok = ::mkdirat(step.folder, leaf, step.now->mode) == 0 && ::fchmodat(step.folder, leaf, step.now->mode, 0) == 0; break;
-      case Done::FolderMade: ok = ::unlinkat(step.folder, leaf, AT_REMOVEDIR) == 0; break;
-      case Done::FolderModeSet: ok = ::fchmodat(step.folder, leaf, step.now->mode, 0) == 0; break;
-      }
+      // Opened afresh: the folder held may have been removed, and made again by this undo.
+      OpenedFolder folder = openFolderOf(root_, step.path);
+      bool ok = folder.fd >= 0;
+      if (ok) switch (it->what) {
+        case Done::Unlinked:
+        case Done::Renamed:
+          if (!step.backup.empty()) ok = ::renameat(root_, step.backup.c_str(), folder.fd, leaf) == 0;
+          else ok = ::unlinkat(folder.fd, leaf, 0) == 0;
+          if (ok) step.backup.clear();
+          break;
+        case Done::FolderRemoved:
+          ok = ::mkdirat(folder.fd, leaf, step.now->mode) == 0 && ::fchmodat(folder.fd, leaf, step.now->mode, 0) == 0;
+          break;
+        case Done::FolderMade: ok = ::unlinkat(folder.fd, leaf, AT_REMOVEDIR) == 0; break;
+        case Done::FolderModeSet: ok = ::fchmodat(folder.fd, leaf, step.now->mode, 0) == 0; break;
+        }
+      if (folder.fd >= 0) ::close(folder.fd);
       if (!ok) unrestored.push_back(step.path);
     }
     if (!unrestored.empty()) {

@@ -57,7 +57,7 @@ void requireSameState(const WorkspaceState& actual, const WorkspaceState& wanted
 }
 
 // The starting tree, then a call that edits, deletes, creates (in a new folder), renames,
-// chmods, retargets a link, and removes a folder.
+// chmods, retargets a link, removes a folder and a tree of them, and makes nested folders.
 void makeTreeAndChangeIt(Checkpointed& ws) {
   fs::create_directories(ws / "src");
   fs::create_directories(ws / "empty");
@@ -67,8 +67,11 @@ void makeTreeAndChangeIt(Checkpointed& ws) {
   ::chmod((ws / "run.sh").c_str(), 0755);
   writeFile(ws / "old.txt", "to be renamed\n");
   fs::create_symlink("src/main.cpp", ws / "link");
-  ws.paths = {"src/main.cpp", "notes.txt", "run.sh", "old.txt", "renamed.txt", "link",
-              "gen",          "gen/out.o", "empty"};
+  fs::create_directories(ws / "tree/a");
+  ::chmod((ws / "tree/a").c_str(), 0700);
+  writeFile(ws / "tree/a/b.txt", "deep");
+  ws.paths = {"src/main.cpp", "notes.txt", "run.sh", "old.txt", "renamed.txt", "link", "gen", "gen/out.o",
+              "empty", "tree", "tree/a", "tree/a/b.txt", "gen/sub", "gen/sub/deep.o"};
   ws.before = ws.record(ws.paths);
   ws.treeBefore = ws.tree();
 
@@ -83,6 +86,9 @@ void makeTreeAndChangeIt(Checkpointed& ws) {
   fs::create_directories(ws / "gen");
   writeFile(ws / "gen/out.o", "object");
   fs::remove(ws / "empty");
+  fs::remove_all(ws / "tree");
+  fs::create_directories(ws / "gen/sub");
+  writeFile(ws / "gen/sub/deep.o", "made deep");
   ws.after = ws.record(ws.paths);
   ws.treeAfter = ws.tree();
 }
@@ -92,7 +98,7 @@ void makeTreeAndChangeIt(Checkpointed& ws) {
 TEST_CASE("state restore: a call's changes are undone exactly, and redone", "[checkpoint]") {
   Checkpointed ws;
   makeTreeAndChangeIt(ws);
-  REQUIRE(diffStates(ws.before, ws.after).size() == 8);
+  REQUIRE(diffStates(ws.before, ws.after).size() == 13);
 
   const RestoreResult undone = restoreState(ws.fd, ws.paths, ws.before, ws.after, ws.store);
   REQUIRE(undone.error == "");
