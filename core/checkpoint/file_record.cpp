@@ -105,7 +105,7 @@ std::variant<std::optional<FileRecord>, std::string> recordPath(int root, std::s
   OpenedFolder folder = openFolderOf(root, path);
   if (folder.fd < 0) {
     // A missing folder on the way means the path does not exist either.
-    if (folder.error.ends_with(std::strerror(ENOENT)) || folder.error.ends_with(std::strerror(ENOTDIR)))
+    if (folder.errorNumber == ENOENT || folder.errorNumber == ENOTDIR)
       return Result(std::optional<FileRecord>{});
     return Result(folder.error);
   }

@@ -24,6 +24,7 @@ OpenedFolder openFolderOf(int root, std::string_view path, std::vector<std::stri
   OpenedFolder opened;
   if (!isWellFormedRelativePath(path)) {
     opened.error = "not a workspace-relative path: " + std::string(path);
+    opened.errorNumber = EINVAL;
     return opened;
   }
   int fd = ::dup(root);
@@ -36,6 +37,7 @@ OpenedFolder openFolderOf(int root, std::string_view path, std::vector<std::stri
       next = ::openat(fd, part.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     }
     if (next < 0) {
+      opened.errorNumber = errno;
       opened.error = "cannot open the folder " + std::string(path.substr(0, slash)) + ": " + std::strerror(errno);
       ::close(fd);
       return opened;

@@ -18,6 +18,7 @@ struct OpenedFolder {
   int fd = -1;         ///< the folder holding the leaf; the caller closes it
   std::string leaf;    ///< the path's last component
   std::string error;   ///< set when fd is -1
+  int errorNumber = 0; ///< the system's reason then (ENOENT, ENOTDIR: a folder on the way is missing)
 };
 
 /// Opens the folder of `path` below `root`. With `created`, missing folders are made (0755, subject
