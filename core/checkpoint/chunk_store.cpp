@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <stdexcept>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -139,6 +140,46 @@ std::variant<std::string, std::string> ChunkStore::get(const ChunkId& id) const 
 }
 
 bool ChunkStore::remove(const ChunkId& id) { return ::unlinkat(directoryFd_, pathOf(id).c_str(), 0) == 0; }
+
+// The lock is a file of its own, opened per holder: flock locks belong to an open file, so two
+// holders in one process exclude each other as two processes do.
+ChunkStore::Hold::Hold(const ChunkStore& store) {
+  fd_ = ::openat(store.directoryFd_, ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd_ >= 0) ::flock(fd_, LOCK_SH);
+}
+
+ChunkStore::Hold::~Hold() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+ChunkStore::Sweep ChunkStore::sweepExcept(const std::set<ChunkId>& live) {
+  Sweep sweep;
+  const int lock = ::openat(directoryFd_, ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (lock < 0 || ::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+    sweep.error = lock < 0 ? "cannot open the store's lock: " + std::string(std::strerror(errno))
+                           : "a recording holds the checkpoint store; sweep later";
+    if (lock >= 0) ::close(lock);
+    return sweep;
+  }
+  std::error_code ec;
+  for (const auto& folder : fs::directory_iterator(directory_, ec)) {
+    const std::string prefix = folder.path().filename().string();
+    if (prefix.size() != 2 || !folder.is_directory(ec)) continue;
+    for (const auto& entry : fs::directory_iterator(folder.path(), ec)) {
+      ChunkId id;
+      // Staging files of writes cut short have other names and go too.
+      const bool isChunk = ChunkId::fromHex(prefix + entry.path().filename().string(), id);
+      if (isChunk && live.contains(id)) continue;
+      struct stat status {};
+      if (::lstat(entry.path().c_str(), &status) != 0 || !S_ISREG(status.st_mode)) continue;
+      if (::unlink(entry.path().c_str()) != 0) continue;
+      sweep.chunksRemoved += isChunk ? 1 : 0;
+      sweep.bytesFreed += static_cast<std::uint64_t>(status.st_size);
+    }
+  }
+  ::close(lock);
+  return sweep;
+}
 
 std::uint64_t ChunkStore::storedBytes() const {
   std::uint64_t total = 0;

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -41,8 +42,30 @@ public:
   bool contains(const ChunkId& id) const;
   /// The chunk's bytes; an error when it is missing (evicted), unreadable or not what its id says.
   std::variant<std::string, std::string> get(const ChunkId& id) const;
-  /// Removes one chunk (eviction); true when it was there.
+  /// Removes one chunk; true when it was there.
   bool remove(const ChunkId& id);
+
+  /// A recording in progress: while held, no sweep runs, so a chunk a recording found already
+  /// stored (and did not write again) is still there when its checkpoint names it. Shared: any
+  /// number of recordings, in any toold on the workspace, hold at once.
+  class Hold {
+  public:
+    explicit Hold(const ChunkStore& store);
+    ~Hold();
+    Hold(const Hold&) = delete;
+    Hold& operator=(const Hold&) = delete;
+
+  private:
+    int fd_ = -1;
+  };
+
+  struct Sweep {
+    std::uint64_t chunksRemoved = 0, bytesFreed = 0;
+    std::string error; ///< set when nothing was swept (a recording holds the store, or it cannot be read)
+  };
+  /// Eviction's second half: removes every chunk not in `live` (the chunks the remaining
+  /// checkpoints and the baseline name). Refused while a Hold is held, never waiting for one.
+  Sweep sweepExcept(const std::set<ChunkId>& live);
 
   /// Bytes the stored chunk files hold (their sizes, not their blocks).
   std::uint64_t storedBytes() const;

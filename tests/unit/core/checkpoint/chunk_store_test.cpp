@@ -92,6 +92,27 @@ TEST_CASE("chunk store: an evicted chunk and a torn one are reported, not return
   CHECK_FALSE(store.contains(id));
 }
 
+TEST_CASE("chunk store: a sweep removes what no checkpoint names, and waits for no recording", "[checkpoint]") {
+  TempDir dir("chunk_store");
+  ChunkStore store(dir.path() / "store");
+  const ChunkId kept = std::get<0>(store.put("kept by a checkpoint"));
+  const ChunkId dropped = std::get<0>(store.put(std::string(5000, 'd') + "evicted"));
+  const std::uint64_t droppedBytes = fs::file_size(chunkFile(store, dropped));
+  {
+    ChunkStore::Hold recording(store);
+    const auto refused = store.sweepExcept({kept});
+    CHECK_THAT(refused.error, Catch::Contains("holds"));
+    CHECK(store.contains(dropped));
+  }
+  const auto sweep = store.sweepExcept({kept});
+  CHECK(sweep.error == "");
+  CHECK(sweep.chunksRemoved == 1);
+  CHECK(sweep.bytesFreed == droppedBytes);
+  CHECK(store.contains(kept));
+  CHECK_FALSE(store.contains(dropped));
+  CHECK_THAT(std::get<1>(store.get(dropped)), Catch::Contains("evicted"));
+}
+
 TEST_CASE("chunk store: 100 one-line edits of a 1 MiB file take at most 2 MB", "[checkpoint]") {
   TempDir dir("chunk_store");
   const auto bytes = storageOfEdits(dir.path(), 100, ChunkStore::Options{});
