@@ -182,6 +182,7 @@ private:
         return fail(systemError("cannot keep the present version of", step.path, saved));
       }
     }
+    if (!unchangedSinceChecked()) return false;
     for (auto& step : steps_)
       if (isLeaf(step.now) && !isLeaf(step.target)) {
         if (injected() || ::unlinkat(step.folder, step.leaf.c_str(), 0) != 0)
@@ -221,6 +222,36 @@ private:
           return fail(systemError("cannot replace", step.path));
         done_.push_back({Done::Renamed, &step});
       }
+    return true;
+  }
+
+  // The paths were checked by content while the restore was prepared (reading the store, staging);
+  // right before the first visible step each is looked at again, by its stamp, so an edit made
+  // meanwhile refuses the restore too. (What is left is the microseconds between this look and the
+  // step; toold's own tools are kept out by the path locks its caller holds.)
+  bool unchangedSinceChecked() {
+    for (const auto& step : steps_) {
+      // A folder staging made is there because of this restore.
+      if (!step.now && std::find(createdFolders_.begin(), createdFolders_.end(), step.path) != createdFolders_.end())
+        continue;
+      struct stat status {};
+      const bool present = ::fstatat(step.folder, step.leaf.c_str(), &status, AT_SYMLINK_NOFOLLOW) == 0;
+      bool same = present == step.now.has_value();
+      if (same && present && step.now->kind != EntryKind::Folder) {
+        const std::int64_t mtime =
+            static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec;
+        same = static_cast<std::uint64_t>(status.st_ino) == step.now->inode &&
+               static_cast<std::uint64_t>(status.st_size) == step.now->size && mtime == step.now->mtimeNanoseconds &&
+               (status.st_mode & 07777) == step.now->mode;
+      } else if (same && present) {
+        same = S_ISDIR(status.st_mode) && (status.st_mode & 07777) == step.now->mode;
+      }
+      if (!same) {
+        result_.conflicts.push_back(step.path);
+        return fail("changed while the restore was being prepared, outside this session (nothing was restored): " +
+                    step.path);
+      }
+    }
     return true;
   }
 

@@ -1,6 +1,7 @@
 #include "core/checkpoint/state_restore.h"
 
 #include "core/files/change_journal.h"
+#include "tests/support/file_contents.h"
 #include "tests/support/temp_dir.h"
 #include "tests/unit/core/checkpoint/checkpoint_fixtures.h"
 
@@ -127,6 +128,26 @@ TEST_CASE("state restore: a path changed outside the session refuses the whole r
   CHECK(result.conflicts.size() == 1);
   CHECK(result.restored.empty());
   requireSameState(ws.tree(), present);
+}
+
+TEST_CASE("state restore: an edit made while the restore is prepared refuses it too", "[checkpoint]") {
+  Checkpointed ws;
+  makeTreeAndChangeIt(ws);
+  RestoreOptions options;
+  // The hook runs before the first committing step, after the paths were checked and staged.
+  options.failBeforeStep = [&](std::size_t step) {
+    if (step == 0) writeFile(ws / "src/main.cpp", "typed while the restore was staging\n");
+    return false;
+  };
+  const RestoreResult result = restoreState(ws.fd, ws.paths, ws.before, ws.after, ws.store, options);
+  CHECK_THAT(result.error, Catch::Contains("while the restore was being prepared"));
+  CHECK(result.conflicts == std::vector<std::string>{"src/main.cpp"});
+  CHECK(toold::testing::contentOf(ws / "src/main.cpp") == "typed while the restore was staging\n");
+  WorkspaceState wanted = ws.treeAfter;
+  wanted.erase("src/main.cpp");
+  WorkspaceState actual = ws.tree();
+  actual.erase("src/main.cpp");
+  requireSameState(actual, wanted);
 }
 
 TEST_CASE("state restore: a path already as recorded is left alone, and is no conflict", "[checkpoint]") {
