@@ -11,10 +11,12 @@
 #include <boost/asio/steady_timer.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <atomic>
 #include <map>
+#include <utility>
 #include <mutex>
 
 namespace toold::daemon {
@@ -72,6 +74,8 @@ struct Server::Impl : std::enable_shared_from_this<Server::Impl> {
   json clientCapabilities = json::object(); // under tablesMutex: read from any thread
   json clientInfo = json::object();         // under tablesMutex
   std::function<std::string()> instructions; // set before the first frame
+  std::function<void()> loopWanted;           // set before the first frame; cleared once run
+  std::vector<std::string> loopFree;          // the methods that do not run it
   std::function<std::shared_ptr<void>()> outputHolder; // set before the first frame
   json serverCapabilities = json::object(); // set before the first frame
 
@@ -186,6 +190,11 @@ json Server::clientInfo() const {
 
 void Server::setInstructions(std::function<std::string()> instructions) {
   impl_->instructions = std::move(instructions);
+}
+
+void Server::setLoopWanted(std::function<void()> wanted, std::vector<std::string> loopFree) {
+  impl_->loopWanted = std::move(wanted);
+  impl_->loopFree = std::move(loopFree);
 }
 
 void Server::Impl::bindLifecycle() {
@@ -331,6 +340,10 @@ void Server::Impl::handleRequest(protocol::Request&& request, const AnswerSend& 
     return fail(ErrorCode::ServerNotInitialized, "Server not initialized: send initialize first");
   if (shutdownRequested)
     return fail(ErrorCode::InvalidRequest, "Invalid Request: toold is shutting down; only exit is accepted");
+
+  // Requests are handled one at a time (the dispatch queue), so the hook needs no lock.
+  if (loopWanted && std::find(loopFree.begin(), loopFree.end(), request.method) == loopFree.end())
+    std::exchange(loopWanted, nullptr)();
 
   RequestContext context{request.id, request.method, {}, moreFollow, paramsText};
   std::optional<Reply> reply = enterInFlight(request, replySend, context);

@@ -71,6 +71,10 @@ public:
   /// `initialize`'s `instructions` (MCP): asked once the client's capabilities and info are known;
   /// an empty text is left out.
   void setInstructions(std::function<std::string()> instructions);
+  /// `wanted` runs once, before the first request whose method is not among `loopFree` is
+  /// handled: what a start needs (initialize, ping, exit) leaves the loop to one thread, and the
+  /// first request that may put work on the loop starts its second. Set before the first frame.
+  void setLoopWanted(std::function<void()> wanted, std::vector<std::string> loopFree);
 
   MethodTable& methods();
   boost::asio::io_context& io();

@@ -67,6 +67,9 @@ Options:
   --yardstick           as --baseline, and the one the summary ($TOOLD_BENCH_SUMMARY) sets the
                         first server against: its spawn to initialize, start-up CPU, idle memory
                         and pings (other baselines are then shown in the tables only)
+  --start-floor         as --baseline, and the summary also sets the first server's start (spawn to
+                        initialize, start-up CPU, idle memory) against it, without a target: a
+                        yardstick's variant showing the part of a start no server code can avoid
   --keep-stderr         let the servers' stderr through (default: /dev/null)
 )";
 
@@ -115,6 +118,7 @@ Arguments parseArguments(int argc, char** argv) {
   std::optional<bench::CallSpec> pendingCall;
   bool pendingBaseline = false;
   bool pendingYardstick = false;
+  bool pendingStartFloor = false;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -134,6 +138,11 @@ Arguments parseArguments(int argc, char** argv) {
       pendingYardstick = true;
       continue;
     }
+    if (arg == "--start-floor") {
+      pendingBaseline = true;
+      pendingStartFloor = true;
+      continue;
+    }
     if (arg == "--no-ping-summary") {
       args.pingSummary = false;
       continue;
@@ -146,11 +155,12 @@ Arguments parseArguments(int argc, char** argv) {
       std::string name = pendingName.empty() ? words->front().substr(words->front().rfind('/') + 1) : pendingName;
       args.servers.push_back(
           Server{std::move(name), std::string(value), std::move(*words), std::move(pendingCall), pendingBaseline,
-                 pendingYardstick});
+                 pendingYardstick, pendingStartFloor});
       pendingName.clear();
       pendingCall.reset();
       pendingBaseline = false;
       pendingYardstick = false;
+      pendingStartFloor = false;
     } else if (arg == "--name") {
       pendingName = value;
     } else if (arg == "--call") {

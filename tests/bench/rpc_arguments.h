@@ -18,6 +18,7 @@ struct Server {
   std::optional<bench::CallSpec> call;
   bool baseline = false; ///< shown for reference (what the machine costs), never compared with
   bool yardstick = false; ///< --yardstick: the baseline the summary's rows are set against
+  bool startFloor = false; ///< --start-floor: a baseline whose start the summary also sets the first server against
 };
 
 // What a start of the first server should cost at most, against the yardstick (a one-thread
