@@ -342,10 +342,11 @@ TEST_CASE("retain keeps the head and tail of a text over the file bound, and say
 TEST_CASE("retain removes the oldest kept files once the folder is over its budget", "[output_store]") {
   TempDir data("output-store");
   OutputStore store(data.path(), toold::core::RetentionLimits{25, 1 << 20});
+  // Three texts of one size, each different: the same text again would name its file again.
   const fs::path first = store.retain("0123456789").path;
-  const fs::path second = store.retain("0123456789").path;
+  const fs::path second = store.retain("abcdefghij").path;
   CHECK(store.keptBytes() == 20);
-  const fs::path third = store.retain("0123456789").path;
+  const fs::path third = store.retain("ABCDEFGHIJ").path;
   CHECK_FALSE(fs::exists(first));
   CHECK(fs::exists(second));
   CHECK(fs::exists(third));

@@ -50,7 +50,7 @@ TEST_CASE("a long string is cut to a head and a tail around the note, the rest k
   CHECK(jsonBytes(bounded.value) > 9000);
 }
 
-TEST_CASE("several long strings share the room; short ones and escapes are counted", "[structured_bounding]") {
+TEST_CASE("several long strings share the room, short ones and escapes counted", "[structured_bounding]") {
   json value{{"a", lines(200, "a")}, {"b", lines(200, "b\"q\"")}, {"items", json::array({"x", "y", lines(2, "c")})}};
   const auto bounded = boundStructure(value, BoundingLimits{2000, 4000}, structureCutMarker(""));
   REQUIRE(bounded.fits);
