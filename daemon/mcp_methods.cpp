@@ -1,6 +1,7 @@
 #include "daemon/mcp_methods.h"
 
 #include "core/tool_service.h"
+#include "daemon/announced_outputs.h"
 #include "daemon/client_log_sink.h"
 #include "daemon/logging.h"
 #include "daemon/mcp_call_result.h"
@@ -142,8 +143,9 @@ struct McpKeepAlive : std::enable_shared_from_this<McpKeepAlive> {
 
 // A `tools/call` of a tool the implicit snapshot has: its call params, progress and answer.
 void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<const core::Snapshot> snapshot,
-                  std::atomic<std::uint64_t>& nextCall, const McpCallSettings& settings, json&& params,
-                  const RequestContext& context, Reply reply) {
+                  std::atomic<std::uint64_t>& nextCall, const McpCallSettings& settings,
+                  std::shared_ptr<AnnouncedOutputs> announced, json&& params, const RequestContext& context,
+                  Reply reply) {
   protocol::ParamsReader reader(params, "");
   protocol::CallParams call;
   call.snapshot = snapshot->id;
@@ -172,13 +174,15 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
   io.startElsewhere = context.moreFollow;
   io.foregroundLimit = settings.foregroundLimit;
   io.limits = settings.budget; // the MCP face's, which hosts keep whole (output_budgets.h)
+  io.boundOutput = true;        // structuredContent: the model may read it in place of the text
   tools.call(std::move(snapshot), std::move(call), std::move(io),
-             [reply, &server, keepAlive](core::CallAnswer answer) {
+             [reply, &server, keepAlive, announced](core::CallAnswer answer) {
                if (keepAlive) keepAlive->done = true;
                if (auto* outcome = std::get_if<protocol::ToolOutcome>(&answer)) {
-                 // A cut output was retained: a new resource the host may list. Told in the same
-                 // write as the answer, so that the host wakes once for both.
-                 if (retainedOutput(*outcome)) {
+                 // A cut output was retained: a new resource the host may list (unless its file
+                 // was kept before for the same text). Told in the same write as the answer, so
+                 // that the host wakes once for both.
+                 if (retainedOutput(*outcome) && announced->anyNew(outcome->outputPaths)) {
                    const auto held = server.holdOutput();
                    server.notify("notifications/resources/list_changed", nullptr);
                    return reply.writeResult([outcome](std::string& out) { appendCallToolResult(out, *outcome); });
@@ -217,7 +221,8 @@ void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settl
   });
 
   auto nextCall = std::make_shared<std::atomic<std::uint64_t>>(1);
-  methods.request("tools/call", [&server, &tools, settled, nextCall, settings](json&& params,
+  auto announced = std::make_shared<AnnouncedOutputs>();
+  methods.request("tools/call", [&server, &tools, settled, nextCall, settings, announced](json&& params,
                                                                               const RequestContext& context, Reply reply) {
     protocol::ParamsReader reader(params, "");
     std::string name = reader.requireString("name");
@@ -225,16 +230,16 @@ void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settl
     if (snapshot->find(name) == nullptr) {
       // A host that calls before it listed (or before a server it knows of was connected): the
       // tool may be one of an MCP server still starting. Only a name not found waits.
-      auto retry = [&server, &tools, nextCall, settings, params = std::move(params), context,
+      auto retry = [&server, &tools, nextCall, settings, announced, params = std::move(params), context,
                     name](Reply& answer) mutable {
         auto settledSnapshot = tools.implicitSnapshot();
         if (settledSnapshot->find(name) == nullptr) throw InvalidParams("Unknown tool: " + name);
-        startMcpCall(server, tools, std::move(settledSnapshot), *nextCall, settings, std::move(params), context,
-                     std::move(answer));
+        startMcpCall(server, tools, std::move(settledSnapshot), *nextCall, settings, announced, std::move(params),
+                     context, std::move(answer));
       };
       return whenSettled(settled, std::move(reply), std::move(retry));
     }
-    startMcpCall(server, tools, std::move(snapshot), *nextCall, settings, std::move(params), context,
+    startMcpCall(server, tools, std::move(snapshot), *nextCall, settings, announced, std::move(params), context,
                  std::move(reply));
   });
 }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <atomic>
 #include <map>
 #include <cerrno>
@@ -129,6 +130,29 @@ bool quietFor(const fs::path& path, fs::file_time_type::duration quiet) {
   return !error && fs::file_time_type::clock::now() - modified >= quiet;
 }
 
+/// Whether the kept file `path` holds exactly `text` (a regular file, not a link); if so its
+/// modification time becomes now, so that the age clean-up counts from the output's last use.
+/// Anything unexpected (the file removed, changed, unreadable) is a no: a new file is written.
+bool holdsText(const fs::path& path, std::string_view text) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat status {};
+  bool same = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && static_cast<std::uint64_t>(status.st_size) == text.size();
+  std::array<char, 16384> buffer{};
+  for (std::size_t at = 0; same && at < text.size();) {
+    const ssize_t got = ::pread(fd, buffer.data(), std::min(buffer.size(), text.size() - at), static_cast<off_t>(at));
+    if (got <= 0) {
+      same = false;
+      break;
+    }
+    same = text.compare(at, static_cast<std::size_t>(got), std::string_view(buffer.data(), static_cast<std::size_t>(got))) == 0;
+    at += static_cast<std::size_t>(got);
+  }
+  if (same) same = ::futimens(fd, nullptr) == 0;
+  ::close(fd);
+  return same;
+}
+
 } // namespace
 
 std::string newOutputId() {
@@ -146,6 +170,19 @@ OutputStore::OutputStore(fs::path dataDir, RetentionLimits limits)
     : folder_(fs::absolute(std::move(dataDir)) / "tool-output"), limits_(limits), ledger_(limits.folderBytes) {}
 
 RetainedText OutputStore::retain(std::string_view text) {
+  // The same text as an output kept lately (a page read twice, a tool called again with the same
+  // answer): its file is named again, once it is found to hold the text still.
+  const std::uint64_t hash = RecentOutputs::hashOf(text);
+  std::optional<std::string> same;
+  {
+    std::lock_guard lock(mutex_);
+    same = recent_.find(hash, text.size());
+  }
+  if (same) {
+    if (holdsText(folder_ / *same, text)) return RetainedText{folder_ / *same, keptPart(text.size(), text.size())};
+    std::lock_guard lock(mutex_);
+    recent_.forget(*same);
+  }
   const std::string name = std::string(kFilePrefix) + newOutputId();
   const fs::path path = folder_ / name;
   KeptPart part = keptPart(text.size(), limits_.fileBytes);
@@ -180,6 +217,7 @@ RetainedText OutputStore::retain(std::string_view text) {
   std::lock_guard lock(mutex_);
   scanOnce();
   ledger_.record(name, written);
+  if (part.whole()) recent_.remember(name, hash, text.size());
   evictOldest(name);
   return RetainedText{path, part};
 }
@@ -226,6 +264,7 @@ void OutputStore::scanOnce() {
 void OutputStore::evictOldest(const std::string& keep) {
   const auto removable = [this](const std::string& name) { return quietFor(folder_ / name, kQuietBeforeRemoval); };
   for (const auto& name : ledger_.overBudget(keep, removable)) {
+    recent_.forget(name);
     // Gone already (another toold's clean-up) is removed all the same.
     if (::unlink((folder_ / name).c_str()) != 0 && errno != ENOENT)
       spdlog::warn("tool-output: cannot remove {} to keep the folder within {} bytes: {}", (folder_ / name).string(),

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "core/output/kept_text.h"
+#include "core/output/recent_outputs.h"
 #include "core/output/retention_ledger.h"
 
 #include <chrono>
@@ -52,6 +53,8 @@ public:
   /// its head and tail around a line saying what was left out (leftOutLine). Then removes the
   /// oldest files while the folder is over folderBytes. Thread-safe.
   /// Throws StorageError when the file cannot be written whole; no partial file is left behind.
+  /// A text the same as one of the last outputs kept whole (RecentOutputs) whose file still holds
+  /// it byte for byte names that file again instead, its modification time set to now.
   RetainedText retain(std::string_view text);
 
   /// A file in the folder written by its own writer (a command's log): counted, never removed
@@ -88,6 +91,7 @@ private:
   RetentionLimits limits_;
   std::mutex mutex_;
   RetentionLedger ledger_;
+  RecentOutputs recent_;
   bool scanned_ = false;
 };
 

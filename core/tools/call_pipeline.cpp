@@ -4,6 +4,7 @@
 #include "core/schema/json_schema.h"
 #include "core/schema/provider_schema.h"
 #include "core/output/output_store.h"
+#include "core/output/structured_bounding.h"
 #include "core/permission/permission_service.h"
 #include "core/tools/invalid_tool.h"
 #include "core/tools/permission_guard.h"
@@ -444,15 +445,16 @@ struct Call : std::enable_shared_from_this<Call> {
   // kInlineRetainBytes; else on a worker) when it is over the limits.
   template <class Next>
   void bound(Next next) {
-    if (preBounded) return next(*this);
+    if (preBounded) return boundOutput(), next(*this);
     const TextMeasure size = contentSizeAtMost(outcome.content);
-    if (size.bytes <= limits.maxBytes && size.lines <= limits.maxLines) return next(*this);
+    if (size.bytes <= limits.maxBytes && size.lines <= limits.maxLines) return boundOutput(), next(*this);
     if (size.bytes <= kInlineRetainBytes) {
       try {
         applyBounded(cut());
       } catch (const StorageError& e) {
         return operationalFailure("could not save the full output of tool \"" + tool->name + "\": " + e.what());
       }
+      boundOutput();
       return next(*this);
     }
     boost::asio::post(services.workers.pool(), [self = shared_from_this(), next = std::move(next)]() mutable {
@@ -460,6 +462,7 @@ struct Call : std::enable_shared_from_this<Call> {
         auto bounded = self->cut();
         self->onQueue([bounded = std::move(bounded), next = std::move(next)](Call& c) mutable {
           c.applyBounded(std::move(bounded));
+          c.boundOutput();
           next(c);
         });
       } catch (const StorageError& e) {
@@ -484,6 +487,26 @@ struct Call : std::enable_shared_from_this<Call> {
     outcome.content = std::move(bounded.content);
     outcome.truncated = true;
     if (bounded.outputPath) outcome.outputPaths.push_back(bounded.outputPath->string());
+  }
+
+  // The output as the host gets it (MCP's structuredContent, which some hosts give the model in
+  // place of the text) within the same budget as the text: its long strings cut, the value still
+  // matching the tool's output schema. One that cutting cannot fit, or that the cut would make
+  // invalid, stays whole: a host checks it against the schema and refuses the call over one that
+  // does not match.
+  void boundOutput() {
+    if (!io.boundOutput || !outcome.output || !outcome.output->is_object()) return;
+    const std::string saved = outcome.outputPaths.empty() ? std::string() : outcome.outputPaths.front();
+    BoundedStructure bounded = boundStructure(*outcome.output, limits, structureCutMarker(saved));
+    if (!bounded.cut) return;
+    const bool checkable = !tool->tool.outputSchema || outputSchema;
+    if (bounded.fits && checkable &&
+        (!outputSchema || outputSchema->check(bounded.value, fullBudget()).status == CompiledSchema::Checked::Status::Valid)) {
+      outcome.output = std::move(bounded.value);
+      return;
+    }
+    spdlog::warn("tool {} (call {}): its structured output is over the output budget and is sent whole ({})",
+                 tool->name, params.callID, bounded.fits ? "cut, it would not match the output schema" : "its strings cannot be cut to fit");
   }
 
   // A host that keeps only the head of an answer would lose the marker in the middle: when the

@@ -48,6 +48,9 @@ struct CallIo {
   /// The budget of the face the call came through (its client's own limits); none: the
   /// service's. It bounds the answer, and the tool fits its own pages into it.
   std::optional<BoundingLimits> limits = std::nullopt;
+  /// The face hands the output to its host as well as the text (MCP's structuredContent, which
+  /// some hosts give the model): the output's strings are then bounded by `limits` too.
+  bool boundOutput = false;
 };
 
 class CallPipeline {

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Benchmarks toold's MCP client: one MCP client (this script) calls server-filesystem's
 read_text_file directly, and through toold (toold's MCP face, the call going on to the same server
-through toold's MCP client), in one run, the two alternating round by round. Prints the median time per sequential call, the
+through toold's MCP client), in one run, the two alternating round by round. Two files are read:
+200 lines (14 KB, over the MCP face's output budget, so toold cuts the answer and keeps the full
+text in a file) and 100 lines (7 KB, within it: the proxy's own cost). Prints the median time per sequential call, the
 throughput of pipelined calls, the ratios toold / direct, and toold's RSS with 5 servers connected.
 
   mcp_bench.py TOOLD FILESYSTEM_SERVER WORKDIR [--calls N] [--pipelined N] [--relay RELAY]
@@ -122,10 +124,18 @@ def rss_kib(pid):
 
 
 os.makedirs(work, exist_ok=True)
-path = os.path.join(work, "data.txt")
-with open(path, "w") as f:
-    for i in range(1, 201):
-        f.write("line %d of the file the benchmark reads, long enough to look like code\n" % i)
+
+
+def data_file(name, count):
+    file_path = os.path.join(work, name)
+    with open(file_path, "w") as f:
+        for i in range(1, count + 1):
+            f.write("line %d of the file the benchmark reads, long enough to look like code\n" % i)
+    return file_path
+
+
+path = data_file("data.txt", 200)             # over the MCP face's budget: cut and kept
+small_path = data_file("data-small.txt", 100)  # within it: passed through
 
 direct = Client([server, work], work)
 direct.initialize()
@@ -143,6 +153,7 @@ if relay:
 for _, client, tool in sides:
     check(client, tool, path)
     sequential(client, tool, path, 50, [])  # warm-up
+    sequential(client, tool, small_path, 50, [])
 
 # The sides alternate round by round (the order turning each round), so that a change of load
 # during the run lands on all of them rather than in a ratio.
@@ -152,12 +163,17 @@ seconds = {name: 0.0 for name, _, _ in sides}
 # The CPU time of the process in the path (toold, the relay) during the sequential calls: what it
 # does per call, which the machine's load changes much less than the time a call takes.
 cpu = {name: 0.0 for name, _, _ in sides}
+small_times = {name: [] for name, _, _ in sides}
+small_cpu = {name: 0.0 for name, _, _ in sides}
 for r in range(rounds):
     order = sides[r % len(sides):] + sides[:r % len(sides)]
     for name, client, tool in order:
         before = cpu_seconds(client.proc.pid)
         sequential(client, tool, path, max(1, calls // rounds), times[name])
         cpu[name] += cpu_seconds(client.proc.pid) - before
+        before = cpu_seconds(client.proc.pid)
+        sequential(client, tool, small_path, max(1, calls // rounds), small_times[name])
+        small_cpu[name] += cpu_seconds(client.proc.pid) - before
 for r in range(rounds):
     order = sides[r % len(sides):] + sides[:r % len(sides)]
     for name, client, tool in order:
@@ -168,6 +184,7 @@ for _, client, tool in sides:
 done = max(1, pipelined // rounds) * rounds
 sequential_calls = max(1, calls // rounds) * rounds
 median = {name: statistics.median(values) for name, values in times.items()}
+small_median = {name: statistics.median(values) for name, values in small_times.items()}
 rate = {name: done / value for name, value in seconds.items()}
 direct_time, toold_time = median["direct"], median["toold"]
 direct_rate, toold_rate = rate["direct"], rate["toold"]
@@ -191,11 +208,19 @@ if relay:
         done, direct_rate, rate["relay"], toold_rate, toold_rate / direct_rate, toold_rate / rate["relay"]))
     print("| CPU of the process in the path, per sequential call | | %.0f µs | %.0f µs | | | |" % (
         cpu["relay"] / sequential_calls * 1e6, cpu["toold"] / sequential_calls * 1e6))
+    print("| 7 KB answer (within the budget), median per call | %.0f µs | %.0f µs | %.0f µs | %.2fx | %.2fx | ≤ 1.1x |" % (
+        small_median["direct"] * 1e6, small_median["relay"] * 1e6, small_median["toold"] * 1e6,
+        small_median["toold"] / small_median["direct"], small_median["toold"] / small_median["relay"]))
+    print("| 7 KB answer, CPU of the process in the path, per call | | %.0f µs | %.0f µs | | | |" % (
+        small_cpu["relay"] / sequential_calls * 1e6, small_cpu["toold"] / sequential_calls * 1e6))
     print("| toold RSS with 5 servers connected | | | %.1f MiB | | | |" % (rss / 1024))
 else:
     print("| read_text_file, median per call (%d calls) | %.0f µs | %.0f µs | %.2fx | ≤ 1.15x |" % (calls, direct_time * 1e6, toold_time * 1e6, toold_time / direct_time))
     print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.2fx | ≥ 0.9x |" % (done, direct_rate, toold_rate, toold_rate / direct_rate))
     print("| CPU of toold per sequential call | | %.0f µs | | |" % (cpu["toold"] / sequential_calls * 1e6))
+    print("| 7 KB answer (within the budget), median per call | %.0f µs | %.0f µs | %.2fx | |" % (
+        small_median["direct"] * 1e6, small_median["toold"] * 1e6, small_median["toold"] / small_median["direct"]))
+    print("| 7 KB answer, CPU of toold per call | | %.0f µs | | |" % (small_cpu["toold"] / sequential_calls * 1e6))
     print("| toold RSS with 5 servers connected | | %.1f MiB | | |" % (rss / 1024))
 record("mcp", "MCP call through toold, median per call", "%.0f µs" % (toold_time * 1e6), "%.0f µs direct" % (direct_time * 1e6),
        "%.2fx" % (toold_time / direct_time), "time, lower is better", "≤ 1.15x", toold_time / direct_time <= 1.15)
@@ -206,6 +231,14 @@ record("mcp", "MCP call through toold, toold's CPU per call", "%.0f µs" % (cpu[
        "%.1fx" % (cpu["toold"] / cpu["relay"]) if relay and cpu["relay"] > 0 else "",
        "the parses, checks, bound and saved output a relay does without")
 if relay:
+    record("mcp", "MCP call through toold, 7 KB answer within the budget, median per call",
+           "%.0f µs" % (small_median["toold"] * 1e6), "%.0f µs relay" % (small_median["relay"] * 1e6),
+           "%.2fx" % (small_median["toold"] / small_median["relay"]), "time, lower is better", "≤ 1.1x",
+           small_median["toold"] / small_median["relay"] <= 1.1)
+    record("mcp", "MCP call through toold, 7 KB answer, toold's CPU per call", "%.0f µs" % (small_cpu["toold"] / sequential_calls * 1e6),
+           "%.0f µs relay" % (small_cpu["relay"] / sequential_calls * 1e6),
+           "%.1fx" % (small_cpu["toold"] / small_cpu["relay"]) if small_cpu["relay"] > 0 else "",
+           "the proxy's own work: parses, checks, one write each way")
     record("mcp", "MCP call through a do-nothing relay, median per call", "%.0f µs" % (median["relay"] * 1e6),
            "%.0f µs direct" % (direct_time * 1e6), "%.2fx" % (median["relay"] / direct_time), "the machine's cost of a process in the path")
     record("mcp", "MCP calls through a do-nothing relay, pipelined", "%.0f /s" % rate["relay"], "%.0f /s direct" % direct_rate,

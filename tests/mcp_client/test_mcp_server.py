@@ -93,6 +93,11 @@ if option("--only"):
     TOOLS = [tool for tool in TOOLS if tool["name"] in option("--only").split(",")]
 if "--long-name" in args:
     TOOLS.append({"name": "a_tool_name_that_is_far_too_long_for_any_provider_to_accept_as_is", "description": "long", "inputSchema": OBJECT})
+if "--structured" in args:
+    TOOLS.append({"name": "structured", "description": "Lines as text and as structured output",
+                  "inputSchema": {"type": "object", "properties": {"lines": {"type": "integer"}}},
+                  "outputSchema": {"type": "object", "properties": {"content": {"type": "string"}, "lines": {"type": "integer"}},
+                                   "required": ["content", "lines"], "additionalProperties": False}})
 if "--collide" in args:
     TOOLS.append({"name": "read.file", "description": "dotted", "inputSchema": OBJECT})
     TOOLS.append({"name": "read_file", "description": "underscored", "inputSchema": OBJECT})
@@ -145,6 +150,10 @@ def call(rid, name, arguments, token):
                             {"type": "resource", "resource": {"uri": "test://doc/3", "blob": "AQID", "mimeType": "application/octet-stream"}}]}
     if name == "big":
         return text("x" * arguments.get("bytes", 17 * 1024 * 1024))
+    if name == "structured":
+        count = arguments.get("lines", 10)
+        lines = "".join("line %d of the structured output, long enough to look like code\n" % i for i in range(1, count + 1))
+        return {"content": [{"type": "text", "text": lines}], "structuredContent": {"content": lines, "lines": count}}
     if name == "crash":
         os._exit(3)
     if name == "change_tools":

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <csignal>
 #include <cstdlib>
@@ -158,6 +159,42 @@ TEST_CASE("1000 retains make 1000 distinct files whose names sort in creation or
   CHECK(readFile(store.folder() / names[537]) == "text 537");
 }
 
+TEST_CASE("the same text again names the file kept for it, while that file still holds it", "[output_store]") {
+  TempDir data("output_store_test");
+  OutputStore store(data.path());
+  const auto first = store.retain("the same page");
+  const fs::path other = store.retain("another page").path;
+  // Made old, so that reusing it must set its time to now (the age clean-up counts from there).
+  fs::last_write_time(first.path, fs::file_time_type::clock::now() - std::chrono::hours(24 * 6));
+  const auto again = store.retain("the same page");
+  CHECK(again.path == first.path);
+  CHECK(again.part.whole());
+  CHECK(fs::last_write_time(first.path) > fs::file_time_type::clock::now() - std::chrono::hours(1));
+  CHECK(entriesIn(store.folder()) == 2);
+  CHECK(store.keptBytes() == std::string("the same page").size() + std::string("another page").size());
+
+  // A file changed since (same size, other bytes) or removed is not named again: a new one is kept.
+  { std::ofstream(first.path, std::ios::trunc) << "the sane page"; }
+  const auto changed = store.retain("the same page");
+  CHECK(changed.path != first.path);
+  CHECK(readFile(changed.path) == "the same page");
+  fs::remove(other);
+  const auto removed = store.retain("another page");
+  CHECK(removed.path != other);
+  CHECK(readFile(removed.path) == "another page");
+}
+
+TEST_CASE("only the last outputs kept are named again", "[output_store]") {
+  TempDir data("output_store_test");
+  OutputStore store(data.path());
+  const fs::path oldest = store.retain("text 0").path;
+  for (std::size_t i = 1; i <= toold::core::RecentOutputs::kRemembered; ++i) store.retain("text " + std::to_string(i));
+  const auto again = store.retain("text 0");
+  CHECK(again.path != oldest);
+  const std::string newest = std::string("text ") + std::to_string(toold::core::RecentOutputs::kRemembered);
+  CHECK(store.retain(newest).path == store.retain(newest).path);
+}
+
 TEST_CASE("a write that fails part way throws StorageError and leaves no file", "[output_store]") {
   TempDir data("output_store_test");
   OutputStore store(data.path());
@@ -305,10 +342,11 @@ TEST_CASE("retain keeps the head and tail of a text over the file bound, and say
 TEST_CASE("retain removes the oldest kept files once the folder is over its budget", "[output_store]") {
   TempDir data("output-store");
   OutputStore store(data.path(), toold::core::RetentionLimits{25, 1 << 20});
+  // Three texts of one size, each different: the same text again would name its file again.
   const fs::path first = store.retain("0123456789").path;
-  const fs::path second = store.retain("0123456789").path;
+  const fs::path second = store.retain("abcdefghij").path;
   CHECK(store.keptBytes() == 20);
-  const fs::path third = store.retain("0123456789").path;
+  const fs::path third = store.retain("ABCDEFGHIJ").path;
   CHECK_FALSE(fs::exists(first));
   CHECK(fs::exists(second));
   CHECK(fs::exists(third));
