@@ -107,10 +107,12 @@ struct ToolService::Impl {
     if (spec.annotations) tool.annotations = std::move(*spec.annotations);
     // Both handlers only start asynchronous work, so they run inline on the session's queue.
     tool.threading = ToolThreading::Inline;
-    ToolExecute execute = spec.handler.type == protocol::HandlerSpec::Type::Client
-                              ? makeClientToolExecute(client, name)
-                              : makeCommandToolExecute(processes, spec.handler, name, sandbox);
-    tool.execute = guardedByPermission(tool.permission.empty() ? name : tool.permission, name, std::move(execute));
+    if (spec.handler.type == protocol::HandlerSpec::Type::Client) {
+      tool.execute = makeClientToolExecute(client, name, tool.permission);
+    } else {
+      tool.execute = guardedByPermission(tool.permission.empty() ? name : tool.permission, name,
+                                         makeCommandToolExecute(processes, spec.handler, name, sandbox));
+    }
     return tool;
   }
 

@@ -1,5 +1,7 @@
 #include "core/sources/client_tool.h"
 
+#include "core/tools/permission_guard.h"
+
 namespace toold::core {
 
 ToolCompletion parseToolResult(const json& value, std::string_view source) {
@@ -18,16 +20,23 @@ ToolCompletion parseToolResult(const json& value, std::string_view source) {
   return result;
 }
 
-ToolExecute makeClientToolExecute(std::shared_ptr<ClientChannel> client, std::string name) {
-  return [client = std::move(client), name = std::move(name)](json input, ToolContext context, ToolDone done) {
-    json params{{"sessionID", context.sessionID}, {"agent", context.agent}, {"messageID", context.messageID},
-                {"callID", context.callID},       {"name", name},           {"input", std::move(input)}};
-    client->request("tool/execute", std::move(params), context.cancellation,
-                    [done = std::move(done), name](ClientReply reply) {
-                      if (reply.error) return done(ToolFailure{reply.error->message, std::nullopt});
-                      done(parseToolResult(reply.result.value_or(json()), "the client's tool \"" + name + "\""));
-                    });
-  };
+void executeOnClient(ClientChannel& client, const std::string& name, json input, const ToolContext& context,
+                     ToolDone done) {
+  json params{{"sessionID", context.sessionID}, {"agent", context.agent}, {"messageID", context.messageID},
+              {"callID", context.callID},       {"name", name},           {"input", std::move(input)}};
+  client.request("tool/execute", std::move(params), context.cancellation,
+                 [done = std::move(done), name](ClientReply reply) {
+                   if (reply.error) return done(ToolFailure{reply.error->message, std::nullopt});
+                   done(parseToolResult(reply.result.value_or(json()), "the client's tool \"" + name + "\""));
+                 });
+}
+
+ToolExecute makeClientToolExecute(std::shared_ptr<ClientChannel> client, std::string name, std::string ownAction) {
+  return guardedByPermissionNamed(std::move(ownAction), std::move(name),
+                                  [client = std::move(client)](const std::string& toolName, json input,
+                                                               ToolContext context, ToolDone done) {
+                                    executeOnClient(*client, toolName, std::move(input), context, std::move(done));
+                                  });
 }
 
 } // namespace toold::core

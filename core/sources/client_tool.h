@@ -10,8 +10,14 @@
 
 namespace toold::core {
 
-/// `name` is the effective name the client registered the tool under.
-ToolExecute makeClientToolExecute(std::shared_ptr<ClientChannel> client, std::string name);
+/// Runs the client's tool `name` (the effective name it registered it under): a `tool/execute`
+/// request, its answer read as the call's completion.
+void executeOnClient(ClientChannel& client, const std::string& name, json input, const ToolContext& context,
+                     ToolDone done);
+
+/// The tool's execute: guarded by its permission (`ownAction`, empty: its name), then run on the
+/// client; one closure holding the name once.
+ToolExecute makeClientToolExecute(std::shared_ptr<ClientChannel> client, std::string name, std::string ownAction);
 
 /// Reads `{output?, content?, metadata?}` (or a bare string: the content) as a tool's result;
 /// anything else is a ToolDefect naming `source`. Shared by the client and command handlers.

@@ -17,4 +17,26 @@ ToolCompletion refusalOf(const PermissionVerdict& verdict);
 /// `execute`, run only once `action` is granted on `*` for the call; an "always" saves `*`.
 ToolExecute guardedByPermission(std::string action, std::string toolName, ToolExecute execute);
 
+/// guardedByPermission for a body that needs the tool's name, called as body(toolName, input,
+/// context, done): one closure, with the name kept once and the action only when the tool names
+/// its own (`ownAction` empty: the action is the name). A record can register thousands of tools,
+/// and every closure and every copy of a name is memory each of them holds.
+template <class Body>
+ToolExecute guardedByPermissionNamed(std::string ownAction, std::string toolName, Body body) {
+  return [ownAction = std::move(ownAction), toolName = std::move(toolName),
+          body = std::move(body)](json input, ToolContext context, ToolDone done) {
+    PermissionAsk ask{ownAction.empty() ? toolName : ownAction, {"*"}, {"*"}, json{{"tool", toolName}, {"input", input}}};
+    auto assertPermission = context.assertPermission;
+    assertPermission(std::move(ask), [toolName, body, input = std::move(input), context = std::move(context),
+                                      done](std::optional<ToolCompletion> refusal) mutable {
+      if (refusal) return done(std::move(*refusal));
+      try {
+        body(toolName, std::move(input), std::move(context), done);
+      } catch (const std::exception& e) {
+        done(ToolDefect{e.what()});
+      }
+    });
+  };
+}
+
 } // namespace toold::core

@@ -1,0 +1,62 @@
+// What a registered tool holds besides its definition text: a record can register thousands of
+// client tools, and every object, closure and copy of a name of each is memory held per tool.
+#include "core/schema/schema_cache.h"
+#include "core/sources/client_tool.h"
+#include "core/tools/tool_registry.h"
+
+#include <catch2/catch.hpp>
+
+#include <malloc.h>
+
+#include <cstdio>
+
+using namespace toold::core;
+
+namespace {
+
+class SilentClient final : public ClientChannel {
+public:
+  void request(std::string, json, CancellationToken, std::function<void(ClientReply)>) override {}
+  void notify(std::string, json) override {}
+  json capabilities() const override { return json::object(); }
+};
+
+// A client tool as `register` makes it (core/tool_service.cpp), with a name long enough to need a
+// heap block of its own, as registered tools' names do.
+Tool clientTool(const std::shared_ptr<ClientChannel>& client, const std::string& name) {
+  Tool tool;
+  tool.description = "Looks up the record identified by the given key and returns its current state.";
+  tool.inputSchema = json{{"type", "object"},
+                          {"properties", {{"record_id", {{"type", "string"}}}, {"limit", {{"type", "integer"}}}}},
+                          {"required", {"record_id"}}};
+  tool.threading = ToolThreading::Inline;
+  tool.execute = makeClientToolExecute(client, name, "");
+  return tool;
+}
+
+std::size_t heapInUse() { return mallinfo2().uordblks; }
+
+} // namespace
+
+TEST_CASE("registration memory: a client tool holds at most 1,100 bytes besides its definition text", "[registry]") {
+  constexpr std::size_t kTools = 2000;
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  auto client = std::make_shared<SilentClient>();
+  const std::size_t before = heapInUse();
+  std::vector<std::pair<std::string, Tool>> record;
+  for (std::size_t i = 0; i < kTools; ++i) {
+    char name[32];
+    std::snprintf(name, sizeof name, "lookup_record_%05zu", i);
+    record.emplace_back(name, clientTool(client, name));
+  }
+  // The record's own Tools are freed as it is registered; what stays is what the registry keeps.
+  registry.add("scope-1", std::move(record), {});
+  const std::size_t held = heapInUse() - before;
+  std::size_t texts = 0;
+  for (const auto& tool : registry.effective()) texts += tool->source->capacity() + 1;
+  REQUIRE(registry.effective().size() == kTools);
+  const double perTool = (static_cast<double>(held) - static_cast<double>(texts)) / kTools;
+  INFO("held per tool besides the text: " << perTool);
+  CHECK(perTool <= 1100.0);
+}
