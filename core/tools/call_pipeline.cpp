@@ -4,10 +4,10 @@
 #include "core/schema/json_schema.h"
 #include "core/schema/provider_schema.h"
 #include "core/output/output_store.h"
-#include "core/output/structured_bounding.h"
 #include "core/permission/permission_service.h"
 #include "core/tools/invalid_tool.h"
 #include "core/tools/permission_guard.h"
+#include "core/tools/structured_output.h"
 #include "core/tools/call_handover.h"
 #include "core/tools/call_texts.h"
 #include "core/tools/session_table.h"
@@ -42,18 +42,6 @@ constexpr std::string_view kDisabledMessage = "Tools are disabled after the maxi
 // call's cancellation. The common small call is never handed to another thread.
 constexpr std::uint64_t kInlineValidationSteps = 20'000;
 constexpr std::chrono::milliseconds kInlineValidationTime{2};
-
-// The failure snapshot: the last progress update, with the failure's own metadata laid over it.
-std::optional<json> failurePartial(const std::optional<json>& lastProgress, const std::optional<json>& metadata) {
-  if (!metadata) return lastProgress;
-  if (!lastProgress) return metadata;
-  if (lastProgress->is_object() && metadata->is_object()) {
-    json merged = *lastProgress;
-    for (const auto& [key, value] : metadata->items()) merged[key] = value;
-    return merged;
-  }
-  return metadata;
-}
 
 // A text over the limits but this small is cut and saved where the call is: writing it to a new
 // file (page cache, a few tens of microseconds) costs less than waking a worker for it and waking
@@ -489,24 +477,15 @@ struct Call : std::enable_shared_from_this<Call> {
     if (bounded.outputPath) outcome.outputPaths.push_back(bounded.outputPath->string());
   }
 
-  // The output as the host gets it (MCP's structuredContent, which some hosts give the model in
-  // place of the text) within the same budget as the text: its long strings cut, the value still
-  // matching the tool's output schema. One that cutting cannot fit, or that the cut would make
-  // invalid, stays whole: a host checks it against the schema and refuses the call over one that
-  // does not match.
+  // The structured output within the text's budget, on the faces that ask for it (MCP's).
   void boundOutput() {
     if (!io.boundOutput || !outcome.output || !outcome.output->is_object()) return;
     const std::string saved = outcome.outputPaths.empty() ? std::string() : outcome.outputPaths.front();
-    BoundedStructure bounded = boundStructure(*outcome.output, limits, structureCutMarker(saved));
-    if (!bounded.cut) return;
-    const bool checkable = !tool->tool.outputSchema || outputSchema;
-    if (bounded.fits && checkable &&
-        (!outputSchema || outputSchema->check(bounded.value, fullBudget()).status == CompiledSchema::Checked::Status::Valid)) {
-      outcome.output = std::move(bounded.value);
-      return;
-    }
-    spdlog::warn("tool {} (call {}): its structured output is over the output budget and is sent whole ({})",
-                 tool->name, params.callID, bounded.fits ? "cut, it would not match the output schema" : "its strings cannot be cut to fit");
+    if (auto whole = boundStructuredOutput(*outcome.output, limits, saved, tool->tool.outputSchema.has_value(),
+                                           outputSchema.get(), fullBudget());
+        !whole.empty())
+      spdlog::warn("tool {} (call {}): its structured output is over the output budget and is sent whole ({})",
+                   tool->name, params.callID, whole);
   }
 
   // A host that keeps only the head of an answer would lose the marker in the middle: when the

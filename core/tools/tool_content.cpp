@@ -96,4 +96,15 @@ std::string metadataProblem(const json& metadata) {
   return {};
 }
 
+std::optional<json> failurePartial(const std::optional<json>& lastProgress, const std::optional<json>& metadata) {
+  if (!metadata) return lastProgress;
+  if (!lastProgress) return metadata;
+  if (lastProgress->is_object() && metadata->is_object()) {
+    json merged = *lastProgress;
+    for (const auto& [key, value] : metadata->items()) merged[key] = value;
+    return merged;
+  }
+  return metadata;
+}
+
 } // namespace toold::core

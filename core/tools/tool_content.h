@@ -29,4 +29,8 @@ json normalizeContent(std::optional<json> content, const std::optional<json>& en
 /// it can. Metadata is a UI side channel: it is dropped with a warning, never fails a call.
 std::string metadataProblem(const json& metadata);
 
+/// A failed call's `partial`: the last progress update, with the failure's own metadata laid over
+/// it (key by key when both are objects; else the metadata, else the progress).
+std::optional<json> failurePartial(const std::optional<json>& lastProgress, const std::optional<json>& metadata);
+
 } // namespace toold::core

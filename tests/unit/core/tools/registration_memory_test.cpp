@@ -9,6 +9,7 @@
 #include <malloc.h>
 
 #include <cstdio>
+#include <vector>
 
 using namespace toold::core;
 
@@ -36,9 +37,21 @@ Tool clientTool(const std::shared_ptr<ClientChannel>& client, const std::string&
 
 std::size_t heapInUse() { return mallinfo2().uordblks; }
 
+// A sanitizer's allocator does not report through glibc's mallinfo2: there the bound cannot be
+// measured, and the test says so instead of passing on zeros.
+bool heapIsCounted() {
+  const std::size_t before = heapInUse();
+  std::vector<char> block(1 << 20, 'x');
+  return heapInUse() >= before + block.size();
+}
+
 } // namespace
 
 TEST_CASE("registration memory: a client tool holds at most 1,100 bytes besides its definition text", "[registry]") {
+  if (!heapIsCounted()) {
+    WARN("this allocator does not report through mallinfo2; the bound is not measured here");
+    return;
+  }
   constexpr std::size_t kTools = 2000;
   SchemaCache schemas;
   ToolRegistry registry(schemas);
