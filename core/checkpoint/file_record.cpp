@@ -1,5 +1,7 @@
 #include "core/checkpoint/file_record.h"
 
+#include "core/files/tab_fields.h"
+
 #include "core/checkpoint/relative_folder.h"
 
 #include <cerrno>
@@ -45,50 +47,11 @@ ChunkId streamedHash(int fd, std::uint64_t& size) {
   return ChunkId{hash.high64, hash.low64};
 }
 
-std::string escaped(std::string_view text) {
-  std::string out;
-  for (char c : text) {
-    if (c == '%') out += "%25";
-    else if (c == '\t') out += "%09";
-    else if (c == '\n') out += "%0A";
-    else out += c;
-  }
-  return out;
-}
-
-std::optional<std::string> unescaped(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    if (i + 2 >= text.size()) return std::nullopt;
-    const auto code = text.substr(i + 1, 2);
-    if (code == "25") out += '%';
-    else if (code == "09") out += '\t';
-    else if (code == "0A") out += '\n';
-    else return std::nullopt;
-    i += 2;
-  }
-  return out;
-}
-
 template <typename Number> bool parseNumber(std::string_view text, Number& value, int base = 10) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value, base);
   return error == std::errc() && end == text.data() + text.size();
 }
 
-std::vector<std::string_view> fields(std::string_view line) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t tab = line.find('\t', start);
-    parts.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-    if (tab == std::string_view::npos) return parts;
-    start = tab + 1;
-  }
-}
 
 } // namespace
 
@@ -200,8 +163,8 @@ std::string encodeRecords(const std::vector<FileRecord>& records) {
     text.append(mode, end);
     text += '\t' + std::to_string(record.size) + '\t' + std::to_string(record.mtimeNanoseconds) + '\t' +
             std::to_string(record.inode) + '\t' + record.content.hex() + '\t' + (record.hashOnly ? "h" : "c") + '\t' +
-            escaped(record.path) + '\t';
-    if (record.kind == EntryKind::Symlink) text += escaped(record.linkTarget);
+            escapeField(record.path) + '\t';
+    if (record.kind == EntryKind::Symlink) text += escapeField(record.linkTarget);
     else
       for (std::size_t i = 0; i < record.chunks.size(); ++i) text += (i ? "," : "") + record.chunks[i].hex();
     text += '\n';
@@ -214,7 +177,7 @@ std::optional<std::vector<FileRecord>> decodeRecords(std::string_view text) {
   while (!text.empty()) {
     const std::size_t newline = text.find('\n');
     if (newline == std::string_view::npos) return std::nullopt; // cut short
-    const auto parts = fields(text.substr(0, newline));
+    const auto parts = splitTabFields(text.substr(0, newline));
     text.remove_prefix(newline + 1);
     if (parts.size() != 9 || parts[0].size() != 1) return std::nullopt;
     FileRecord record;
@@ -229,11 +192,11 @@ std::optional<std::vector<FileRecord>> decodeRecords(std::string_view text) {
         (parts[6] != "h" && parts[6] != "c"))
       return std::nullopt;
     record.hashOnly = parts[6] == "h";
-    auto path = unescaped(parts[7]);
+    auto path = unescapeField(parts[7]);
     if (!path) return std::nullopt;
     record.path = std::move(*path);
     if (record.kind == EntryKind::Symlink) {
-      auto target = unescaped(parts[8]);
+      auto target = unescapeField(parts[8]);
       if (!target) return std::nullopt;
       record.linkTarget = std::move(*target);
     } else if (!parts[8].empty()) {

@@ -1,5 +1,7 @@
 #include "core/files/change_journal.h"
 
+#include "core/files/tab_fields.h"
+
 #include "core/output/output_store.h"
 
 #include <cerrno>
@@ -51,45 +53,6 @@ std::uint64_t startTimeOf(pid_t pid) {
   for (int index = 3; fields >> field; ++index)
     if (index == 22) return std::strtoull(field.c_str(), nullptr, 10);
   return 0;
-}
-
-std::string escape(const std::string& path) {
-  std::string out;
-  for (char c : path) {
-    if (c == '%') out += "%25";
-    else if (c == '\t') out += "%09";
-    else if (c == '\n') out += "%0A";
-    else out += c;
-  }
-  return out;
-}
-
-std::optional<std::string> unescape(std::string_view text) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      out += text[i];
-      continue;
-    }
-    if (i + 2 >= text.size()) return std::nullopt;
-    const auto code = text.substr(i + 1, 2);
-    if (code == "25") out += '%';
-    else if (code == "09") out += '\t';
-    else if (code == "0A") out += '\n';
-    else return std::nullopt;
-    i += 2;
-  }
-  return out;
-}
-
-std::vector<std::string_view> splitTabs(std::string_view line) {
-  std::vector<std::string_view> fields;
-  for (std::size_t start = 0;;) {
-    const auto tab = line.find('\t', start);
-    fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-    if (tab == std::string_view::npos) return fields;
-    start = tab + 1;
-  }
 }
 
 const char* stateName(JournalState state) {
@@ -152,15 +115,15 @@ OwnerStatus ownerStatus(const JournalOwner& owner) {
 
 std::string encodeJournal(const JournalRecord& record) {
   std::string text(kHeader);
-  text += "\nowner\t" + escape(record.owner.boot) + "\t" + escape(record.owner.pidNamespace) + "\t" +
+  text += "\nowner\t" + escapeField(record.owner.boot) + "\t" + escapeField(record.owner.pidNamespace) + "\t" +
           std::to_string(record.owner.pid) + "\t" + std::to_string(record.owner.startTime) + "\n";
   text += std::string("state\t") + stateName(record.state) + "\n";
-  for (const auto& folder : record.folders) text += "folder\t" + escape(folder.string()) + "\n";
+  for (const auto& folder : record.folders) text += "folder\t" + escapeField(folder.string()) + "\n";
   for (const auto& entry : record.entries) {
     if (entry.staging.empty())
-      text += "remove\t" + escape(entry.target.string()) + "\t" + std::to_string(entry.device) + "\t" +
+      text += "remove\t" + escapeField(entry.target.string()) + "\t" + std::to_string(entry.device) + "\t" +
               std::to_string(entry.inode) + "\n";
-    else text += "replace\t" + escape(entry.target.string()) + "\t" + escape(entry.staging.string()) + "\n";
+    else text += "replace\t" + escapeField(entry.target.string()) + "\t" + escapeField(entry.staging.string()) + "\n";
   }
   text += "end\n";
   return text;
@@ -180,7 +143,7 @@ std::optional<JournalRecord> decodeJournal(std::string_view text) {
       sawHeader = true;
       continue;
     }
-    const auto fields = splitTabs(line);
+    const auto fields = splitTabFields(line);
     const auto& kind = fields[0];
     if (kind == "end" && fields.size() == 1) {
       record.complete = true;
@@ -188,7 +151,7 @@ std::optional<JournalRecord> decodeJournal(std::string_view text) {
     }
     std::vector<std::string> values;
     for (std::size_t i = 1; i < fields.size(); ++i) {
-      auto value = unescape(fields[i]);
+      auto value = unescapeField(fields[i]);
       if (!value) return sawOwner ? std::optional(record) : std::nullopt;
       // No path toold writes is longer than the kernel takes: a longer value is not toold's, and
       // would only carry megabytes into the notes and the log.
