@@ -328,6 +328,26 @@ std::variant<SplitWords, ArgumentError> splitWords(std::string_view text) {
   return split;
 }
 
+namespace {
+
+// People type `read a.txt` or `bash echo hi` first: when no word is a pair, the hint shows the pair
+// they meant, for the tool's first required parameter — the whole line quoted when it is more
+// than one word, since a value with blanks must be.
+std::string bareWordsHint(const json& inputSchema, const std::vector<std::string>& words, std::string_view text) {
+  for (const auto& word : words)
+    if (word.find('=') != std::string::npos) return {};
+  const auto keys = orderedKeys(inputSchema);
+  if (keys.empty() || !isRequired(inputSchema, keys.front())) return {};
+  std::string value(text);
+  while (!value.empty() && (value.back() == ' ' || value.back() == '\t')) value.pop_back();
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.erase(0, 1);
+  const bool quoted = words.size() > 1 || value.find_first_of(" \t") != std::string::npos;
+  if (quoted && value.find('\'') != std::string::npos) return {};
+  return "did you mean " + keys.front() + "=" + (quoted ? "'" + value + "'" : value) + "? ";
+}
+
+} // namespace
+
 std::variant<json, ArgumentError> buildInput(const json& inputSchema, std::string_view text) {
   auto split = splitWords(text);
   if (auto* error = std::get_if<ArgumentError>(&split)) return *error;
@@ -342,7 +362,8 @@ std::variant<json, ArgumentError> buildInput(const json& inputSchema, std::strin
   for (const auto& word : words.words) {
     const auto eq = word.find('=');
     if (eq == std::string::npos || eq == 0)
-      return ArgumentError{"'" + word + "' is not key=value (see :describe for the parameters)"};
+      return ArgumentError{"'" + word + "' is not key=value (" + bareWordsHint(inputSchema, words.words, text) +
+                           "see :describe for the parameters)"};
     const std::string key = word.substr(0, eq);
     std::string value = word.substr(eq + 1);
     if (value.starts_with("@") && value.size() > 1) {

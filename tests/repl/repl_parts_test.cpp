@@ -77,6 +77,19 @@ TEST_CASE("values the schema refuses are refused before sending, naming the para
   CHECK(errorOf("filePath=@/no/such/file") == "filePath: cannot read the file /no/such/file");
 }
 
+TEST_CASE("words with no pair are refused with the pair they meant, for the first required parameter") {
+  CHECK(errorOf("README.md") == "'README.md' is not key=value (did you mean filePath=README.md? see :describe for the parameters)");
+  CHECK(errorOf("echo hi > b.txt") ==
+        "'echo' is not key=value (did you mean filePath='echo hi > b.txt'? see :describe for the parameters)");
+  // With a pair among them, or a quote that the hint could not quote, only the plain refusal.
+  CHECK(errorOf("a.txt offset=2") == "'a.txt' is not key=value (see :describe for the parameters)");
+  CHECK(errorOf("it's here") == "'it's' is not key=value (see :describe for the parameters)");
+  // A tool with no required parameter gets no guess.
+  auto built = buildInput(json{{"type", "object"}, {"properties", {{"pattern", {{"type", "string"}}}}}}, "x");
+  REQUIRE(std::holds_alternative<ArgumentError>(built));
+  CHECK(std::get<ArgumentError>(built).message == "'x' is not key=value (see :describe for the parameters)");
+}
+
 TEST_CASE("a tool offered only inside Code Mode is refused with the program that calls it") {
   ToolCatalog catalog;
   catalog.setTools(json::parse(R"([{"name": "execute", "inputSchema": {"type": "object"}}])"));
