@@ -1,5 +1,7 @@
 #include "core/checkpoint/chunk_store.h"
 
+#include "core/files/read_to_end.h"
+
 #include "core/files/atomic_file.h"
 
 #include <cerrno>
@@ -49,18 +51,6 @@ std::variant<std::string, std::string> inflated(std::string_view payload) {
   inflateEnd(&stream);
   if (status != Z_STREAM_END) return std::variant<std::string, std::string>(std::in_place_index<1>, "corrupt compressed chunk");
   return std::variant<std::string, std::string>(std::in_place_index<0>, std::move(out));
-}
-
-std::string readWhole(int fd) {
-  std::string bytes;
-  char buffer[64 * 1024];
-  for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    bytes.append(buffer, static_cast<std::size_t>(n));
-  }
-  return bytes;
 }
 
 } // namespace
@@ -123,8 +113,11 @@ std::variant<std::string, std::string> ChunkStore::get(const ChunkId& id) const 
     if (errno == ENOENT) return Result(std::in_place_index<1>, "chunk " + id.hex() + " is not in the store (evicted)");
     return Result(std::in_place_index<1>, "cannot open chunk " + id.hex() + ": " + std::strerror(errno));
   }
-  const std::string file = readWhole(fd);
+  const auto read = readToEnd(fd);
+  const int saved = errno;
   ::close(fd);
+  if (!read) return Result(std::in_place_index<1>, "cannot read chunk " + id.hex() + ": " + std::strerror(saved));
+  const std::string& file = *read;
   std::string bytes;
   if (!file.empty() && file[0] == kRaw) bytes = file.substr(1);
   else if (!file.empty() && file[0] == kDeflated) {

@@ -1,5 +1,6 @@
 #include "core/checkpoint/file_record.h"
 
+#include "core/files/read_to_end.h"
 #include "core/files/tab_fields.h"
 
 #include "core/checkpoint/relative_folder.h"
@@ -15,19 +16,6 @@
 namespace toold::core {
 
 namespace {
-
-std::string readAll(int fd, std::uint64_t expected) {
-  std::string bytes;
-  bytes.reserve(expected);
-  char buffer[64 * 1024];
-  for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    bytes.append(buffer, static_cast<std::size_t>(n));
-  }
-  return bytes;
-}
 
 // A hash-only file is hashed as it streams, never held whole.
 ChunkId streamedHash(int fd, std::uint64_t& size) {
@@ -109,8 +97,11 @@ std::variant<std::optional<FileRecord>, std::string> recordPath(int root, std::s
       record.content = streamedHash(fd, record.size);
       ::close(fd);
     } else {
-      const std::string bytes = readAll(fd, record.size);
+      const auto read = readToEnd(fd, static_cast<std::size_t>(record.size));
+      const int saved = errno;
       ::close(fd);
+      if (!read) return Result("cannot read " + record.path + ": " + std::strerror(saved));
+      const std::string& bytes = *read;
       record.size = bytes.size();
       record.content = ChunkId::of(bytes);
       if (store) {
