@@ -129,6 +129,8 @@ void commit(const std::shared_ptr<PatchCall>& call) {
     }
   }
   if (texts.empty()) return c.end(std::move(result));
+  // The paths are freed before the answer: the checkpoint is written first (see single_file_change).
+  if (c.context.checkpoint) c.context.checkpoint->finish();
   c.leases.clear();
   const auto workspace = c.context.location->directory;
   checkChangedFiles(c.files->lsp, std::move(texts),

@@ -82,6 +82,9 @@ void judge(const std::shared_ptr<Pending>& pending, ChangedFile changed) {
                                       diffText(p.planned.bytes, after));
   }
   auto errorsBefore = lsp->filesWithErrors();
+  // The path is freed before the answer: the checkpoint is written first, so that a restore that
+  // takes the path meanwhile finds this change among the session's.
+  if (p.context.checkpoint) p.context.checkpoint->finish();
   p.lease.reset();
   checkChangedFiles(lsp, {std::move(text)},
                     [pending, lsp, changed = std::move(changed), errorsBefore = std::move(errorsBefore)](

@@ -39,7 +39,8 @@ public:
   void changed(const std::filesystem::path& canonical, std::optional<std::string_view> bytes, mode_t mode,
                const struct stat* status = nullptr);
 
-  /// After the call (its background work included): the tracker's changes merged with the told
+  /// After the call (its background work included), or earlier by a tool that will change nothing
+  /// more and frees its paths before it answers: the tracker's changes merged with the told
   /// ones, stored as a checkpoint when any path differs. Returns its sequence number, 0 when
   /// nothing changed (or it was finished already); a failure to store it is logged, never the
   /// call's.
