@@ -5,6 +5,7 @@
 #include "builtins/patch/patch_parser.h"
 #include "builtins/patch/patch_plan.h"
 #include "builtins/tool_support.h"
+#include "core/checkpoint/call_recorder.h"
 
 #include <set>
 #include <unordered_set>
@@ -62,6 +63,24 @@ struct PatchCall {
   }
 };
 
+// The checkpoint takes both versions from the plan, which holds them: every old one before the
+// commit (`committed` null), every new one after.
+void tellCheckpoint(core::CallRecorder* checkpoint, const std::vector<FileChange>& changes, const CommitResult* committed) {
+  if (!checkpoint) return;
+  std::size_t written = 0;
+  for (const auto& change : changes) {
+    if (!committed) {
+      checkpoint->willChange(change.target, change.previous ? std::optional<std::string_view>(*change.previous) : std::nullopt,
+                             change.previousMode);
+    } else if (!change.content) {
+      checkpoint->changed(change.target, std::nullopt, 0);
+    } else {
+      const struct stat& status = committed->written[written++];
+      checkpoint->changed(change.target, *change.content, status.st_mode, &status);
+    }
+  }
+}
+
 void commit(const std::shared_ptr<PatchCall>& call) {
   auto& c = *call;
   if (c.context.cancellation.isCancelled()) return c.end(failure("The call was cancelled; nothing was written."));
@@ -75,8 +94,10 @@ void commit(const std::shared_ptr<PatchCall>& call) {
                          " changed on disk while the patch was waiting for permission; nothing was written. "
                          "Read it again and redo the patch."));
   }
+  tellCheckpoint(c.context.checkpoint.get(), c.plan.changes, nullptr);
   auto committed = commitFileChanges(c.plan.changes, root);
   if (!committed.error.empty()) return c.end(failure("apply_patch failed: " + committed.error));
+  tellCheckpoint(c.context.checkpoint.get(), c.plan.changes, &committed);
   std::size_t written = 0;
   for (const auto& change : c.plan.changes) {
     if (!change.content) {
@@ -108,6 +129,8 @@ void commit(const std::shared_ptr<PatchCall>& call) {
     }
   }
   if (texts.empty()) return c.end(std::move(result));
+  // The paths are freed before the answer: the checkpoint is written first (see single_file_change).
+  if (c.context.checkpoint) c.context.checkpoint->finish();
   c.leases.clear();
   const auto workspace = c.context.location->directory;
   checkChangedFiles(c.files->lsp, std::move(texts),
@@ -157,7 +180,7 @@ void planAndAsk(const std::shared_ptr<PatchCall>& call) {
 
 // Takes the locks of every path in one step (see PathLocks::acquireAll), then plans and asks.
 void lockAll(const std::shared_ptr<PatchCall>& call, std::vector<std::string> keys) {
-  call->files->locks.acquireAll(std::move(keys), [call](core::PathLocks::Lease lease) {
+  call->files->locks->acquireAll(std::move(keys), [call](core::PathLocks::Lease lease) {
     call->leases.push_back(std::move(lease));
     try {
       planAndAsk(call);

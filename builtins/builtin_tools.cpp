@@ -26,6 +26,7 @@ namespace toold::builtins {
 
 void registerBuiltinTools(core::ToolService& tools) {
   auto files = std::make_shared<FileTools>();
+  files->locks = tools.pathLocks();
   files->lsp = tools.lsp();
   files->formatters = tools.options().formatter;
   files->processes = &tools.processes();

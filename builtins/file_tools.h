@@ -23,7 +23,8 @@ class ProcessRunner;
 namespace toold::builtins {
 
 struct FileTools {
-  core::PathLocks locks;
+  /// The service's (ToolService::pathLocks): checkpoint restores take them too.
+  std::shared_ptr<core::PathLocks> locks = std::make_shared<core::PathLocks>();
   ReadStamps stamps;
   LineIndexCache lineIndex;
   LocalDiskCheck localDisk;

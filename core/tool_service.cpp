@@ -2,6 +2,8 @@
 
 #include "core/lsp/lsp_service.h"
 
+#include "core/checkpoint/checkpoint_eviction.h"
+
 #include "core/sources/client_tool.h"
 #include "core/sources/command_tool.h"
 #include "core/output/output_store.h"
@@ -34,9 +36,19 @@ constexpr auto kFirstCleanupDelay = std::chrono::seconds(5);
 constexpr std::string_view kImplicitSession = "mcp";
 constexpr std::string_view kImplicitAgent = "mcp";
 
-/// The Location with the store of its tool-output folder, which every writer to the folder shares.
-std::shared_ptr<const Location> withOutputStore(Location location, const RetentionLimits& limits) {
+/// The Location with the store of its tool-output folder, which every writer to the folder shares,
+/// and its checkpoints' book (when on, and the Location has a data folder).
+std::shared_ptr<const Location> withStores(Location location, const RetentionLimits& limits,
+                                           const std::optional<CheckpointOptions>& checkpoints) {
   if (!location.outputs) location.outputs = std::make_shared<OutputStore>(location.dataDir, limits);
+  if (!location.checkpoints && checkpoints && !location.dataDir.empty() && !location.directory.empty()) {
+    try {
+      location.checkpoints = std::make_shared<CheckpointBook>(
+          CheckpointBook::folderFor(location.dataDir, location.directory), location.directory, *checkpoints);
+    } catch (const std::exception& e) {
+      spdlog::warn("checkpoints are off: {}", e.what());
+    }
+  }
   return std::make_shared<const Location>(std::move(location));
 }
 
@@ -52,6 +64,7 @@ struct ToolService::Impl {
   SnapshotStore snapshots;
   ToolHooks hooks;
   SessionTable sessions;
+  std::shared_ptr<PathLocks> pathLocks = std::make_shared<PathLocks>();
   OutputStore& outputs; ///< location->outputs
   // Started by the first tool body, and grown while blocked bodies hold all of its threads.
   WorkerThreads workers;
@@ -79,7 +92,7 @@ struct ToolService::Impl {
   std::vector<std::function<void()>> shutdownSteps; // under listenerMutex
 
   Impl(asio::io_context& ioContext, ToolServiceOptions opts, std::shared_ptr<ClientChannel> channel)
-      : io(ioContext), options(std::move(opts)), location(withOutputStore(options.location, options.retention)),
+      : io(ioContext), options(std::move(opts)), location(withStores(options.location, options.retention, options.checkpoints)),
         client(std::move(channel)), snapshots(options.snapshotCapacity), outputs(*location->outputs),
         workers(options.workerThreads), processes(ioContext),
         lsp(std::make_shared<LspService>(ioContext, processes,
@@ -127,6 +140,12 @@ struct ToolService::Impl {
         if (report.deleted > 0 || report.failed > 0)
           spdlog::info("tool-output cleanup: {} deleted, {} kept, {} failed", report.deleted, report.kept,
                        report.failed);
+        if (location->checkpoints) {
+          auto eviction = evictOverBudget(*location->checkpoints, checkpointClockMs());
+          if (!eviction.sessions.empty() || !eviction.error.empty())
+            spdlog::info("checkpoints: {} sessions evicted, {} bytes → {}{}", eviction.sessions.size(),
+                         eviction.bytesBefore, eviction.bytesAfter, eviction.error.empty() ? "" : "; " + eviction.error);
+        }
       });
       scheduleCleanup(kCleanupInterval);
     });
@@ -265,6 +284,12 @@ ToolHooks& ToolService::hooks() { return impl_->hooks; }
 boost::asio::io_context& ToolService::io() { return impl_->io; }
 
 ProcessRunner& ToolService::processes() { return impl_->processes; }
+std::shared_ptr<const Location> ToolService::location() const { return impl_->location; }
+
+std::shared_ptr<CheckpointBook> ToolService::checkpoints() const { return impl_->location->checkpoints; }
+
+std::shared_ptr<PathLocks> ToolService::pathLocks() const { return impl_->pathLocks; }
+
 std::shared_ptr<const CommandSandbox> ToolService::sandbox() const { return impl_->sandbox; }
 
 std::shared_ptr<ClientChannel> ToolService::client() { return impl_->client; }

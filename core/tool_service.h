@@ -4,6 +4,8 @@
 #pragma once
 
 #include "core/tools/call_pipeline.h"
+#include "core/checkpoint/checkpoint_book.h"
+#include "core/files/path_locks.h"
 #include "core/base/client_channel.h"
 #include "core/lsp/formatter_config.h"
 #include "core/lsp/lsp_config.h"
@@ -48,6 +50,9 @@ struct ToolServiceOptions {
   LspSettings lsp;
   /// The `formatter` section: what runs on files the file tools wrote (off by default).
   FormatterSettings formatter;
+  /// The checkpoints of what calls change (docs/checkpoints.md): on by default; nullopt turns
+  /// them off (--checkpoints off, toold.json's checkpoints.enabled).
+  std::optional<CheckpointOptions> checkpoints = CheckpointOptions{};
 };
 
 class ToolService {
@@ -100,6 +105,13 @@ public:
   ProcessRunner& processes();
   /// The Location's language servers (never null; serving nothing when the config turns them off).
   std::shared_ptr<LspService> lsp();
+  /// The Location the tools act in, with its stores (tool output, checkpoints).
+  std::shared_ptr<const Location> location() const;
+  /// The Location's checkpoints; null when they are off (or their folder could not be made).
+  std::shared_ptr<CheckpointBook> checkpoints() const;
+  /// The locks every change of a workspace file takes, per canonical path: the file tools' and
+  /// a checkpoint restore's, so neither runs into the other.
+  std::shared_ptr<PathLocks> pathLocks() const;
   /// The OS sandbox of commands (a sandbox that does nothing when none was given).
   std::shared_ptr<const CommandSandbox> sandbox() const;
   /// The way back to the client, for tools that notify it outside a call (`shell/exited`).

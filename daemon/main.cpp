@@ -22,6 +22,7 @@
 #include "daemon/config_methods.h"
 #include "daemon/lazy_loop_thread.h"
 #include "daemon/logging.h"
+#include "daemon/checkpoint_methods.h"
 #include "daemon/lsp_methods.h"
 #include "daemon/mcp_client_methods.h"
 #include "daemon/mcp_instructions.h"
@@ -266,6 +267,12 @@ int main(int argc, char** argv) {
   // The flag wins over the file; config/reload compares the file with what it said at start-up.
   if (options.lsp) toolOptions.lsp.enabled = *options.lsp;
   toolOptions.formatter = formatterSettings;
+  if (!options.checkpoints.value_or(permissionConfig.checkpointsEnabled.value_or(true))) {
+    toolOptions.checkpoints.reset();
+  } else if (auto budget = options.checkpointBudgetBytes ? options.checkpointBudgetBytes
+                                                          : permissionConfig.checkpointBudgetBytes) {
+    toolOptions.checkpoints->budgetBytes = *budget;
+  }
   toolOptions.permissionConfig = std::move(permissionConfig);
   toolOptions.permissionOptions.timeout = options.permissionTimeout;
   const core::Location location = toolOptions.location;
@@ -309,6 +316,7 @@ int main(int argc, char** argv) {
   daemon::bindMcpResources(*server, std::filesystem::absolute(options.dataDir) / "tool-output");
   daemon::bindPermissionMethods(*server, tools->permissions());
   daemon::bindLspMethods(*server, *tools);
+  daemon::bindCheckpointMethods(*server, *tools);
   tools->startOutputCleanup();
   // As PID 1 (in a container) or a subreaper, toold inherits orphaned grandchildren; reap them,
   // or they stay zombies for as long as toold runs.

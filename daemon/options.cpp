@@ -77,6 +77,11 @@ Options:
                          off. Also toold.json's "sandbox", which says more (docs/security.md)
   --lsp on|off           language servers: diagnostics after edits and the lsp tool (default: on,
                          as toold.json's "lsp" says; docs/lsp.md)
+  --checkpoints on|off   record what each call changes in the workspace, to be listed, diffed
+                         and undone with the checkpoint/ methods (default: on, as toold.json's
+                         checkpoints.enabled says; docs/checkpoints.md)
+  --checkpoint-budget N  the bytes a workspace's checkpoints may take: past it the oldest
+                         sessions' go first (default: checkpoints.budgetBytes, else 1 GiB)
   --log-level LEVEL      trace, debug, info (default), warn, error or off
   --log-file FILE        write the log to FILE instead of stderr
   --no-builtins          serve no built-in tools (read, list, write, edit, multiedit,
@@ -143,7 +148,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
                arg == "--unattended" || arg == "--asks" || arg == "--permission-timeout" || arg == "--mcp-model" ||
                arg == "--drain-timeout" || arg == "--mcp-restart-delay" || arg == "--mcp-healthy-reset" ||
                arg == "--mcp-keep-alive" || arg == "--foreground-limit" || arg == "--native-foreground-limit" ||
-               arg == "--sandbox" || arg == "--lsp") {
+               arg == "--sandbox" || arg == "--lsp" || arg == "--checkpoints" || arg == "--checkpoint-budget") {
       auto v = next();
       if (!v) return needsValue(arg);
       if (arg == "--directory") {
@@ -157,6 +162,9 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
       } else if (arg == "--lsp") {
         if (*v != "on" && *v != "off") return fail("--lsp must be on or off (got '" + std::string(*v) + "')");
         options.lsp = *v == "on";
+      } else if (arg == "--checkpoints") {
+        if (*v != "on" && *v != "off") return fail("--checkpoints must be on or off (got '" + std::string(*v) + "')");
+        options.checkpoints = *v == "on";
       } else if (arg == "--sandbox") {
         options.sandboxMode = core::parseSandboxMode(*v);
         if (!options.sandboxMode)
@@ -225,6 +233,7 @@ ParsedCommandLine parseCommandLine(int argc, char** argv) {
         if (arg == "--max-output-bytes") options.maxOutputBytes = n;
         if (arg == "--output-budget") options.outputBudgetBytes = n;
         if (arg == "--output-file-bytes") options.outputFileBytes = n;
+        if (arg == "--checkpoint-budget") options.checkpointBudgetBytes = n;
       }
     } else {
       return fail("unknown option '" + std::string(arg) + "'");

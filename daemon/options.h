@@ -55,6 +55,12 @@ struct Options {
   std::optional<core::SandboxMode> sandboxMode;
   /// --lsp on|off: language servers used or not, over toold.json's `lsp` (unset: as it says).
   std::optional<bool> lsp;
+  /// --checkpoints on|off: what calls change recorded to be shown and undone, over toold.json's
+  /// `checkpoints.enabled` (unset: as it says, else on).
+  std::optional<bool> checkpoints;
+  /// --checkpoint-budget N: the bytes a workspace's checkpoints may take, over
+  /// `checkpoints.budgetBytes` (unset: that, else 1 GiB).
+  std::optional<std::uint64_t> checkpointBudgetBytes;
 };
 
 /// What parsing the command line decided: run with these options, or print this and exit.

@@ -1,6 +1,7 @@
 #include "builtins/files/single_file_change.h"
 
 #include "builtins/text/text_encoding.h"
+#include "core/checkpoint/call_recorder.h"
 #include "core/base/heap_trim.h"
 #include "core/files/atomic_file.h"
 #include "core/process/process_runner.h"
@@ -81,6 +82,9 @@ void judge(const std::shared_ptr<Pending>& pending, ChangedFile changed) {
                                       diffText(p.planned.bytes, after));
   }
   auto errorsBefore = lsp->filesWithErrors();
+  // The path is freed before the answer: the checkpoint is written first, so that a restore that
+  // takes the path meanwhile finds this change among the session's.
+  if (p.context.checkpoint) p.context.checkpoint->finish();
   p.lease.reset();
   checkChangedFiles(lsp, {std::move(text)},
                     [pending, lsp, changed = std::move(changed), errorsBefore = std::move(errorsBefore)](
@@ -127,6 +131,7 @@ void reformatted(Pending& p, ChangedFile& changed, const std::string& name, cons
   changed.metadata["formatter"] = json{{"name", name}, {"changed", file.bytes != p.planned.bytes}};
   if (file.bytes == p.planned.bytes) return;
   p.planned.bytes = std::move(file.bytes);
+  if (p.context.checkpoint) p.context.checkpoint->changed(p.path.canonical, p.planned.bytes, file.mode);
   p.files->stamps.record(p.context.sessionID, p.path.canonical,
                          ReadStamp{file.identity, contentHash(p.planned.bytes), std::chrono::system_clock::now()});
   std::string before;
@@ -172,10 +177,16 @@ void write(const std::shared_ptr<Pending>& pending) {
   if (auto* error = std::get_if<std::string>(&held)) return p.end(failure(*error));
   const auto& location = std::get<core::HeldLocation>(held);
   if (location.isDirectory()) return p.end(failure("Path is a directory, not a file: " + p.display));
+  // The checkpoint takes both versions from memory: the old before the commit, the new after.
+  const auto& checkpoint = p.context.checkpoint;
+  if (checkpoint)
+    checkpoint->willChange(p.path.canonical, p.current ? std::optional<std::string_view>(p.current->bytes) : std::nullopt,
+                           p.current ? p.current->mode : 0644);
   struct stat written {};
   if (auto error = core::writeFileAtomically(location.directory.get(), p.path.canonical, p.planned.bytes, 0644, &written);
       !error.empty())
     return p.end(failure("Cannot write " + p.display + ": " + error));
+  if (checkpoint) checkpoint->changed(p.path.canonical, p.planned.bytes, written.st_mode, &written);
   p.files->stamps.record(p.context.sessionID, p.path.canonical,
                          ReadStamp{identityOf(written), contentHash(p.planned.bytes), std::chrono::system_clock::now()});
 
@@ -269,7 +280,7 @@ void changeSingleFile(std::shared_ptr<FileTools> files, core::ToolContext contex
   pending->finish = std::move(finish);
   pending->done = std::move(done);
   const std::string key = pending->path.canonical.string();
-  files->locks.acquire(key, [pending, stampRule, plan = std::move(plan)](core::PathLocks::Lease lease) {
+  files->locks->acquire(key, [pending, stampRule, plan = std::move(plan)](core::PathLocks::Lease lease) {
     pending->lease = std::move(lease);
     try {
       planAndAsk(pending, stampRule, plan);

@@ -9,6 +9,7 @@ namespace toold::core {
 
 struct WorkspaceRoot; // core/workspace/workspace_root.h
 class OutputStore;    // core/output/output_store.h
+class CheckpointBook; // core/checkpoint/checkpoint_book.h
 
 /// Where tools act: the workspace directory (canonical), the git worktree that holds it, and the
 /// daemon's data folder.
@@ -25,6 +26,9 @@ struct Location {
   /// `<dataDir>/tool-output`, with the running account of its budget that every writer to it
   /// shares (set by the ToolService; null: a tool run outside one keeps its output unbounded).
   std::shared_ptr<OutputStore> outputs = nullptr;
+  /// `<dataDir>/checkpoints/<key>`: what calls changed in the workspace, to be shown and undone
+  /// (set by the ToolService; null when checkpoints are off).
+  std::shared_ptr<CheckpointBook> checkpoints = nullptr;
 };
 
 } // namespace toold::core

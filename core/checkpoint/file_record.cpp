@@ -41,7 +41,35 @@ template <typename Number> bool parseNumber(std::string_view text, Number& value
 }
 
 
+// The chunks of a file's bytes, put into the store and named in the record; what failed, else empty.
+std::string storeChunks(FileRecord& record, std::string_view bytes, ChunkStore& store, const RecordingLimits& limits) {
+  std::size_t begin = 0;
+  for (std::size_t end : chunkBoundaries(bytes, limits.chunking)) {
+    auto stored = store.put(bytes.substr(begin, end - begin));
+    if (auto* failure = std::get_if<std::string>(&stored)) return *failure;
+    record.chunks.push_back(std::get<ChunkId>(stored));
+    begin = end;
+  }
+  return {};
+}
+
 } // namespace
+
+std::variant<FileRecord, std::string> recordBytes(std::string_view path, std::string_view bytes, mode_t mode,
+                                                  ChunkStore& store, const RecordingLimits& limits) {
+  FileRecord record;
+  record.path = std::string(path);
+  record.kind = EntryKind::File;
+  record.mode = mode & 07777;
+  record.size = bytes.size();
+  record.content = ChunkId::of(bytes);
+  if (bytes.size() > limits.hashOnlyOver) {
+    record.hashOnly = true;
+    return record;
+  }
+  if (auto error = storeChunks(record, bytes, store, limits); !error.empty()) return error;
+  return record;
+}
 
 bool FileRecord::sameContent(const FileRecord& other) const {
   if (kind != other.kind) return false;
@@ -104,18 +132,7 @@ std::variant<std::optional<FileRecord>, std::string> recordPath(int root, std::s
       const std::string& bytes = *read;
       record.size = bytes.size();
       record.content = ChunkId::of(bytes);
-      if (store) {
-        std::size_t begin = 0;
-        for (std::size_t end : chunkBoundaries(bytes, limits.chunking)) {
-          auto stored = store->put(std::string_view(bytes).substr(begin, end - begin));
-          if (auto* failure = std::get_if<std::string>(&stored)) {
-            error = *failure;
-            break;
-          }
-          record.chunks.push_back(std::get<ChunkId>(stored));
-          begin = end;
-        }
-      }
+      if (store) error = storeChunks(record, bytes, *store, limits);
     }
   } else {
     error = record.path + " is neither a file, a symlink nor a folder";

@@ -50,6 +50,13 @@ struct RecordingLimits {
 std::variant<std::optional<FileRecord>, std::string> recordPath(int root, std::string_view path, ChunkStore* store,
                                                                 const RecordingLimits& limits = {});
 
+/// Records a regular file's `bytes` as `path` with the permission bits `mode`, from memory (a file
+/// tool that holds the version it read or wrote): chunked into `store`, or by hash alone when over
+/// the limit. The stamps are left zero for the caller who knows them. An error when the store
+/// cannot take a chunk.
+std::variant<FileRecord, std::string> recordBytes(std::string_view path, std::string_view bytes, mode_t mode,
+                                                  ChunkStore& store, const RecordingLimits& limits = {});
+
 /// A recorded file's bytes, put together from the store; an error when a chunk is missing (evicted),
 /// damaged, or the record is hash-only.
 std::variant<std::string, std::string> recordedContent(const FileRecord& record, const ChunkStore& store);

@@ -1,6 +1,7 @@
 #include "core/permission/approval_store.h"
 
 #include "core/files/atomic_file.h"
+#include "core/files/stable_key.h"
 #include "protocol/bounded_json.h"
 
 #include <nlohmann/json.hpp>
@@ -20,18 +21,9 @@ namespace {
 
 constexpr std::string_view kSavedSource = "saved approval";
 
-// FNV-1a: a stable file name per Location. The file also records the directory, so the rare
-// collision is detected rather than sharing approvals between two workspaces.
-std::string directoryKey(const fs::path& directory) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (char c : directory.string()) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  char text[17];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
-  return text;
-}
+// The file also records the directory, so the rare collision of keys is detected rather than
+// sharing approvals between two workspaces.
+std::string directoryKey(const fs::path& directory) { return stableKey(directory.string()); }
 
 } // namespace
 

@@ -13,6 +13,8 @@ std::vector<std::string> keysNeedingRestart(const PermissionConfig& running, con
   note(running.outputMaxLines != next.outputMaxLines, "output.maxLines");
   note(running.outputBudgetBytes != next.outputBudgetBytes, "output.budgetBytes");
   note(running.outputFileBytes != next.outputFileBytes, "output.fileBytes");
+  note(running.checkpointsEnabled != next.checkpointsEnabled, "checkpoints.enabled");
+  note(running.checkpointBudgetBytes != next.checkpointBudgetBytes, "checkpoints.budgetBytes");
   note(running.mcpForegroundLimit != next.mcpForegroundLimit, "mcp.foregroundLimit");
   // The launcher's lists and what the kernel was probed for are fixed at start-up: a sandbox
   // changed in place would leave running jobs and servers in the old one.

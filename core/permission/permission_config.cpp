@@ -178,6 +178,8 @@ public:
         readAsks(value, at, config);
       else if (key == "output")
         readOutput(value, at, config);
+      else if (key == "checkpoints")
+        readCheckpoints(value, at, config);
       else if (key == "sandbox")
         config.sandbox = readSandbox(value, at);
       else if (key == "tools")
@@ -186,7 +188,7 @@ public:
         continue; // read and checked by core/lsp (lsp_config, formatter_config)
       else
         fail(at, "unknown key " + jsonQuoted(key) +
-                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "sandbox", "lsp" or "formatter"))" +
+                     R"( (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "checkpoints", "sandbox", "lsp" or "formatter"))" +
                      opencodeTopLevelHint(key));
     }
     return config;
@@ -323,6 +325,24 @@ private:
         config.outputFileBytes = entry.get<std::uint64_t>();
       else
         (key == "maxBytes" ? config.outputMaxBytes : config.outputMaxLines) = entry.get<std::size_t>();
+    }
+  }
+
+  /// `{"enabled": bool, "budgetBytes": N}`: checkpoints on or off, and their size budget.
+  void readCheckpoints(const OrderedJson& value, const ConfigLocation& at, PermissionConfig& config) {
+    if (!value.is_object()) fail(at, at.path + ": expected an object, got " + describeValue(value));
+    for (const auto& [key, entry] : value.items()) {
+      const ConfigLocation member = at.member(key);
+      if (key == "enabled") {
+        if (!entry.is_boolean()) fail(member, member.path + ": expected true or false, got " + describeValue(entry));
+        config.checkpointsEnabled = entry.get<bool>();
+      } else if (key == "budgetBytes") {
+        if (!entry.is_number_unsigned() || entry.get<std::uint64_t>() == 0)
+          fail(member, member.path + ": expected a positive integer, got " + describeValue(entry));
+        config.checkpointBudgetBytes = entry.get<std::uint64_t>();
+      } else {
+        fail(member, at.path + ": unknown key " + jsonQuoted(key) + R"( (expected "enabled" or "budgetBytes"))");
+      }
     }
   }
 

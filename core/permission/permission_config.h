@@ -13,6 +13,7 @@
 //     "mcp": {"model": "gpt-5"},                       (the model the MCP face serves; optional)
 //     "output": {"maxBytes": 20000, "maxLines": 400},  (every face's budget of a tool's answer; optional)
 //     "output": {"budgetBytes": 4294967296, "fileBytes": 268435456},  (what tool-output/ keeps; optional)
+//     "checkpoints": {"enabled": true, "budgetBytes": 1073741824},  (docs/checkpoints.md; optional)
 //     "codemode": true                                 (Code Mode for every snapshot; or an object:)
 //     "codemode": {"enabled": true, "timeout": 120000, "maxToolCalls": 1000, "memory": 384,
 //                  "tools": {"read": true, "acme_*": false}},  (which tools run inside it)
@@ -83,6 +84,10 @@ struct PermissionConfig {
   /// one output, as --output-budget / --output-file-bytes give it (the flags win).
   std::optional<std::uint64_t> outputBudgetBytes;
   std::optional<std::uint64_t> outputFileBytes;
+  /// `checkpoints.enabled` / `checkpoints.budgetBytes`: whether calls' changes are recorded to be
+  /// undone, and the bytes a workspace's checkpoints may take (the flags win).
+  std::optional<bool> checkpointsEnabled;
+  std::optional<std::uint64_t> checkpointBudgetBytes;
   SandboxSettings sandbox; ///< `sandbox`: the policy for the commands toold starts; --sandbox wins for the mode
 };
 

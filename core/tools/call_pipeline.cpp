@@ -8,6 +8,7 @@
 #include "core/tools/invalid_tool.h"
 #include "core/tools/permission_guard.h"
 #include "core/tools/structured_output.h"
+#include "core/tools/call_checkpoint.h"
 #include "core/tools/call_handover.h"
 #include "core/tools/call_texts.h"
 #include "core/tools/session_table.h"
@@ -78,6 +79,7 @@ struct Call : std::enable_shared_from_this<Call> {
   ToolOutcome outcome;
   bool preBounded = false;
   std::optional<DoomLoopDetector::Ticket> loopTicket; ///< when the doom-loop check saw this call
+  std::shared_ptr<CallRecorder> checkpoint; ///< begun before the tool runs, finished when it is done
   std::string loopNote; ///< a repetition let through by the unattended policy, told after the answer
 
   std::mutex progressMutex; // progress may come from any thread the tool uses
@@ -288,13 +290,14 @@ struct Call : std::enable_shared_from_this<Call> {
   }
 
   void execute() {
+    checkpoint = startCallCheckpoint(services.location.get(), *tool, params);
     ToolContext context{params.sessionID, params.agent,    params.messageID,      params.callID,
                         progressSink(),   io.cancellation, services.location,     permissionAssertion(),
                         snapshot->catalog, snapshot,
                         [&workers = services.workers](std::function<void()> work) {
                           boost::asio::post(workers.pool(), std::move(work));
                         },
-                        io.foregroundLimit, limits};
+                        io.foregroundLimit, limits, checkpoint};
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;
@@ -343,6 +346,7 @@ struct Call : std::enable_shared_from_this<Call> {
   }
 
   void completed(ToolCompletion completion) {
+    finishCallCheckpoint(checkpoint);
     onQueue([completion = std::move(completion)](Call& c) mutable {
       std::visit([&c](auto&& value) { c.settle(std::move(value)); }, std::move(completion));
     });

@@ -23,6 +23,7 @@ namespace toold::core {
 
 using json = nlohmann::json;
 
+class CallRecorder; // core/checkpoint/call_recorder.h
 struct Snapshot;
 struct ToolResult;
 struct ToolFailure;
@@ -65,6 +66,9 @@ struct ToolContext {
   /// footer too, since the pipeline does not bound such output again. The face the call came
   /// through sets it (CallIo::limits).
   BoundingLimits budget = {};
+  /// Where a tool that changes files tells each change (old and new version, from memory) for the
+  /// call's checkpoint; null when checkpoints are off or the tool is read-only.
+  std::shared_ptr<CallRecorder> checkpoint = nullptr;
 };
 
 /// A finished call. `output` only with an output schema; `content` a string or an array of items;

@@ -23,23 +23,24 @@ ALLOWED = {
     "core/net": {"core/process", "core/base", "protocol"},
     "core/files": {"core/output", "core/base", "protocol"},
     # Checkpoints: the store of what calls changed, and restoring it; durable writes and the journal
-    # are files'. Below tools and workspace, which will record and restore through it.
+    # are files'. Below tools (the call pipeline starts and finishes each call's recorder) and
+    # workspace.
     "core/checkpoint": {"core/files", "core/output", "core/base", "protocol"},
     # The OS sandbox of the commands toold starts: how to wrap a process, what the kernel offers.
     "core/sandbox": {"core/process", "core/base", "protocol"},
     "core/permission": {"core/sandbox", "core/files", "core/output", "core/base", "protocol"},
-    "core/tools": {"core/permission", "core/sandbox", "core/schema", "core/output", "core/process", "core/files",
-                   "core/base", "protocol"},
-    "core/sources": {"core/net", "core/tools", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
+    "core/tools": {"core/permission", "core/checkpoint", "core/sandbox", "core/schema", "core/output", "core/process",
+                   "core/files", "core/base", "protocol"},
+    "core/sources": {"core/net", "core/tools", "core/checkpoint", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
                      "core/files", "core/base", "protocol"},
     # The MCP client: a tool source above tools, process, net (remote servers) and permission (for
     # the config's errors).
-    "core/sources/mcp": {"core/net", "core/tools", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
+    "core/sources/mcp": {"core/net", "core/tools", "core/checkpoint", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
                          "core/files", "core/base", "protocol"},
     # Language servers: their config (and the formatters'), the client, documents and diagnostics;
     # servers are processes, started in the sandbox, and the config's errors are permission's.
     "core/lsp": {"core/permission", "core/sandbox", "core/files", "core/output", "core/process", "core/base", "protocol"},
-    "core/workspace": {"core/tools", "core/permission", "core/sandbox", "core/files", "core/output", "core/base",
+    "core/workspace": {"core/tools", "core/checkpoint", "core/permission", "core/sandbox", "core/files", "core/output", "core/base",
                        "protocol"},
     # core's own folder holds only the service that assembles the rooms.
     "core": {"core/net", "core/checkpoint", "core/sources", "core/workspace", "core/lsp", "core/tools", "core/permission", "core/sandbox", "core/schema",

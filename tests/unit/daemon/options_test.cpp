@@ -56,7 +56,9 @@ TEST_CASE("bad options are errors with status 2", "[options]") {
                                                           {"--directory", "/no/such/dir"},
                                                           {"--busy-poll-us", "-1"},
                                                           {"--busy-poll-us", "2000000"},
-                                                          {"--data-dir"}}) {
+                                                          {"--data-dir"},
+                                                          {"--checkpoints", "maybe"},
+                                                          {"--checkpoint-budget", "0"}}) {
     auto parsed = parse(args);
     INFO(args.front());
     CHECK_FALSE(parsed.options);
@@ -97,4 +99,11 @@ TEST_CASE("the options --asks and --unattended are unset unless given, so toold.
   CHECK(bad.exitStatus == 2);
   CHECK(bad.message.find("--asks must be auto, client or unattended (got 'person')") != std::string::npos);
   CHECK(parse({"--help"}).message.find("--asks ROUTE") != std::string::npos);
+}
+
+TEST_CASE("--checkpoints turns checkpoints on or off, --checkpoint-budget sets their bytes", "[options]") {
+  CHECK_FALSE(parse({}).options->checkpoints);
+  CHECK(parse({"--checkpoints", "off"}).options->checkpoints == false);
+  CHECK(parse({"--checkpoints=on"}).options->checkpoints == true);
+  CHECK(parse({"--checkpoint-budget", "1048576"}).options->checkpointBudgetBytes == 1048576u);
 }

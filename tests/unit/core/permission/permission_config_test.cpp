@@ -191,9 +191,9 @@ TEST_CASE("permission config: an error anywhere refuses the whole file", "[permi
 
 TEST_CASE("permission config: unknown keys are errors", "[permission_config]") {
   CHECK(errorOf("{\n  \"permision\": {}\n}") ==
-        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "sandbox", "lsp" or "formatter"))");
+        R"(toold.json:2: unknown key "permision" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "checkpoints", "sandbox", "lsp" or "formatter"))");
   CHECK(errorOf("{\"permission\": \"allow\",\n\"agents\": {}}") ==
-        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "sandbox", "lsp" or "formatter"))");
+        R"(toold.json:2: unknown key "agents" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "checkpoints", "sandbox", "lsp" or "formatter"))");
   CHECK(errorOf("{\"agent\": {\"plan\": {\n\"permissions\": \"ask\"}}}") ==
         R"(toold.json:2: agent.plan: unknown key "permissions" (expected "permission"))");
   CHECK(errorOf("{\"agent\": {\"my agent\": {\"permission\": \"ask\",\n\"model\": \"x\"}}}") ==
@@ -207,7 +207,7 @@ TEST_CASE("permission config: opencode's keys are answered with toold's equivale
   CHECK(errorOf("{\"agent\": {\"build\": {\n\"prompt\": \"x\"}}}") ==
         R"(toold.json:2: agent.build: unknown key "prompt" (expected "permission"); agent.build.prompt is an opencode agent setting: it belongs in opencode's config)");
   CHECK(errorOf("{\n\"model\": \"anthropic/claude\"}") ==
-        R"(toold.json:2: unknown key "model" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "sandbox", "lsp" or "formatter"); toold chooses no model: the runner names it in each snapshot's "model", and the MCP face's is "mcp": {"model": "…"})");
+        R"(toold.json:2: unknown key "model" (expected "$schema", "permission", "agent", "mcp", "tools", "skills", "webfetch", "codemode", "asks", "output", "checkpoints", "sandbox", "lsp" or "formatter"); toold chooses no model: the runner names it in each snapshot's "model", and the MCP face's is "mcp": {"model": "…"})");
   CHECK(errorOf("{\n\"theme\": \"dark\"}").ends_with("; it is an opencode setting, which belongs in opencode's own config, not toold.json"));
 }
 
@@ -389,6 +389,18 @@ TEST_CASE("permission config: the output section sets the budget of a tool's ans
   CHECK(errorOf("{\"output\": {\n\"maxBytes\": 0}}") == R"(toold.json:2: output.maxBytes: expected a positive integer, got 0)");
   CHECK(errorOf("{\"output\": {\n\"bytes\": 10}}") ==
         R"(toold.json:2: output: unknown key "bytes" (expected "maxBytes", "maxLines", "budgetBytes" or "fileBytes"))");
+}
+
+TEST_CASE("permission config: the checkpoints section turns them off and sets their budget", "[permission_config]") {
+  CHECK_FALSE(parse("{}").checkpointsEnabled);
+  const auto config = parse(R"({"checkpoints": {"enabled": false, "budgetBytes": 1048576}})");
+  CHECK(config.checkpointsEnabled == false);
+  CHECK(config.checkpointBudgetBytes == 1048576u);
+  CHECK(errorOf("{\"checkpoints\": {\n\"enabled\": 1}}") == R"(toold.json:2: checkpoints.enabled: expected true or false, got 1)");
+  CHECK(errorOf("{\"checkpoints\": {\n\"budgetBytes\": 0}}") ==
+        R"(toold.json:2: checkpoints.budgetBytes: expected a positive integer, got 0)");
+  CHECK(errorOf("{\"checkpoints\": {\n\"on\": true}}") ==
+        R"(toold.json:2: checkpoints: unknown key "on" (expected "enabled" or "budgetBytes"))");
 }
 
 TEST_CASE("permission config: the lsp and formatter sections are left to their own readers", "[permission_config]") {
