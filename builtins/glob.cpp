@@ -67,11 +67,11 @@ void globIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
   if (auto* error = std::get_if<std::string>(&held)) return done(failure(*error));
   auto folder = core::openHeldDirectory(std::get<core::HeldLocation>(held));
   if (auto* error = std::get_if<std::string>(&folder)) return done(failure(*error));
-  WalkOptions options = searchWalkOptions(workspace);
+  core::WalkOptions options = searchWalkOptions(workspace);
   options.rootDirectory = std::get<core::UniqueFd>(folder).get();
   std::mutex mutex;
   std::vector<std::shared_ptr<Newest>> perThread;
-  auto result = walkTree(
+  auto result = core::walkTree(
       root.canonical, options,
       [&] {
         auto mine = std::make_shared<Newest>();
@@ -79,9 +79,9 @@ void globIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
           std::lock_guard lock(mutex);
           perThread.push_back(mine);
         }
-        return [&filter, mine](const WalkEntry& entry) {
+        return [&filter, mine](const core::WalkEntry& entry) {
           if (entry.isFile && filter.matches(entry)) mine->offer(modificationTimeNs(entry), entry.path);
-          return WalkDecision::Continue;
+          return core::WalkDecision::Continue;
         };
       },
       cancellation);

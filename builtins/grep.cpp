@@ -203,17 +203,17 @@ void grepIn(const core::ResolvedPath& root, const std::filesystem::path& workspa
   } else {
     auto folder = core::openHeldDirectory(location);
     if (auto* error = std::get_if<std::string>(&folder)) return done(failure(*error));
-    WalkOptions options = searchWalkOptions(workspace);
+    core::WalkOptions options = searchWalkOptions(workspace);
     options.rootDirectory = std::get<core::UniqueFd>(folder).get();
-    auto walk = walkTree(
+    auto walk = core::walkTree(
         root.canonical, options,
         [&] {
           auto searcher = std::make_shared<FileSearcher>(pattern);
-          return [&, searcher](const WalkEntry& entry) {
+          return [&, searcher](const core::WalkEntry& entry) {
             if (entry.isFile && (!include || include->matches(entry)))
               searchOne(*searcher, entry.folderFd, std::string(entry.name()), entry.path, newest, totals, cancellation,
                         !entry.isSymlink);
-            return WalkDecision::Continue;
+            return core::WalkDecision::Continue;
           };
         },
         cancellation);

@@ -63,7 +63,7 @@ struct IgnorePattern {
   bool foldersOnly;
 };
 
-bool ignoredByModel(const std::vector<IgnorePattern>& patterns, const WalkEntry& entry) {
+bool ignoredByModel(const std::vector<IgnorePattern>& patterns, const core::WalkEntry& entry) {
   for (const auto& pattern : patterns)
     if ((!pattern.foldersOnly || entry.isDirectory) && pattern.filter.matches(entry)) return true;
   return false;
@@ -82,18 +82,18 @@ void listResolved(const core::ResolvedPath& root, const std::filesystem::path& w
   if (auto* error = std::get_if<std::string>(&folder)) return done(failure(*error));
   std::mutex mutex;
   std::vector<std::pair<int, std::string>> files; // (depth, relative path)
-  WalkOptions options = searchWalkOptions(workspace);
+  core::WalkOptions options = searchWalkOptions(workspace);
   options.skipFolderNames.assign(kIgnoredFolders.begin(), kIgnoredFolders.end());
   options.rootDirectory = std::get<core::UniqueFd>(folder).get();
-  auto walk = walkTree(
+  auto walk = core::walkTree(
       root.canonical, options,
       [&] {
-        return [&](const WalkEntry& entry) {
-          if (ignoredByModel(ignore, entry)) return WalkDecision::Skip;
-          if (entry.isDirectory) return WalkDecision::Continue;
+        return [&](const core::WalkEntry& entry) {
+          if (ignoredByModel(ignore, entry)) return core::WalkDecision::Skip;
+          if (entry.isDirectory) return core::WalkDecision::Continue;
           std::lock_guard lock(mutex);
           files.emplace_back(entry.depth, entry.relative);
-          return files.size() >= kMaxCollected ? WalkDecision::Quit : WalkDecision::Continue;
+          return files.size() >= kMaxCollected ? core::WalkDecision::Quit : core::WalkDecision::Continue;
         };
       },
       cancellation);

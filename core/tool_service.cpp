@@ -2,7 +2,9 @@
 
 #include "core/lsp/lsp_service.h"
 
+#include "core/base/unique_fd.h"
 #include "core/checkpoint/checkpoint_eviction.h"
+#include "core/checkpoint/workspace_tracker.h"
 
 #include "core/sources/client_tool.h"
 #include "core/sources/command_tool.h"
@@ -20,6 +22,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
 #include <mutex>
 
 namespace toold::core {
@@ -78,6 +83,14 @@ struct ToolService::Impl {
 
   std::shared_ptr<const RegisteredTool> codemodeTool; ///< set once at start-up, before any snapshot
 
+  // What `bash`, command, MCP tools and programs changed, for their checkpoints. Made with the
+  // book, started by the first snapshot rather than at start-up: its thread lists and watches the
+  // whole tree and reads every file once for the baseline, which the first answers must not wait
+  // behind, and a toold asked only for its version or its tools needs none of it.
+  UniqueFd trackedRoot;
+  std::unique_ptr<WorkspaceTracker> tracker;
+  std::once_flag trackerStarted;
+
   mutable std::mutex configMutex;
   std::shared_ptr<const PermissionConfig> config; ///< under configMutex
 
@@ -101,7 +114,24 @@ struct ToolService::Impl {
                     makeClientPermissionPrompter(client, options.permissionOptions.asks)),
         pipeline(CallPipeline::Services{sessions, hooks, outputs, permissions, workers, location, options.limits}),
         cleanupTimer(ioContext), config(std::make_shared<const PermissionConfig>(options.permissionConfig)),
-        sandbox(options.sandbox ? options.sandbox : std::make_shared<const CommandSandbox>(CommandSandbox::off())) {}
+        sandbox(options.sandbox ? options.sandbox : std::make_shared<const CommandSandbox>(CommandSandbox::off())) {
+    if (location->checkpoints) makeTracker(*location->checkpoints);
+  }
+
+  void makeTracker(CheckpointBook& book) {
+    trackedRoot = UniqueFd(::open(location->directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!trackedRoot) {
+      spdlog::warn("checkpoints: {} cannot be opened to watch ({}); only the file tools' changes are recorded",
+                   location->directory.string(), std::strerror(errno));
+      return;
+    }
+    tracker = std::make_unique<WorkspaceTracker>(trackedRoot.get(), location->directory, book.store());
+    book.setTracker(tracker.get());
+  }
+
+  void startTracking() {
+    if (tracker) std::call_once(trackerStarted, [this] { tracker->start(); });
+  }
 
   std::shared_ptr<const PermissionConfig> currentConfig() const {
     std::lock_guard lock(configMutex);
@@ -239,6 +269,7 @@ void ToolService::replaceTools(const std::string& scope, std::vector<std::pair<s
 bool ToolService::unregister(const std::string& scope) { return impl_->registry.close(scope); }
 
 std::shared_ptr<const Snapshot> ToolService::snapshot(const protocol::SnapshotParams& params) {
+  impl_->startTracking();
   const auto config = impl_->currentConfig(); // holds the settings while the snapshot is taken
   auto snapshot = takeSnapshot(impl_->snapshots.newId(), *impl_->registry.effectiveSet(), params,
                                impl_->permissions.configuredLayers(params.agent), impl_->environment(),
@@ -258,6 +289,7 @@ std::shared_ptr<const Snapshot> ToolService::findSnapshot(const std::string& id)
 bool ToolService::release(const std::string& id) { return impl_->snapshots.release(id); }
 
 std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
+  impl_->startTracking();
   std::lock_guard lock(impl_->implicitMutex);
   const std::uint64_t revision = impl_->registry.revision();
   if (!impl_->implicit || impl_->implicitRevision != revision) {
@@ -360,6 +392,8 @@ void ToolService::shutdown() {
   impl_->permissions.shutdown();
   impl_->cleanupTimer.cancel();
   impl_->processes.killAll();
+  // Its baseline is written to the store, so the next start reads only what changed meanwhile.
+  if (impl_->tracker) impl_->tracker->stop();
   impl_->workers.stop();
   impl_->workers.join();
 }

@@ -16,10 +16,10 @@ std::variant<PathFilter, std::string> PathFilter::compile(std::string_view glob,
     anchored = true;
   }
   if (text.empty()) return std::string("the pattern is empty");
-  auto compiled = GlobPattern::compile(text);
+  auto compiled = core::GlobPattern::compile(text);
   if (auto* error = std::get_if<std::string>(&compiled)) return *error;
   const bool byName = !anchored && text.find('/') == std::string::npos;
-  return PathFilter(std::get<GlobPattern>(std::move(compiled)), byName);
+  return PathFilter(std::get<core::GlobPattern>(std::move(compiled)), byName);
 }
 
 bool PathFilter::matches(std::string_view relative) const {
@@ -28,7 +28,7 @@ bool PathFilter::matches(std::string_view relative) const {
   return glob_.matches(slash == std::string_view::npos ? relative : relative.substr(slash + 1));
 }
 
-bool PathFilter::matches(const WalkEntry& entry) const { return matches(std::string_view(entry.relative)); }
+bool PathFilter::matches(const core::WalkEntry& entry) const { return matches(std::string_view(entry.relative)); }
 
 std::int64_t modificationTimeNs(const std::filesystem::path& path) {
   struct stat status {};
@@ -36,7 +36,7 @@ std::int64_t modificationTimeNs(const std::filesystem::path& path) {
   return static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec;
 }
 
-std::int64_t modificationTimeNs(const WalkEntry& entry) {
+std::int64_t modificationTimeNs(const core::WalkEntry& entry) {
   struct stat status {};
   // name() ends the entry's relative path, a std::string, so its data is NUL-terminated.
   if (entry.folderFd < 0 || ::fstatat(entry.folderFd, entry.name().data(), &status, 0) != 0)
@@ -44,8 +44,8 @@ std::int64_t modificationTimeNs(const WalkEntry& entry) {
   return static_cast<std::int64_t>(status.st_mtim.tv_sec) * 1'000'000'000 + status.st_mtim.tv_nsec;
 }
 
-WalkOptions searchWalkOptions(const std::filesystem::path& workspace) {
-  WalkOptions options;
+core::WalkOptions searchWalkOptions(const std::filesystem::path& workspace) {
+  core::WalkOptions options;
   options.ignore.ceiling = workspace;
   // Asked once: glibc reads /sys/devices/system/cpu/online at every call, three system calls.
   static const unsigned cpus = std::thread::hardware_concurrency();

@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -53,6 +54,9 @@ public:
   /// A change a file tool made and recorded itself (`after`: nullopt when it removed the path): the
   /// baseline takes `after`, and the watcher's event for it is not reported again.
   virtual void told(const std::string& path, const std::optional<FileRecord>& after) = 0;
+  /// Adds the chunks the tracker's own versions need (the baseline's) to `live`, so that an
+  /// eviction's sweep keeps them: the version before a file's first change is only there.
+  virtual void addLiveChunks(std::set<ChunkId>& live) const { (void)live; }
 };
 
 } // namespace toold::core

@@ -1,5 +1,6 @@
 #include "core/checkpoint/checkpoint_eviction.h"
 
+#include "core/checkpoint/change_tracker.h"
 #include "core/files/atomic_file.h"
 #include "core/files/read_to_end.h"
 
@@ -64,9 +65,10 @@ std::vector<IndexFile> indexes(const CheckpointBook& book) {
   return found;
 }
 
-// Every chunk the remaining manifests name.
+// Every chunk the remaining manifests name, and those the tracker's baseline needs.
 std::set<ChunkId> liveChunks(const CheckpointBook& book) {
   std::set<ChunkId> live;
+  if (const auto* tracker = book.tracker()) tracker->addLiveChunks(live);
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(book.folder() / "manifests", ec)) {
     std::uint64_t sequence = 0;

@@ -22,10 +22,13 @@ ALLOWED = {
     # process: only for the folder of toold's executable, where toold-web.so is installed.
     "core/net": {"core/process", "core/base", "protocol"},
     "core/files": {"core/output", "core/base", "protocol"},
+    # The walker, git's ignore rules and globs: the search tools walk with them, and checkpoints
+    # watch and scan the folders they keep.
+    "core/walk": {"core/base", "protocol"},
     # Checkpoints: the store of what calls changed, and restoring it; durable writes and the journal
-    # are files'. Below tools (the call pipeline starts and finishes each call's recorder) and
-    # workspace.
-    "core/checkpoint": {"core/files", "core/output", "core/base", "protocol"},
+    # are files', which folders count is walk's. Below tools (the call pipeline starts and finishes
+    # each call's recorder) and workspace.
+    "core/checkpoint": {"core/walk", "core/files", "core/output", "core/base", "protocol"},
     # The OS sandbox of the commands toold starts: how to wrap a process, what the kernel offers.
     "core/sandbox": {"core/process", "core/base", "protocol"},
     "core/permission": {"core/sandbox", "core/files", "core/output", "core/base", "protocol"},
@@ -43,21 +46,21 @@ ALLOWED = {
     "core/workspace": {"core/tools", "core/checkpoint", "core/permission", "core/sandbox", "core/files", "core/output", "core/base",
                        "protocol"},
     # core's own folder holds only the service that assembles the rooms.
-    "core": {"core/net", "core/checkpoint", "core/sources", "core/workspace", "core/lsp", "core/tools", "core/permission", "core/sandbox", "core/schema",
+    "core": {"core/net", "core/checkpoint", "core/walk", "core/sources", "core/workspace", "core/lsp", "core/tools", "core/permission", "core/sandbox", "core/schema",
              "core/output", "core/process", "core/files", "core/base", "protocol"},
     # Built-in tools know the core, never the wire.
-    "builtins": {"core/net", "core/checkpoint", "builtins/codemode", "core", "core/sources", "core/workspace", "core/lsp", "core/tools",
+    "builtins": {"core/net", "core/checkpoint", "core/walk", "builtins/codemode", "core", "core/sources", "core/workspace", "core/lsp", "core/tools",
                  "core/permission", "core/sandbox", "core/schema", "core/output", "core/process", "core/files",
                  "core/base"},
     # Code Mode's engine and catalog: they know no tool model, only how to start and read a
     # worker process (and bounded_json for what it writes).
     "builtins/codemode": {"core/process", "core/base", "protocol"},
     # The server: everything below it, never the REPL or the test-only methods.
-    "daemon": {"core/net", "core/checkpoint", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/lsp",
+    "daemon": {"core/net", "core/checkpoint", "core/walk", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp", "core/workspace", "core/lsp",
                "core/tools", "core/permission", "core/sandbox", "core/schema", "core/output", "core/process", "core/files",
                "core/base", "protocol"},
     # Test-only methods and tools sit beside main, which installs them.
-    "daemon/testing": {"core/net", "core/checkpoint", "daemon", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp",
+    "daemon/testing": {"core/net", "core/checkpoint", "core/walk", "daemon", "builtins", "builtins/codemode", "core", "core/sources", "core/sources/mcp",
                        "core/workspace", "core/lsp", "core/tools",
                        "core/permission", "core/sandbox", "core/schema", "core/output", "core/process",
                        "core/files", "core/base", "protocol"},

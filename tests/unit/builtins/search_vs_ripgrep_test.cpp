@@ -6,7 +6,7 @@
 // warning, where rg or git is not installed.
 #include "builtins/search/search_paths.h"
 #include "builtins/search/searcher.h"
-#include "builtins/search/walker.h"
+#include "core/walk/walker.h"
 
 #include "tests/support/temp_dir.h"
 
@@ -20,6 +20,9 @@
 
 namespace fs = std::filesystem;
 using namespace toold::builtins;
+using toold::core::walkTree;
+using toold::core::WalkDecision;
+using toold::core::WalkEntry;
 using toold::testing::TempDir;
 
 namespace {

@@ -1,7 +1,7 @@
 // The parallel walker: which entries it visits (hidden ones, never `.git`, not skipped names, not
 // ignored ones), how deep, what the visitor's answers do, symbolic links, errors, threads and
 // cancellation. The order of visits is not deterministic, so the tests compare sorted sets.
-#include "builtins/search/walker.h"
+#include "core/walk/walker.h"
 #include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
@@ -22,11 +22,11 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
-using toold::builtins::walkTree;
-using toold::builtins::WalkDecision;
-using toold::builtins::WalkEntry;
-using toold::builtins::WalkOptions;
-using toold::builtins::WalkResult;
+using toold::core::walkTree;
+using toold::core::WalkDecision;
+using toold::core::WalkEntry;
+using toold::core::WalkOptions;
+using toold::core::WalkResult;
 using toold::core::CancellationSource;
 using toold::core::CancellationToken;
 using toold::testing::TempDir;
@@ -374,7 +374,7 @@ TEST_CASE("walker: a cancelled token stops the walk", "[walker]") {
   }
 }
 
-// ---- ignore files (these need builtins/search/ignore_rules) ----
+// ---- ignore files (these need core/walk/ignore_rules) ----
 
 TEST_CASE("walker: .gitignore keeps ignored folders and files out, negations back in", "[walker]") {
   TempDir dir("walker");

@@ -5,14 +5,14 @@
 // the classic greedy-star algorithm — components against path components with `**` as the star,
 // characters within a component with `*` as the star — so it is linear for typical globs and
 // needs no memory.
-#include "builtins/search/glob_pattern.h"
+#include "core/walk/glob_pattern.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
 #include <vector>
 
-namespace toold::builtins {
+namespace toold::core {
 namespace {
 
 constexpr std::size_t kMaxAlternatives = 256;
@@ -501,4 +501,4 @@ bool GlobPattern::matches(std::string_view path) const {
   return false;
 }
 
-} // namespace toold::builtins
+} // namespace toold::core

@@ -2,7 +2,7 @@
 // parse_path_pattern) and matching its last_matching_pattern_from_list: a rule without a slash
 // is matched against the last path component, any other against the path relative to the file's
 // folder. Git has no braces in ignore patterns, so '{' and '}' are escaped before compiling.
-#include "builtins/search/ignore_rules.h"
+#include "core/walk/ignore_rules.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace toold::builtins {
+namespace toold::core {
 namespace fs = std::filesystem;
 
 namespace {
@@ -425,4 +425,4 @@ fs::path userExcludesFile(const fs::path& repository) {
   return fs::is_regular_file(file, error) ? file : fs::path();
 }
 
-} // namespace toold::builtins
+} // namespace toold::core

@@ -18,7 +18,7 @@
 // that moment, so a visit or two may still arrive while the walk winds down.
 #pragma once
 
-#include "builtins/search/ignore_rules.h"
+#include "core/walk/ignore_rules.h"
 #include "core/base/cancellation.h"
 
 #include <cstdint>
@@ -28,7 +28,7 @@
 #include <string_view>
 #include <vector>
 
-namespace toold::builtins {
+namespace toold::core {
 
 struct WalkOptions {
   std::size_t threads = 2;          ///< at least 1
@@ -79,6 +79,6 @@ using WalkVisitorFactory = std::function<std::function<WalkDecision(const WalkEn
 /// is only valid during the call. An exception from a factory or visitor stops the walk and is
 /// rethrown here once every thread has stopped.
 WalkResult walkTree(const std::filesystem::path& root, const WalkOptions& options, const WalkVisitorFactory& visitors,
-                    const core::CancellationToken& cancellation);
+                    const CancellationToken& cancellation);
 
-} // namespace toold::builtins
+} // namespace toold::core

@@ -1,4 +1,4 @@
-#include "builtins/search/ignore_rules.h"
+#include "core/walk/ignore_rules.h"
 #include "tests/support/temp_dir.h"
 
 #include <catch2/catch.hpp>
@@ -12,11 +12,11 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using toold::builtins::IgnoreFile;
-using toold::builtins::IgnoreMatch;
-using toold::builtins::IgnoreOptions;
-using toold::builtins::IgnoreStack;
-using toold::builtins::userExcludesFile;
+using toold::core::IgnoreFile;
+using toold::core::IgnoreMatch;
+using toold::core::IgnoreOptions;
+using toold::core::IgnoreStack;
+using toold::core::userExcludesFile;
 using toold::testing::TempDir;
 
 namespace {
@@ -472,11 +472,11 @@ TEST_CASE("ignore stack: outside a repository, the workspace's .gitignore applie
   std::ofstream(dir.path() / ".gitignore") << "*.secret\n";
   std::ofstream(dir.path() / "src" / "a.secret") << "x";
   const auto file = dir.path() / "src" / "a.secret";
-  toold::builtins::IgnoreOptions options;
-  CHECK(toold::builtins::IgnoreStack::forRoot(dir.path() / "src", options)->match(file, false) == IgnoreMatch::None);
+  toold::core::IgnoreOptions options;
+  CHECK(toold::core::IgnoreStack::forRoot(dir.path() / "src", options)->match(file, false) == IgnoreMatch::None);
   options.ceiling = dir.path();
-  CHECK(toold::builtins::IgnoreStack::forRoot(dir.path() / "src", options)->match(file, false) == IgnoreMatch::Ignore);
+  CHECK(toold::core::IgnoreStack::forRoot(dir.path() / "src", options)->match(file, false) == IgnoreMatch::Ignore);
   // A ceiling that does not hold the root changes nothing.
   options.ceiling = dir.path() / "elsewhere";
-  CHECK(toold::builtins::IgnoreStack::forRoot(dir.path() / "src", options)->match(file, false) == IgnoreMatch::None);
+  CHECK(toold::core::IgnoreStack::forRoot(dir.path() / "src", options)->match(file, false) == IgnoreMatch::None);
 }

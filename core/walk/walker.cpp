@@ -8,7 +8,7 @@
 // plain walk costs no stat per entry; fstatat (relative to the open folder) is used only when
 // d_type is unknown, or, with followLinks, to see what a link points to (and one fstat per folder
 // for its identity, to detect loops).
-#include "builtins/search/walker.h"
+#include "core/walk/walker.h"
 
 #include "core/base/unique_fd.h"
 
@@ -30,7 +30,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace toold::builtins {
+namespace toold::core {
 
 std::string_view WalkEntry::name() const {
   std::string_view view(relative);
@@ -62,9 +62,9 @@ bool isAncestor(const Ancestor* chain, dev_t device, ino_t inode) {
 /// kMaxHeldFolders at once, so a wide tree cannot run toold out of descriptors; past that, a
 /// folder is opened from the root as before.
 struct HeldFolder {
-  core::UniqueFd fd;
+  UniqueFd fd;
   std::atomic<int>* held = nullptr;
-  HeldFolder(core::UniqueFd folder, std::atomic<int>* counter) : fd(std::move(folder)), held(counter) {}
+  HeldFolder(UniqueFd folder, std::atomic<int>* counter) : fd(std::move(folder)), held(counter) {}
   HeldFolder(const HeldFolder&) = delete;
   HeldFolder& operator=(const HeldFolder&) = delete;
   ~HeldFolder() { --*held; }
@@ -108,7 +108,7 @@ std::string errorText(const std::string& path, int error) { return path + ": " +
 class ParallelWalk {
 public:
   ParallelWalk(const WalkOptions& options, const WalkVisitorFactory& visitors,
-               const core::CancellationToken& cancellation)
+               const CancellationToken& cancellation)
       : options_(options), visitors_(visitors), cancellation_(cancellation) {
     skipNames_ = options.skipFolderNames;
     skipNames_.emplace_back(".git");
@@ -240,7 +240,7 @@ private:
   /// `relative` ('/'-separated, below the root) opened from the root without following any link;
   /// -1 with errno set when a component is missing, not a folder, or a link.
   int openBelowRoot(const std::string& relative) const {
-    core::UniqueFd current;
+    UniqueFd current;
     int at = root_.get();
     std::size_t start = 0;
     while (start <= relative.size()) {
@@ -356,7 +356,7 @@ private:
         continue;
       }
       if (!self && !options_.followLinks && root_ && heldFolders_.fetch_add(1) < kMaxHeldFolders) {
-        core::UniqueFd held(::openat(dirFd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC));
+        UniqueFd held(::openat(dirFd, ".", O_PATH | O_DIRECTORY | O_CLOEXEC));
         if (held) self = std::make_shared<const HeldFolder>(std::move(held), &heldFolders_);
         else --heldFolders_;
       } else if (!self && !options_.followLinks && root_) {
@@ -385,10 +385,10 @@ private:
   }
 
   const WalkOptions& options_;
-  core::UniqueFd root_; ///< the root, held for the whole walk; empty when it could not be opened
+  UniqueFd root_; ///< the root, held for the whole walk; empty when it could not be opened
   std::atomic<int> heldFolders_{0}; ///< HeldFolders alive; declared before stack_, whose Works hold them
   const WalkVisitorFactory& visitors_;
-  const core::CancellationToken& cancellation_;
+  const CancellationToken& cancellation_;
   std::vector<std::string> skipNames_;
 
   std::mutex mutex_;
@@ -408,7 +408,7 @@ private:
 } // namespace
 
 WalkResult walkTree(const fs::path& root, const WalkOptions& options, const WalkVisitorFactory& visitors,
-                    const core::CancellationToken& cancellation) {
+                    const CancellationToken& cancellation) {
   if (cancellation.isCancelled()) {
     WalkResult result;
     result.cancelled = result.quit = true;
@@ -432,4 +432,4 @@ WalkResult walkTree(const fs::path& root, const WalkOptions& options, const Walk
   return walk.run(std::move(work));
 }
 
-} // namespace toold::builtins
+} // namespace toold::core

@@ -12,7 +12,7 @@
 // below it can be re-included — git's own rule.
 #pragma once
 
-#include "builtins/search/glob_pattern.h"
+#include "core/walk/glob_pattern.h"
 
 #include <filesystem>
 #include <memory>
@@ -20,7 +20,7 @@
 #include <string_view>
 #include <vector>
 
-namespace toold::builtins {
+namespace toold::core {
 
 enum class IgnoreMatch { None, Ignore, Whitelist };
 
@@ -122,4 +122,4 @@ private:
 /// `gitdir:` and a worktree's `commondir` are followed to find the repository's config.
 std::filesystem::path userExcludesFile(const std::filesystem::path& repository);
 
-} // namespace toold::builtins
+} // namespace toold::core

@@ -19,7 +19,7 @@
 #include <string_view>
 #include <variant>
 
-namespace toold::builtins {
+namespace toold::core {
 
 class GlobPattern {
 public:
@@ -41,4 +41,4 @@ private:
   std::shared_ptr<const Compiled> compiled_;
 };
 
-} // namespace toold::builtins
+} // namespace toold::core

@@ -1,4 +1,4 @@
-#include "builtins/search/glob_pattern.h"
+#include "core/walk/glob_pattern.h"
 
 #include <catch2/catch.hpp>
 
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-using toold::builtins::GlobPattern;
+using toold::core::GlobPattern;
 
 namespace {
 
