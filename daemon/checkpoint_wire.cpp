@@ -32,8 +32,9 @@ json checkpointSummaryJson(const core::Checkpoint& checkpoint) {
   for (const auto& change : core::diffStates(checkpoint.before, checkpoint.after)) {
     json entry{{"path", change.path}, {"change", core::changeKindName(change.kind)}};
     if (!change.fromPath.empty()) entry["from"] = change.fromPath;
-    if (change.before) entry["sizeBefore"] = change.before->size;
-    if (change.after) entry["sizeAfter"] = change.after->size;
+    // A folder's size is the file system's bookkeeping, not content anyone changed.
+    if (change.before && change.before->kind != core::EntryKind::Folder) entry["sizeBefore"] = change.before->size;
+    if (change.after && change.after->kind != core::EntryKind::Folder) entry["sizeAfter"] = change.after->size;
     const auto& unrestorable = checkpoint.unrestorable;
     const bool restorable = std::find(unrestorable.begin(), unrestorable.end(), change.path) == unrestorable.end() &&
                             std::find(unrestorable.begin(), unrestorable.end(), change.fromPath) == unrestorable.end() &&

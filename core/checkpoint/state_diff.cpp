@@ -57,7 +57,7 @@ const char* changeKindName(ChangeKind kind) {
   case ChangeKind::Modified: return "modified";
   case ChangeKind::Deleted: return "deleted";
   case ChangeKind::Renamed: return "renamed";
-  case ChangeKind::ModeChanged: return "mode changed";
+  case ChangeKind::ModeChanged: return "modeChanged";
   }
   return "changed";
 }
