@@ -12,9 +12,9 @@ std::vector<codemode::CatalogEntry> catalogEntries(const core::Snapshot& invento
   for (const auto& tool : inventory.tools) {
     // The registry keeps a tool's description and input schema as its definition's text only.
     json registered = tool->registered();
-    entries.push_back(codemode::makeCatalogEntry(codemode::toolPath(tool->ns, core::normalizeToolName(tool->authoredName)),
+    entries.push_back(codemode::makeCatalogEntry(codemode::toolPath(tool->ns(), core::normalizeToolName(tool->authoredName())),
                                                  registered["description"].get<std::string>(), registered["inputSchema"],
-                                                 tool->tool.outputSchema));
+                                                 tool->outputSchema()));
   }
   codemode::sortCatalog(entries);
   return entries;

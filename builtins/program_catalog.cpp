@@ -24,7 +24,7 @@ std::shared_ptr<const ProgramCatalog> makeProgramCatalog(const core::Snapshot& i
   // Each tool's path computed once, not once per catalog entry (a hundred MCP tools made ten
   // thousand of them per program).
   for (const auto& tool : inventory.tools) {
-    std::string path = codemode::dottedPath(codemode::toolPath(tool->ns, core::normalizeToolName(tool->authoredName)));
+    std::string path = codemode::dottedPath(codemode::toolPath(tool->ns(), core::normalizeToolName(tool->authoredName())));
     if (keys.contains(path)) made->byPath.emplace(std::move(path), tool.get());
   }
   return made;

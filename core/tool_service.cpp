@@ -239,11 +239,11 @@ protocol::RegisterResult ToolService::registerToolsOneByOne(const std::optional<
   });
   // As the record's object holds them: sorted by authored name, the last of duplicates kept.
   std::stable_sort(prepared.begin(), prepared.end(),
-                   [](const auto& a, const auto& b) { return a->authoredName < b->authoredName; });
+                   [](const auto& a, const auto& b) { return a->authoredName() < b->authoredName(); });
   std::vector<std::shared_ptr<RegisteredTool>> record;
   record.reserve(prepared.size());
   for (std::size_t i = 0; i < prepared.size(); ++i)
-    if (i + 1 == prepared.size() || prepared[i + 1]->authoredName != prepared[i]->authoredName)
+    if (i + 1 == prepared.size() || prepared[i + 1]->authoredName() != prepared[i]->authoredName())
       record.push_back(std::move(prepared[i]));
   protocol::RegisterResult result;
   result.scope = scope.value_or("scope-" + std::to_string(impl_->nextScope++));

@@ -32,8 +32,8 @@ void describeCodemode(json& listed, const core::Snapshot& snapshot) {
 std::optional<json> mcpDefinition(const core::RegisteredTool& tool) {
   json listed = tool.definition();
   // MCP's title and behaviour hints: the built-ins' own, a registered tool's as it gave them.
-  if (!tool.tool.title.empty()) listed["title"] = tool.tool.title;
-  if (!tool.tool.annotations.empty()) listed["annotations"] = tool.tool.annotations;
+  if (!tool.title().empty()) listed["title"] = tool.title();
+  if (!tool.annotations().empty()) listed["annotations"] = tool.annotations();
   json& input = listed["inputSchema"];
   if (input.is_boolean() || (input.is_object() && !statesType(input))) {
     if (input.is_boolean()) input = json::object();
@@ -52,15 +52,15 @@ bool appendMcpDefinition(std::string& out, const core::RegisteredTool& tool) {
   if (!tool.shown || !tool.shownObjectSchemas || tool.shown->size() < 3) return false;
   const std::string& shown = *tool.shown;
   out += '{';
-  if (!tool.tool.annotations.empty()) {
+  if (!tool.annotations().empty()) {
     out += R"("annotations":)";
-    protocol::appendJson(out, tool.tool.annotations);
+    protocol::appendJson(out, tool.annotations());
     out += ',';
   }
   out.append(shown, 1, shown.size() - 2);  // the members, without the braces
-  if (!tool.tool.title.empty()) {
+  if (!tool.title().empty()) {
     out += R"(,"title":)";
-    protocol::appendJsonString(out, tool.tool.title);
+    protocol::appendJsonString(out, tool.title());
   }
   out += '}';
   return true;

@@ -31,9 +31,10 @@ public:
   bool compiled() const;
 
 private:
+  // The flag and the once side by side: 56 bytes rather than 64, a smaller heap block per tool.
   mutable std::once_flag once_;
-  mutable std::shared_ptr<const CompiledSchema> compiled_;
   mutable std::atomic<bool> done_{false};
+  mutable std::shared_ptr<const CompiledSchema> compiled_;
   std::shared_ptr<const std::string> text_;  // null when given compiled
   std::string_view member_;
 };

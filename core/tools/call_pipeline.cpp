@@ -224,7 +224,7 @@ struct Call : std::enable_shared_from_this<Call> {
   // A call repeating the two before it, which got the same answer, asserts `doom_loop` before it
   // runs. Polling tools are never held: their answers change by themselves.
   void guardDoomLoop() {
-    if (tool->tool.polls || io.insideProgram) return execute();
+    if (tool->polls || io.insideProgram) return execute();
     const auto started = session->doomLoop.start(tool->name, decodedInput);
     loopTicket = started.ticket;
     if (!started.suspect) return execute();
@@ -282,7 +282,7 @@ struct Call : std::enable_shared_from_this<Call> {
               next(verdict.granted() ? std::nullopt : std::optional<ToolCompletion>(refusalOf(verdict)));
             };
             const bool atOnce = checking->load() && std::this_thread::get_id() == caller;
-            if (atOnce || self->tool->tool.threading == ToolThreading::Inline) return resume();
+            if (atOnce || self->tool->threading == ToolThreading::Inline) return resume();
             boost::asio::post(self->services.workers.pool(), std::move(resume));
           });
       checking->store(false);
@@ -303,12 +303,12 @@ struct Call : std::enable_shared_from_this<Call> {
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;
     auto run = [tool = tool, input = std::move(input), context = std::move(context), done]() mutable {
       try {
-        tool->tool.execute(std::move(input), std::move(context), done);
+        tool->execute(std::move(input), std::move(context), done);
       } catch (const std::exception& e) {
         done(ToolDefect{e.what()});
       }
     };
-    if (tool->tool.threading == ToolThreading::Inline) return run();
+    if (tool->threading == ToolThreading::Inline) return run();
     boost::asio::post(services.workers.pool(), std::move(run));
   }
 
@@ -372,7 +372,7 @@ struct Call : std::enable_shared_from_this<Call> {
 
   void settle(ToolResult result) {
     // The output contract: declared ⇔ present, and valid against its schema.
-    if (tool->tool.outputSchema) {
+    if (tool->outputSchema()) {
       if (!result.output) return fail(error_type::kFailure, "Tool did not return its declared output", true);
       outputSchema = tool->outputValidator();
       if (!outputSchema) return accept(std::move(result));  // a schema toold cannot enforce: unchecked
@@ -485,7 +485,7 @@ struct Call : std::enable_shared_from_this<Call> {
   void boundOutput() {
     if (!io.boundOutput || !outcome.output || !outcome.output->is_object()) return;
     const std::string saved = outcome.outputPaths.empty() ? std::string() : outcome.outputPaths.front();
-    if (auto whole = boundStructuredOutput(*outcome.output, limits, saved, tool->tool.outputSchema.has_value(),
+    if (auto whole = boundStructuredOutput(*outcome.output, limits, saved, tool->outputSchema().has_value(),
                                            outputSchema.get(), fullBudget());
         !whole.empty())
       spdlog::warn("tool {} (call {}): its structured output is over the output budget and is sent whole ({})",

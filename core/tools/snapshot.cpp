@@ -93,18 +93,18 @@ std::vector<std::string> Snapshot::names() const {
 }
 
 bool runsInCodemode(const RegisteredTool& tool, const CodemodeSettings* settings) {
-  bool inside = tool.tool.codemode;
+  bool inside = tool.codemode;
   if (settings != nullptr)
     for (const auto& [pattern, flag] : settings->tools) {
       if (!wildcardMatch(pattern, tool.name)) continue;
-      if (flag && pattern != tool.name && !tool.tool.codemodeDirectReason.empty()) continue;
+      if (flag && pattern != tool.name && !tool.codemodeDirectReason().empty()) continue;
       inside = flag;
     }
   return inside;
 }
 
 bool keptDirectByWildcard(const RegisteredTool& tool, const CodemodeSettings* settings) {
-  if (settings == nullptr || tool.tool.codemodeDirectReason.empty() || runsInCodemode(tool, settings)) return false;
+  if (settings == nullptr || tool.codemodeDirectReason().empty() || runsInCodemode(tool, settings)) return false;
   return std::any_of(settings->tools.begin(), settings->tools.end(), [&](const auto& entry) {
     return entry.second && entry.first != tool.name && wildcardMatch(entry.first, tool.name);
   });
@@ -148,8 +148,8 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
     if (whollyDenied(tool->action(), configured)) continue;
     if (hiddenForModel(tool->name, params.model)) continue;
     std::shared_ptr<const RegisteredTool> shown = tool;
-    if (tool->tool.describe) {
-      auto description = tool->tool.describe(*catalog);
+    if (tool->describe()) {
+      auto description = tool->describe()(*catalog);
       if (!description) continue;
       if (*description != tool->description()) {
         json definition = tool->definition();
@@ -181,12 +181,12 @@ std::shared_ptr<const Snapshot> takeSnapshot(std::string id,
     std::vector<std::shared_ptr<const RegisteredTool>> direct;
     for (auto& tool : snapshot->tools) {
       if (keptDirectByWildcard(*tool, codemode.settings))
-        snapshot->codemodeKeptDirect.emplace_back(tool->name, tool->tool.codemodeDirectReason);
+        snapshot->codemodeKeptDirect.emplace_back(tool->name, tool->codemodeDirectReason());
       if (runsInCodemode(*tool, codemode.settings)) {
         inventory->tools.push_back(std::move(tool));
         continue;
       }
-      if (tool->tool.codemodeAlsoByDefault && (codemode.settings == nullptr || codemode.settings->tools.empty())) {
+      if (tool->codemodeAlsoByDefault && (codemode.settings == nullptr || codemode.settings->tools.empty())) {
         snapshot->codemodeAlsoDirect.push_back(tool->name);
         inventory->tools.push_back(tool);
       }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -104,8 +105,9 @@ using ToolExecute = std::function<void(json input, ToolContext context, ToolDone
 
 /// Where `execute` is called. Tools that block (file I/O, walks) run on the worker pool; tools that
 /// only start asynchronous work (a request to the client, a child process) run inline on the
-/// session's queue, which saves a thread hand-off per call.
-enum class ToolThreading { Workers, Inline };
+/// session's queue, which saves a thread hand-off per call. One byte: it sits beside the flags of
+/// every registration.
+enum class ToolThreading : std::uint8_t { Workers, Inline };
 
 struct Tool {
   std::string description;

@@ -51,63 +51,102 @@ bool isObjectTyped(const json& schema) {
 
 // The definition's JSON text, in the key order nlohmann keeps (sorted) and written as every answer
 // is (protocol/json_writer.h), built from its parts without copying the schemas into a document.
-std::string definitionText(const RegisteredTool& registered, const std::string& description, const json& input) {
+std::string definitionText(const std::string& name, const std::string& description, const json& input,
+                           const std::optional<json>& output, const std::string& schemaNote) {
   std::string text = R"({"description":)";
   protocol::appendJsonString(text, description);
   text += R"(,"inputSchema":)";
   protocol::appendJson(text, input);
   text += R"(,"name":)";
-  protocol::appendJsonString(text, registered.name);
-  if (registered.tool.outputSchema) {
+  protocol::appendJsonString(text, name);
+  if (output) {
     text += R"(,"outputSchema":)";
-    protocol::appendJson(text, *registered.tool.outputSchema);
+    protocol::appendJson(text, *output);
   }
-  if (!registered.schemaNote.empty()) {
+  if (!schemaNote.empty()) {
     text += R"(,"schemaNote":)";
-    protocol::appendJsonString(text, registered.schemaNote);
+    protocol::appendJsonString(text, schemaNote);
   }
   text += '}';
   text.shrink_to_fit();
   return text;
 }
 
-// Judges the schemas, builds the definition text and takes the description and the input schema
-// out of the tool: the text is the one copy kept.
-void prepare(SchemaCache& schemas, RegisteredTool& registered, Tool tool, const std::string& shownName) {
-  const Judged input = judge(schemas, tool.inputSchema, shownName, "input", registered.schemaNote);
+// Judges the schemas, builds the definition text (the one copy of the description and the input
+// schema kept) and keeps of the tool its flags and `execute`, and what few tools have in `extras`.
+void prepare(SchemaCache& schemas, RegisteredTool& registered, Tool tool, std::string authored, std::string ns) {
+  std::string schemaNote;
+  const Judged input = judge(schemas, tool.inputSchema, authored, "input", schemaNote);
   Judged output;
-  if (tool.outputSchema) output = judge(schemas, *tool.outputSchema, shownName, "output", registered.schemaNote);
-  json inputSchema = std::move(tool.inputSchema);
-  tool.inputSchema = json();
-  std::string description = std::move(tool.description);
-  tool.description = std::string();
-  // No annotations: null rather than an empty object, which would be an allocation per tool.
-  if (tool.annotations.is_object() && tool.annotations.empty()) tool.annotations = json();
-  registered.tool = std::move(tool);
-  auto text = std::make_shared<const std::string>(definitionText(registered, description, inputSchema));
+  if (tool.outputSchema) output = judge(schemas, *tool.outputSchema, authored, "output", schemaNote);
+  auto text = std::make_shared<const std::string>(
+      definitionText(registered.name, tool.description, tool.inputSchema, tool.outputSchema, schemaNote));
   registered.input = input.deferred ? std::make_shared<const LazySchema>(text, "inputSchema")
                                     : std::make_shared<const LazySchema>(input.compiled);
-  if (registered.tool.outputSchema)
+  if (tool.outputSchema)
     registered.output = output.deferred ? std::make_shared<const LazySchema>(text, "outputSchema")
                                         : std::make_shared<const LazySchema>(output.compiled);
   registered.source = text;
   registered.shown = std::move(text);
   registered.shownObjectSchemas =
-      isObjectTyped(inputSchema) && (!registered.tool.outputSchema || isObjectTyped(*registered.tool.outputSchema));
+      isObjectTyped(tool.inputSchema) && (!tool.outputSchema || isObjectTyped(*tool.outputSchema));
+  registered.execute = std::move(tool.execute);
+  registered.threading = tool.threading;
+  registered.codemode = tool.codemode;
+  registered.codemodeAlsoByDefault = tool.codemodeAlsoByDefault;
+  registered.mutates = tool.mutates;
+  registered.polls = tool.polls;
+
+  RegisteredToolExtras extras;
+  // The authored name is kept only when it differs: most are their own effective name.
+  if (authored != registered.name) extras.authoredName = std::move(authored);
+  extras.ns = std::move(ns);
+  extras.schemaNote = std::move(schemaNote);
+  extras.outputSchema = std::move(tool.outputSchema);
+  extras.permission = std::move(tool.permission);
+  extras.codemodeDirectReason = std::move(tool.codemodeDirectReason);
+  extras.title = std::move(tool.title);
+  // No annotations: null rather than an empty object.
+  if (!(tool.annotations.is_object() && tool.annotations.empty())) extras.annotations = std::move(tool.annotations);
+  extras.describe = std::move(tool.describe);
+  if (!extras.empty()) registered.extras = std::make_shared<const RegisteredToolExtras>(std::move(extras));
 }
+
+const std::string kNoText;
+const json kNoJson;
+const std::optional<json> kNoSchema;
+const std::function<std::optional<std::string>(const CatalogView&)> kNoDescribe;
 
 } // namespace
 
-// A RegisteredTool made by hand rather than by the registry (no `source`) still has its description
-// and schema in `tool`: it reads them from there.
+bool RegisteredToolExtras::empty() const {
+  return authoredName.empty() && ns.empty() && schemaNote.empty() && !outputSchema && permission.empty() &&
+         codemodeDirectReason.empty() && title.empty() && annotations.is_null() && !describe;
+}
+
+const std::string& RegisteredTool::authoredName() const {
+  return extras && !extras->authoredName.empty() ? extras->authoredName : name;
+}
+const std::string& RegisteredTool::ns() const { return extras ? extras->ns : kNoText; }
+const std::string& RegisteredTool::scope() const { return scopeName ? *scopeName : kNoText; }
+const std::string& RegisteredTool::schemaNote() const { return extras ? extras->schemaNote : kNoText; }
+const std::optional<json>& RegisteredTool::outputSchema() const { return extras ? extras->outputSchema : kNoSchema; }
+const std::string& RegisteredTool::permission() const { return extras ? extras->permission : kNoText; }
+const std::string& RegisteredTool::codemodeDirectReason() const {
+  return extras ? extras->codemodeDirectReason : kNoText;
+}
+const std::string& RegisteredTool::title() const { return extras ? extras->title : kNoText; }
+const json& RegisteredTool::annotations() const { return extras ? extras->annotations : kNoJson; }
+const std::function<std::optional<std::string>(const CatalogView&)>& RegisteredTool::describe() const {
+  return extras ? extras->describe : kNoDescribe;
+}
+
+// A RegisteredTool made by hand rather than by the registry (no `source`) has a name only.
 json RegisteredTool::definition() const { return shown ? json::parse(*shown) : registered(); }
 
 json RegisteredTool::registered() const {
   if (source) return json::parse(*source);
-  json made{{"name", name}, {"description", tool.description}, {"inputSchema", tool.inputSchema}};
-  if (tool.outputSchema) made["outputSchema"] = *tool.outputSchema;
-  if (!schemaNote.empty()) made["schemaNote"] = schemaNote;
-  return made;
+  return json{{"name", name}, {"description", ""}, {"inputSchema", json::object()}};
 }
 
 json RegisteredTool::inputSchema() const {
@@ -136,11 +175,23 @@ std::shared_ptr<const RegisteredTool> withDefinition(const RegisteredTool& tool,
   return copy;
 }
 
-// The key views the winner's own name, so it is replaced together with its winner.
-void ToolRegistry::setWinner(Winners& winners, const std::shared_ptr<const RegisteredTool>& registered) {
-  winners.erase(registered->name);
-  winners.emplace(registered->name, registered);
+namespace {
+
+bool byName(const std::shared_ptr<const RegisteredTool>& a, const std::shared_ptr<const RegisteredTool>& b) {
+  return a->name < b->name;
 }
+
+// `tools` (in registration order) sorted by name, only the latest of each name kept.
+std::vector<std::shared_ptr<const RegisteredTool>> latestByName(std::vector<std::shared_ptr<const RegisteredTool>> tools) {
+  std::stable_sort(tools.begin(), tools.end(), byName);
+  std::vector<std::shared_ptr<const RegisteredTool>> latest;
+  latest.reserve(tools.size());
+  for (std::size_t i = 0; i < tools.size(); ++i)
+    if (i + 1 == tools.size() || tools[i + 1]->name != tools[i]->name) latest.push_back(std::move(tools[i]));
+  return latest;
+}
+
+} // namespace
 
 ToolRegistry::ToolRegistry(SchemaCache& schemas) : schemas_(schemas) {}
 
@@ -176,10 +227,8 @@ std::shared_ptr<RegisteredTool> ToolRegistry::prepareOne(std::string authored, T
     throw RegistrationError(std::string(e.what()) + " (tool \"" + authored + "\")");
   }
   if (!tool.execute) throw RegistrationError("Tool \"" + authored + "\" has no execute function");
-  registered->ns = options.ns;
   if (options.codemode) tool.codemode = *options.codemode;
-  prepare(schemas_, *registered, std::move(tool), authored);
-  registered->authoredName = std::move(authored);
+  prepare(schemas_, *registered, std::move(tool), std::move(authored), options.ns);
   return registered;
 }
 
@@ -187,9 +236,10 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::installPrepared(
     const std::string& scope, std::vector<std::shared_ptr<RegisteredTool>> prepared, bool replacing) {
   std::vector<std::pair<std::string, std::string>> names;
   names.reserve(prepared.size());
+  const auto scopeName = std::make_shared<const std::string>(scope);
   for (auto& registered : prepared) {
-    registered->scope = scope;
-    names.emplace_back(registered->authoredName, registered->name);
+    registered->scopeName = scopeName;
+    names.emplace_back(registered->authoredName(), registered->name);
   }
 
   bool changed = false;
@@ -198,21 +248,19 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::installPrepared(
     std::lock_guard lock(mutex_);
     if (replacing)
       registrations_.erase(std::remove_if(registrations_.begin(), registrations_.end(),
-                                          [&](const auto& registered) { return registered->scope == scope; }),
+                                          [&](const auto& registered) { return registered->scope() == scope; }),
                            registrations_.end());
-    for (auto& registered : prepared) {
-      registered->sequence = nextSequence_++;
-      registrations_.push_back(std::move(registered));
-    }
+    // Room for a large record exactly, rather than up to twice its size; small ones grow as usual.
+    if (registrations_.size() + prepared.size() > registrations_.capacity())
+      registrations_.reserve(std::max(registrations_.size() + prepared.size(),
+                                      registrations_.capacity() + registrations_.capacity() / 2));
+    for (const auto& registered : prepared) registrations_.push_back(registered);
     if (replacing) {
       changed = recomputeWinners();
     } else if (!prepared.empty()) {
-      // The newest registration of a name always wins it: only the added names change, so a
-      // record costs its own size, not the registry's.
-      for (auto it = registrations_.end() - static_cast<std::ptrdiff_t>(prepared.size()); it != registrations_.end(); ++it)
-        setWinner(winners_, *it);
+      // The newest registration of a name always wins it: only the added names change.
+      addWinners({std::make_move_iterator(prepared.begin()), std::make_move_iterator(prepared.end())});
       ++revision_;
-      effectiveSet_.reset();
       changed = true;
     }
     listener = listener_;
@@ -224,9 +272,8 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::installPrepared(
 std::shared_ptr<const RegisteredTool> ToolRegistry::prepareReserved(const std::string& name, Tool tool) const {
   auto registered = std::make_shared<RegisteredTool>();
   registered->name = name;
-  registered->authoredName = name;
-  registered->scope = "toold:reserved";
-  prepare(schemas_, *registered, std::move(tool), name);
+  registered->scopeName = std::make_shared<const std::string>("toold:reserved");
+  prepare(schemas_, *registered, std::move(tool), name, "");
   return registered;
 }
 
@@ -237,7 +284,7 @@ bool ToolRegistry::close(const std::string& scope) {
   {
     std::lock_guard lock(mutex_);
     auto end = std::remove_if(registrations_.begin(), registrations_.end(),
-                              [&](const auto& registered) { return registered->scope == scope; });
+                              [&](const auto& registered) { return registered->scope() == scope; });
     removed = end != registrations_.end();
     registrations_.erase(end, registrations_.end());
     if (removed) changed = recomputeWinners();
@@ -250,20 +297,14 @@ bool ToolRegistry::close(const std::string& scope) {
 bool ToolRegistry::hasScope(const std::string& scope) const {
   std::lock_guard lock(mutex_);
   return std::any_of(registrations_.begin(), registrations_.end(),
-                     [&](const auto& registered) { return registered->scope == scope; });
+                     [&](const auto& registered) { return registered->scope() == scope; });
 }
 
 ToolRegistry::EffectiveSet ToolRegistry::effective() const { return *effectiveSet(); }
 
 std::shared_ptr<const ToolRegistry::EffectiveSet> ToolRegistry::effectiveSet() const {
   std::lock_guard lock(mutex_);
-  if (!effectiveSet_) {
-    auto set = std::make_shared<EffectiveSet>();
-    set->reserve(winners_.size());
-    for (const auto& [name, registered] : winners_) set->push_back(registered);
-    effectiveSet_ = std::move(set);
-  }
-  return effectiveSet_;
+  return winners_;
 }
 
 std::uint64_t ToolRegistry::revision() const {
@@ -277,16 +318,35 @@ void ToolRegistry::setChangeListener(std::function<void()> listener) {
 }
 
 bool ToolRegistry::recomputeWinners() {
-  // Registrations are kept in sequence order, so the last one seen for a name is the latest.
-  Winners winners;
-  for (const auto& registered : registrations_) setWinner(winners, registered);
-  const bool changed = winners != winners_;
+  // Registrations are kept in registration order, so the last one seen for a name is the latest.
+  auto winners = std::make_shared<EffectiveSet>(latestByName(registrations_));
+  winners->shrink_to_fit();
+  const bool changed = *winners != *winners_;
   if (changed) {
     winners_ = std::move(winners);
     ++revision_;
-    effectiveSet_.reset();
   }
   return changed;
+}
+
+void ToolRegistry::addWinners(std::vector<std::shared_ptr<const RegisteredTool>> added) {
+  added = latestByName(std::move(added));
+  // A record costs a pass over the winners, not a search per tool; the old set may be held by
+  // snapshots, so the merged one is new. Its elements are moved out only when nothing else holds
+  // it (no snapshot was taken since: a burst of registrations), which the lock makes certain.
+  const bool owned = winners_.use_count() == 1;
+  EffectiveSet& old = *winners_;
+  auto merged = std::make_shared<EffectiveSet>();
+  merged->reserve(old.size() + added.size());
+  auto kept = old.begin();
+  for (auto& tool : added) {
+    for (; kept != old.end() && (*kept)->name < tool->name; ++kept)
+      merged->push_back(owned ? std::move(*kept) : *kept);
+    if (kept != old.end() && (*kept)->name == tool->name) ++kept;  // replaced
+    merged->push_back(std::move(tool));
+  }
+  for (; kept != old.end(); ++kept) merged->push_back(owned ? std::move(*kept) : *kept);
+  winners_ = std::move(merged);
 }
 
 } // namespace toold::core

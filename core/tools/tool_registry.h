@@ -11,9 +11,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,36 +22,73 @@ namespace toold::core {
 
 class SchemaCache;
 
-/// One tool as registered: immutable, shared by the registry and every snapshot that advertised it.
-struct RegisteredTool {
-  std::string name;          ///< effective, provider-facing
-  std::string authoredName;  ///< the record key it was registered under
+/// What few registrations have, kept behind one pointer: a record of thousands of client tools
+/// has none of it, and each of its tools would otherwise hold room for all of it.
+struct RegisteredToolExtras {
+  std::string authoredName;  ///< the record key, when it differs from the effective name
   std::string ns;            ///< the namespace it was registered under; empty: none
-  std::string scope;
-  std::uint64_t sequence = 0; ///< registration order; the highest active one wins a name
-  /// What it does and its flags. Its description and input schema are not kept here
-  /// (`tool.description` is empty, `tool.inputSchema` null): they live in `source` only, the one
-  /// copy of them; read them with description() and inputSchema().
-  Tool tool;
+  /// Why a schema of the tool is not checked (empty: both are); shown in its definition.
+  std::string schemaNote;
+  std::optional<json> outputSchema;
+  std::string permission;    ///< Tool::permission
+  std::string codemodeDirectReason;
+  std::string title;
+  json annotations;          ///< null: none
+  std::function<std::optional<std::string>(const CatalogView&)> describe;
+
+  bool empty() const;
+};
+
+/// One tool as registered: immutable, shared by the registry and every snapshot that advertised it.
+/// Kept small (a record can hold thousands): the flags and `execute` of its Tool, its definition as
+/// text, and what few tools have behind `extras`. Its description and input schema live in `source`
+/// only, the one copy of them; read them with description() and inputSchema().
+struct RegisteredTool {
+  std::string name;  ///< effective, provider-facing
+  ToolExecute execute;
   /// Null when the input schema uses what toold cannot enforce: the input is then taken as it is.
   std::shared_ptr<const LazySchema> input;
   /// Null without an output schema; else null inside when it uses what toold cannot enforce.
   std::shared_ptr<const LazySchema> output;
-  /// Why a schema of the tool is not checked (empty: both are); shown in its definition.
-  std::string schemaNote;
   /// The definition as registered, as compact JSON text: {description, inputSchema, name,
   /// outputSchema?, schemaNote?} (keys sorted, as nlohmann writes them). Built once.
   std::shared_ptr<const std::string> source;
   /// The definition a snapshot shows, as JSON text: `source`, unless the snapshot changed it
   /// (a description of its own, a schema shaped for a provider).
   std::shared_ptr<const std::string> shown;
+  /// The scope it was registered in: one string shared by every tool of the record.
+  std::shared_ptr<const std::string> scopeName;
+  /// Null when it has none of them (see RegisteredToolExtras).
+  std::shared_ptr<const RegisteredToolExtras> extras;
+  ToolThreading threading = ToolThreading::Workers;  ///< Tool::threading
+  bool codemode = true;                              ///< Tool::codemode
+  bool codemodeAlsoByDefault = false;                ///< Tool::codemodeAlsoByDefault
+  bool mutates = false;                              ///< Tool::mutates
+  bool polls = false;                                ///< Tool::polls
   /// True when `shown`'s input schema is an object schema stating "type": "object", and its
   /// output schema, if any, is one too: the text can then be listed as it is where only object
   /// schemas are allowed (MCP's tools/list), without parsing it to look. Set with `shown`.
   bool shownObjectSchemas = false;
 
+  /// The record key it was registered under (its effective name unless they differ).
+  const std::string& authoredName() const;
+  /// The namespace it was registered under; empty: none.
+  const std::string& ns() const;
+  /// The scope it was registered in; empty before it is entered.
+  const std::string& scope() const;
+  const std::string& schemaNote() const;
+  const std::optional<json>& outputSchema() const;
+  /// Tool::permission: empty when its action is its effective name.
+  const std::string& permission() const;
+  const std::string& codemodeDirectReason() const;
+  const std::string& title() const;
+  /// The MCP behaviour hints; null: none given.
+  const json& annotations() const;
+  /// Tool::describe; empty: the registered description always.
+  const std::function<std::optional<std::string>(const CatalogView&)>& describe() const;
+
   /// The permission action guarding this tool: its own `permission`, else its effective name.
-  const std::string& action() const { return tool.permission.empty() ? name : tool.permission; }
+  const std::string& action() const { return permission().empty() ? name : permission(); }
   /// The definition shown, parsed: {name, description, inputSchema, outputSchema?, schemaNote?, strict?}.
   json definition() const;
   /// The definition as registered, parsed from `source`.
@@ -124,16 +161,16 @@ private:
                                                            const RegistrationOptions& options, bool replacing);
   /// Recomputes the winners from every registration; true when they changed. Needs the lock.
   bool recomputeWinners();
+  /// Makes the newest of `added` (in registration order) the winners of their names. Needs the lock.
+  void addWinners(std::vector<std::shared_ptr<const RegisteredTool>> added);
 
   SchemaCache& schemas_;
   mutable std::mutex mutex_;
   std::vector<std::shared_ptr<const RegisteredTool>> registrations_; ///< in registration order
-  /// Per effective name (a view of the winner's own name: no copy of it), the winner.
-  using Winners = std::map<std::string_view, std::shared_ptr<const RegisteredTool>>;
-  static void setWinner(Winners& winners, const std::shared_ptr<const RegisteredTool>& registered);
-  Winners winners_;
-  mutable std::shared_ptr<const EffectiveSet> effectiveSet_;  ///< of winners_; null: to be built
-  std::uint64_t nextSequence_ = 1;
+  /// The winner of every name (the latest registration of it), sorted by effective name: the
+  /// effective set itself, handed out as it is and replaced, never changed, once handed out. A
+  /// vector rather than a map: 16 bytes a tool instead of a node of 80 and a copy of 16.
+  std::shared_ptr<EffectiveSet> winners_ = std::make_shared<EffectiveSet>();
   std::uint64_t revision_ = 0;
   std::function<void()> listener_;
 };

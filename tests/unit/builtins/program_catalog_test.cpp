@@ -14,10 +14,16 @@ std::shared_ptr<const core::Snapshot> inventoryOf(std::vector<std::pair<std::str
   for (auto& [ns, name] : tools) {
     auto tool = std::make_shared<core::RegisteredTool>();
     tool->name = ns.empty() ? name : ns + "_" + name;
-    tool->authoredName = name;
-    tool->ns = ns;
-    tool->tool.description = "Does " + name;
-    tool->tool.inputSchema = json{{"type", "object"}, {"properties", {{"q", {{"type", "string"}}}}}};
+    auto extras = std::make_shared<core::RegisteredToolExtras>();
+    extras->authoredName = name;
+    extras->ns = ns;
+    tool->extras = std::move(extras);
+    tool->source = std::make_shared<const std::string>(
+        json{{"name", tool->name},
+             {"description", "Does " + name},
+             {"inputSchema", json{{"type", "object"}, {"properties", {{"q", {{"type", "string"}}}}}}}}
+            .dump());
+    tool->shown = tool->source;
     snapshot->tools.push_back(std::move(tool));
   }
   return snapshot;

@@ -112,7 +112,12 @@ TEST_CASE("registry: effective names, sorted in code-unit order, with namespace 
   auto namespaced = registry.add("t", record({{"echo", ""}}), RegistrationOptions{"acme.tools", false});
   CHECK(namespaced.front() == std::pair<std::string, std::string>{"echo", "acme_tools_echo"});
   for (const auto& tool : registry.effective())
-    if (tool->name == "acme_tools_echo") CHECK_FALSE(tool->tool.codemode);
+    if (tool->name == "acme_tools_echo") {
+      CHECK_FALSE(tool->codemode);
+      CHECK(tool->authoredName() == "echo");
+      CHECK(tool->ns() == "acme.tools");
+      CHECK(tool->scope() == "t");
+    }
 }
 
 TEST_CASE("registry: the revision and the listener follow changes of the effective set only", "[registry]") {
@@ -144,10 +149,10 @@ TEST_CASE("registry: a schema toold cannot enforce keeps the tool, unchecked, wi
   const auto& newer = *effective[0];
   CHECK(newer.inputValidator() == nullptr);
   CHECK(newer.outputValidator() == nullptr);
-  CHECK_THAT(newer.schemaNote, Catch::Contains("The input is not validated by toold: Unsupported keyword \"unevaluatedProperties\""));
-  CHECK_THAT(newer.schemaNote, Catch::Contains("The output is not validated by toold: Unsupported keyword \"minContains\""));
-  CHECK(newer.definition().at("schemaNote") == newer.schemaNote);
-  CHECK_THAT(effective[1]->schemaNote, Catch::Contains("Unsupported \"$ref\""));
+  CHECK_THAT(newer.schemaNote(), Catch::Contains("The input is not validated by toold: Unsupported keyword \"unevaluatedProperties\""));
+  CHECK_THAT(newer.schemaNote(), Catch::Contains("The output is not validated by toold: Unsupported keyword \"minContains\""));
+  CHECK(newer.definition().at("schemaNote") == newer.schemaNote());
+  CHECK_THAT(effective[1]->schemaNote(), Catch::Contains("Unsupported \"$ref\""));
 
   // Limits still refuse: they protect the daemon, not the tool.
   json deep = json::object();
@@ -179,8 +184,11 @@ TEST_CASE("registry: a plain schema is compiled at its tool's first use, any oth
   CHECK_FALSE(plain.input->compiled());
   CHECK(schemas.size() == 1);  // only the one that was not certain
   // The input schema is kept once, in the definition's text, exactly as registered.
-  CHECK(plain.tool.inputSchema.is_null());
-  CHECK(plain.tool.description.empty());
+  // A plain tool (no namespace, authored name its effective one, no output schema, title, …) holds
+  // no extras block at all.
+  CHECK(plain.extras == nullptr);
+  CHECK(plain.authoredName() == "plain");
+  CHECK(plain.scope() == "s");
   CHECK(plain.inputSchema() == tools[0].second.inputSchema);
   CHECK(*plain.shown == protocol::writeJson(json{{"name", "plain"}, {"description", "five properties"},
                                                  {"inputSchema", tools[0].second.inputSchema}}));
