@@ -288,8 +288,9 @@ std::shared_ptr<const Snapshot> ToolService::findSnapshot(const std::string& id)
 
 bool ToolService::release(const std::string& id) { return impl_->snapshots.release(id); }
 
+void ToolService::startTracking() { impl_->startTracking(); }
+
 std::shared_ptr<const Snapshot> ToolService::implicitSnapshot() {
-  impl_->startTracking();
   std::lock_guard lock(impl_->implicitMutex);
   const std::uint64_t revision = impl_->registry.revision();
   if (!impl_->implicit || impl_->implicitRevision != revision) {

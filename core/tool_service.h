@@ -91,8 +91,13 @@ public:
   std::shared_ptr<const Snapshot> findSnapshot(const std::string& id);
   bool release(const std::string& id);
   /// A snapshot of everything for the MCP face's default session, taken again only when the
-  /// effective set changed.
+  /// effective set changed. It does not start the checkpoints' tracker: `initialize` takes one for
+  /// its instructions, and a toold asked only that needs no tracker.
   std::shared_ptr<const Snapshot> implicitSnapshot();
+  /// Starts finding what calls change (the checkpoints' tracker: watches and a baseline of the
+  /// tree, on a thread of its own), once. A session's start does it — `snapshot` itself, the MCP
+  /// face's `tools/list` and `tools/call` — not toold's: the first answers do not wait behind it.
+  void startTracking();
 
   void call(std::shared_ptr<const Snapshot> snapshot, protocol::CallParams params, CallIo io,
             std::function<void(CallAnswer)> answer);

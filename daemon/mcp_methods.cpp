@@ -209,6 +209,7 @@ void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settl
     std::optional<std::string> cursor = reader.optionalString("cursor");
     // A host that ignores list_changed keeps what it was first shown: the first listing waits for
     // the configured MCP servers, as a native `snapshot` does.
+    tools.startTracking();
     whenSettled(settled, std::move(reply), [&tools, cursor = std::move(cursor)](Reply& answer) {
       auto snapshot = tools.implicitSnapshot();
       std::size_t offset = 0;
@@ -226,6 +227,7 @@ void bindMcpMethods(Server& server, core::ToolService& tools, SnapshotGate settl
                                                                               const RequestContext& context, Reply reply) {
     protocol::ParamsReader reader(params, "");
     std::string name = reader.requireString("name");
+    tools.startTracking();
     auto snapshot = tools.implicitSnapshot();
     if (snapshot->find(name) == nullptr) {
       // A host that calls before it listed (or before a server it knows of was connected): the

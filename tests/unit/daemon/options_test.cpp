@@ -101,7 +101,7 @@ TEST_CASE("the options --asks and --unattended are unset unless given, so toold.
   CHECK(parse({"--help"}).message.find("--asks ROUTE") != std::string::npos);
 }
 
-TEST_CASE("--checkpoints turns checkpoints on or off, --checkpoint-budget sets their bytes", "[options]") {
+TEST_CASE("options: --checkpoints turns checkpoints on or off, --checkpoint-budget sets their bytes", "[options]") {
   CHECK_FALSE(parse({}).options->checkpoints);
   CHECK(parse({"--checkpoints", "off"}).options->checkpoints == false);
   CHECK(parse({"--checkpoints=on"}).options->checkpoints == true);
