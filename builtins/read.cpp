@@ -67,7 +67,11 @@ std::string lower(std::string text) {
 // Appended piece by piece: `a + b` chains made a new string per piece, several per line.
 template <class Lines>
 std::string joinPreview(const Lines& lines) {
+  const std::size_t count = std::min<std::size_t>(lines.size(), kPreviewLines);
+  std::size_t size = count;
+  for (std::size_t i = 0; i < count; ++i) size += lines[i].size();
   std::string preview;
+  preview.reserve(size); // room made once: grown a line at a time, it was reallocated five times
   for (std::size_t i = 0; i < lines.size() && i < kPreviewLines; ++i) {
     if (i > 0) preview += '\n';
     preview += lines[i];
@@ -325,9 +329,18 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
   readText(files, context, path, location.directory.get(), fd, status, std::move(index), offset, limit, done);
 }
 
+/// What the verdict's continuation shares with startRead, in one allocation: whether the verdict
+/// is still awaited inside the ask (then the folder resolving held may be used), that folder, and
+/// the resolved path (a path object's copy allocates its elements anew).
+struct PendingRead {
+  std::atomic<bool> asking{true};
+  std::optional<core::HeldLocation> early;
+  core::ResolvedPath target;
+};
+
 /// Resolves the path, asks for permission, reads. `onQueue`: see readResolved.
 void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext& context, const std::string& path,
-               std::uint64_t offset, std::optional<std::uint64_t> limit, const core::ToolDone& done, bool onQueue) {
+               std::uint64_t offset, std::optional<std::uint64_t> limit, core::ToolDone done, bool onQueue) {
   core::ResolvedPath resolved;
   core::ResolvedFolder folder;
   try {
@@ -339,29 +352,31 @@ void startRead(const std::shared_ptr<FileTools>& files, const core::ToolContext&
   std::vector<core::PermissionAsk> asks;
   const auto kind = resolved.isDirectory ? core::PathKind::Directory : core::PathKind::File;
   if (auto external = core::externalDirectoryAsk(resolved, kind)) asks.push_back(std::move(*external));
-  const std::string resource = core::workspaceRelative(resolved, *context.location);
+  std::string resource = core::workspaceRelative(resolved, *context.location);
+  // Not an initializer list, which builds the member as a two-element array first.
+  json metadata(json::value_t::object);
+  metadata["filepath"] = resolved.given.string();
   // "Always" saves this file alone: reading a secret once should not open every file.
-  asks.push_back(core::PermissionAsk{"read", {resource}, {resource}, json{{"filepath", resolved.given.string()}}});
+  asks.push_back(core::PermissionAsk{"read", {resource}, {std::move(resource)}, std::move(metadata)});
   // A path that leads out of the workspace (through a link) may lead to another file system.
   onQueue = onQueue && resolved.inside;
   // The verdict may come on any thread (the client's answer to an ask arrives on the reader's).
   // Given at once, on this thread, it may use the folder resolving held; given later, whatever
   // happened meanwhile, the location is held afresh, as every other tool does after a wait.
-  auto early = std::make_shared<std::optional<core::HeldLocation>>(core::holdResolvedFolder(resolved, std::move(folder)));
-  auto asking = std::make_shared<std::atomic<bool>>(true);
+  auto pending = std::make_shared<PendingRead>();
+  pending->early = core::holdResolvedFolder(resolved, std::move(folder));
+  pending->target = std::move(resolved);
   const auto caller = std::this_thread::get_id();
-  // Shared, not copied into each continuation: a path object's copy allocates its elements anew.
-  auto target = std::make_shared<const core::ResolvedPath>(std::move(resolved));
-  assertEach(context, std::move(asks), [=](std::optional<core::ToolCompletion> refusal) {
+  assertEach(context, std::move(asks), [=, done = std::move(done)](std::optional<core::ToolCompletion> refusal) {
     if (refusal) return done(std::move(*refusal));
     std::optional<core::HeldLocation> held;
-    if (asking->load() && std::this_thread::get_id() == caller) held = std::move(*early);
+    if (pending->asking.load() && std::this_thread::get_id() == caller) held = std::move(pending->early);
     if (onQueue)
-      return guarded(done, [&] { readResolved(files, context, *target, std::move(held), offset, limit, done, true); });
-    onWorkers(context, done, [=] { readResolved(files, context, *target, std::nullopt, offset, limit, done, false); });
+      return guarded(done, [&] { readResolved(files, context, pending->target, std::move(held), offset, limit, done, true); });
+    onWorkers(context, done, [=] { readResolved(files, context, pending->target, std::nullopt, offset, limit, done, false); });
   });
-  asking->store(false);
-  early->reset(); // a verdict still to come holds afresh: the folder is closed now
+  pending->asking.store(false);
+  pending->early.reset(); // a verdict still to come holds afresh: the folder is closed now
 }
 
 /// Whether `path` has a ".." element.
@@ -396,13 +411,15 @@ bool mayReadOnQueue(FileTools& files, const core::ToolContext& context, const st
 
 core::Tool makeReadTool(std::shared_ptr<FileTools> files) {
   auto execute = [files](json input, core::ToolContext context, core::ToolDone done) {
-    const auto path = input["filePath"].get<std::string>();
+    const json& filePath = input["filePath"];
+    if (!filePath.is_string()) (void)filePath.get<std::string>(); // refused as nlohmann refuses it (the schema makes it a string)
+    const std::string& path = filePath.get_ref<const std::string&>(); // `input` outlives the queue's read; workers copy it
     // 0 is read as the first line, as opencode does now: models that count from 0 send it.
     const std::uint64_t offset = std::max<std::uint64_t>(input.value("offset", std::uint64_t{1}), 1);
     // Unset: the default limit, a cut of toold's that the page says so of (readText).
     std::optional<std::uint64_t> limit;
     if (auto given = input.find("limit"); given != input.end()) limit = given->get<std::uint64_t>();
-    if (mayReadOnQueue(*files, context, path)) return startRead(files, context, path, offset, limit, done, true);
+    if (mayReadOnQueue(*files, context, path)) return startRead(files, context, path, offset, limit, std::move(done), true);
     onWorkers(context, done, [=] { startRead(files, context, path, offset, limit, done, false); });
   };
   auto tool = workerTool(kDescription, inputSchema(), "read", false, std::move(execute));

@@ -47,6 +47,9 @@ void askInTurn(const std::shared_ptr<AskRun>& run) {
 
 void assertEach(const core::ToolContext& context, std::vector<core::PermissionAsk> asks,
                 core::PermissionContinuation done) {
+  // One ask (a read, most calls): asserted as it is, with no run to share, nor the context copied
+  // into one. Its verdict ends the run either way, as it would at the loop's end.
+  if (asks.size() == 1) return context.assertPermission(std::move(asks.front()), std::move(done));
   askInTurn(std::make_shared<AskRun>(AskRun{context, std::move(asks), std::move(done)}));
 }
 

@@ -157,7 +157,8 @@ void startMcpCall(Server& server, core::ToolService& tools, std::shared_ptr<cons
   if (auto session = metaSession(params)) call.sessionID = std::move(*session);
   call.callID = hostCallId(params).value_or("mcp-call-" + std::to_string(nextCall.fetch_add(1)));
   call.messageID = call.callID;
-  call.input = reader.has("arguments") ? reader.require("arguments") : json::object();
+  // Moved out, not copied: the params are this call's own, and nothing below reads the arguments.
+  call.input = reader.has("arguments") ? std::move(params["arguments"]) : json::object();
 
   std::function<void(json)> progress;
   std::shared_ptr<McpKeepAlive> keepAlive;

@@ -108,6 +108,26 @@ void appendJsonString(std::string& out, std::string_view text) {
   out += '"';
 }
 
+std::size_t jsonStringSize(std::string_view text) {
+  const auto* at = reinterpret_cast<const unsigned char*>(text.data());
+  const auto* end = at + text.size();
+  std::size_t size = 2;
+  while (at < end) {
+    const auto* run = at;
+    at = plainStringRunEnd(at, end);
+    size += static_cast<std::size_t>(at - run);
+    if (at == end) break;
+    if (kByteClass[*at] == 1) {
+      size += kEscapes[*at++].size;
+      continue;
+    }
+    const int length = utf8SequenceAt(at, end);
+    size += length > 0 ? static_cast<std::size_t>(length) : 3; // U+FFFD for an ill-formed one
+    at += length > 0 ? length : -length;
+  }
+  return size;
+}
+
 void appendJsonStrings(std::string& out, const std::vector<std::string>& strings) {
   out += '[';
   for (std::size_t i = 0; i < strings.size(); ++i) {
@@ -156,6 +176,43 @@ void appendJson(std::string& out, const nlohmann::json& value) {
     out += value.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     return;
   }
+}
+
+std::size_t jsonSize(const nlohmann::json& value, std::size_t limit) {
+  using Type = nlohmann::json::value_t;
+  switch (value.type()) {
+  case Type::object: {
+    const auto& members = value.get_ref<const nlohmann::json::object_t&>();
+    std::size_t size = 2 + (members.empty() ? 0 : members.size() - 1); // braces, commas
+    for (const auto& [key, member] : members) {
+      size += jsonStringSize(key) + 1 + jsonSize(member, limit);
+      if (size > limit) break;
+    }
+    return size;
+  }
+  case Type::array: {
+    const auto& elements = value.get_ref<const nlohmann::json::array_t&>();
+    std::size_t size = 2 + (elements.empty() ? 0 : elements.size() - 1);
+    for (const auto& element : elements) {
+      size += jsonSize(element, limit);
+      if (size > limit) break;
+    }
+    return size;
+  }
+  case Type::string: return jsonStringSize(value.get_ref<const std::string&>());
+  case Type::boolean: return value.get<bool>() ? 4 : 5;
+  case Type::null: return 4;
+  case Type::number_integer:
+  case Type::number_unsigned:
+  case Type::number_float:
+  case Type::binary:
+  case Type::discarded: {
+    std::string written; // a number's few bytes: within the string's own buffer, no allocation
+    appendJson(written, value);
+    return written.size();
+  }
+  }
+  return 0;
 }
 
 std::string writeJson(const nlohmann::json& value) {

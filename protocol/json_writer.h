@@ -5,6 +5,7 @@
 #pragma once
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,14 @@ void appendJson(std::string& out, const nlohmann::json& value);
 
 /// The same into a new string.
 std::string writeJson(const nlohmann::json& value);
+
+/// The number of bytes appendJson(out, value) appends, counted without writing them. Counting
+/// stops once past `limit`: a larger result only says that the text is longer than `limit`.
+/// (Measuring a value against a budget by writing it cost a copy of every string in it.)
+std::size_t jsonSize(const nlohmann::json& value, std::size_t limit = static_cast<std::size_t>(-1));
+
+/// The number of bytes appendJsonString(out, text) appends, quotes included.
+std::size_t jsonStringSize(std::string_view text);
 
 /// Appends `text` as a JSON string literal, quotes included.
 void appendJsonString(std::string& out, std::string_view text);

@@ -3,32 +3,70 @@
 #include "core/output/output_budget.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace toold::builtins {
 
+namespace {
+
+// The texts below are built in one string each, with room made once: chains of `a + b` made a
+// new string per piece, a dozen allocations per page (pageRoom builds every one of them too).
+void appendNumber(std::string& out, std::uint64_t value) {
+  char digits[24];
+  out.append(digits, std::to_chars(digits, digits + sizeof digits, value).ptr);
+}
+
+} // namespace
+
 std::string pageHeader(std::string_view path) {
-  std::string header = "<path>";
-  header.append(path).append("</path>\n<type>file</type>\n<content>\n");
+  constexpr std::string_view kOpen = "<path>", kClose = "</path>\n<type>file</type>\n<content>\n";
+  std::string header;
+  header.reserve(kOpen.size() + path.size() + kClose.size());
+  header.append(kOpen).append(path).append(kClose);
   return header;
 }
 
 std::string pageFirstLine(const PageEnd& end) {
   if (!end.cutByToold) return {};
   const std::uint64_t last = end.firstLine + end.shown - 1;
-  return "(Showing lines " + std::to_string(end.firstLine) + "-" + std::to_string(last) + " of " +
-         std::to_string(end.totalLines) + ". Continue with offset=" + std::to_string(last + 1) + ".)";
+  std::string line;
+  line.reserve(128);
+  line.append("(Showing lines ");
+  appendNumber(line, end.firstLine);
+  line += '-';
+  appendNumber(line, last);
+  line.append(" of ");
+  appendNumber(line, end.totalLines);
+  line.append(". Continue with offset=");
+  appendNumber(line, last + 1);
+  line.append(".)");
+  return line;
 }
 
 std::string pageFooter(const PageEnd& end) {
   const std::uint64_t last = end.firstLine + end.shown - 1;
-  const std::string range = std::to_string(end.firstLine) + "-" + std::to_string(last);
-  if (end.cutByBytes)
-    return "(Output capped at " + core::budgetSize(end.budgetBytes) + ". Showing lines " + range +
-           ". Use offset=" + std::to_string(last + 1) + " to continue.)";
-  if (last < end.totalLines)
-    return "(Showing lines " + range + " of " + std::to_string(end.totalLines) + ". Use offset=" +
-           std::to_string(last + 1) + " to continue.)";
-  return "(End of file - total " + std::to_string(end.totalLines) + " lines)";
+  std::string footer;
+  footer.reserve(128);
+  if (!end.cutByBytes && last >= end.totalLines) {
+    footer.append("(End of file - total ");
+    appendNumber(footer, end.totalLines);
+    footer.append(" lines)");
+    return footer;
+  }
+  if (end.cutByBytes) footer.append("(Output capped at ").append(core::budgetSize(end.budgetBytes)).append(". ");
+  else footer += '(';
+  footer.append("Showing lines ");
+  appendNumber(footer, end.firstLine);
+  footer += '-';
+  appendNumber(footer, last);
+  if (!end.cutByBytes) {
+    footer.append(" of ");
+    appendNumber(footer, end.totalLines);
+  }
+  footer.append(". Use offset=");
+  appendNumber(footer, last + 1);
+  footer.append(" to continue.)");
+  return footer;
 }
 
 PageRoom pageRoom(const core::BoundingLimits& budget, std::string_view path, std::uint64_t offset,
@@ -37,13 +75,13 @@ PageRoom pageRoom(const core::BoundingLimits& budget, std::string_view path, std
   // one sent. The longest footer is the byte cap's or the "of N" one, whichever is longer.
   const std::uint64_t widest = std::max({offset, largestNumber, limit == 0 ? 0 : offset + limit});
   PageEnd end{widest, 1, widest, false, true, budget.maxBytes};
-  const std::string first = pageFirstLine(end);
+  std::string frame = pageFirstLine(end);
   std::string footer = pageFooter(end);
   end.cutByBytes = true;
   if (std::string capped = pageFooter(end); capped.size() > footer.size()) footer = std::move(capped);
   // first "\n" header "\n\n" footer close: the lines stand where the header's last "\n" and the
   // footer's blank line meet, so they take the place of one of the frame's lines.
-  std::string frame = first;
+  frame.reserve(frame.size() + path.size() + footer.size() + 96);
   frame.append("\n").append(pageHeader(path)).append("\n\n").append(footer).append(kPageClose);
   const core::BoundingLimits room = core::roomLeft(budget, frame);
 

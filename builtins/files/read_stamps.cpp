@@ -31,7 +31,20 @@ std::chrono::system_clock::time_point fromNanoseconds(std::int64_t ns) {
 void ReadStamps::record(const std::string& sessionID, const std::filesystem::path& path, ReadStamp stamp) {
   std::lock_guard lock(mutex_);
   auto& session = sessions_[sessionID];
-  if (auto it = session.byPath.find(path); it != session.byPath.end()) session.byAge.erase({it->second.readAt, path});
+  if (auto it = session.byPath.find(path); it != session.byPath.end()) {
+    // A file read again (paging through it): its age entry is moved to the new time in place,
+    // its path not copied. Found from its time; an entry the same instant of another path is
+    // stepped over.
+    auto age = session.byAge.lower_bound({it->second.readAt, std::filesystem::path()});
+    while (age != session.byAge.end() && age->first == it->second.readAt && age->second != path) ++age;
+    if (age != session.byAge.end() && age->first == it->second.readAt) {
+      auto entry = session.byAge.extract(age);
+      entry.value().first = stamp.readAt;
+      session.byAge.insert(std::move(entry));
+      it->second = stamp;
+      return;
+    }
+  }
   session.byAge.emplace(stamp.readAt, path);
   session.byPath.insert_or_assign(path, stamp);
   if (session.byPath.size() <= kMaxStampsPerSession) return;

@@ -15,17 +15,18 @@
 namespace toold::core {
 
 struct BoundedStructure {
-  nlohmann::json value;
+  nlohmann::json value; ///< the cut copy when `cut`; null otherwise (the value stays as it was)
   bool cut = false;  ///< some string of it was cut
   bool fits = true;  ///< its JSON text fits the budget's bytes (false: cutting strings could not do it)
 };
 
-/// `value` as it is when its JSON text (compact, as toold writes it) has at most limits.maxBytes
-/// bytes. Otherwise a copy in which the longest strings are cut, all to one width, the smallest
-/// that is enough: each becomes boundedPreview(string, marker, {limits.maxLines, width}) — its
-/// head, a blank line, `marker`, a blank line and its tail, on UTF-8 character boundaries. Keys,
-/// numbers, booleans, arrays' lengths and short strings stay. `fits` is false when no width
-/// brings the text within the budget (many keys or items, or many short strings).
+/// Nothing cut when `value`'s JSON text (compact, as toold writes it) has at most limits.maxBytes
+/// bytes, measured without writing it (the text is not built, the value not copied). Otherwise a
+/// copy in which the longest strings are cut, all to one width, the smallest that is enough: each
+/// becomes boundedPreview(string, marker, {limits.maxLines, width}) — its head, a blank line,
+/// `marker`, a blank line and its tail, on UTF-8 character boundaries. Keys, numbers, booleans,
+/// arrays' lengths and short strings stay. `fits` is false when no width brings the text within
+/// the budget (many keys or items, or many short strings).
 BoundedStructure boundStructure(const nlohmann::json& value, const BoundingLimits& limits, std::string_view marker);
 
 /// The note a cut string carries: "... cut to fit the output budget; the call's full text is

@@ -128,7 +128,12 @@ struct PermissionService::Impl : std::enable_shared_from_this<Impl> {
 
   std::vector<const Ruleset*> configuredLayers(std::string_view agent) const {
     std::lock_guard lock(configMutex);
-    std::vector<const Ruleset*> layers{&defaults, &config->rules};
+    // Room for all four (the defaults, the config's, the agent's, a snapshot's) made at once: an
+    // ask per call grew this twice.
+    std::vector<const Ruleset*> layers;
+    layers.reserve(4);
+    layers.push_back(&defaults);
+    layers.push_back(&config->rules);
     if (auto it = config->agents.find(agent); it != config->agents.end()) layers.push_back(&it->second);
     return layers;
   }

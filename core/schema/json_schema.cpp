@@ -458,22 +458,25 @@ CompiledSchema::Checked CompiledSchema::check(const json& value, const Validatio
 
 CompiledSchema::Checked CompiledSchema::run(json* fillIn, const json& value, const ValidationBudget& budget) const {
   if (auto refused = refuseUncheckable(value, 0)) return {Checked::Status::Invalid, {*refused}};
-  valijson::ValidationResults results;
+  // Made only when valijson runs: its deque of errors allocated two blocks for every input the
+  // acceptor takes at once (nearly all of them).
+  std::optional<valijson::ValidationResults> results;
   try {
     ValidationMeter meter(budget);
     if (fillIn) fillDefaults(impl_->lowered.document, impl_->lowered.document, *fillIn, 0);
     if (impl_->acceptor && impl_->acceptor->accepts(value)) return {};
-    if (validateAgainst(impl_->schemas.root(), NlohmannJsonAdapter(value), {"<root>"}, &results)) return {};
+    results.emplace();
+    if (validateAgainst(impl_->schemas.root(), NlohmannJsonAdapter(value), {"<root>"}, &*results)) return {};
   } catch (const ValidationMeter::Stopped& stopped) {
     if (stopped.why == ValidationMeter::Stop::Cancelled) return {Checked::Status::Cancelled, {}};
     // What reached the root's results before the stop is certain (valijson moves a branch's
     // issues there only once the branch has failed for good); with none, nothing is known.
-    if (results.numErrors() == 0) return {Checked::Status::OverBudget, {{"root", tooCostly(budget)}}};
-    return {Checked::Status::OverBudget, collectIssues(results, value)};
+    if (!results || results->numErrors() == 0) return {Checked::Status::OverBudget, {{"root", tooCostly(budget)}}};
+    return {Checked::Status::OverBudget, collectIssues(*results, value)};
   } catch (const std::exception& error) {
     return {Checked::Status::Invalid, {{"root", std::string("The value could not be checked: ") + error.what()}}};
   }
-  return {Checked::Status::Invalid, collectIssues(results, value)};
+  return {Checked::Status::Invalid, collectIssues(*results, value)};
 }
 
 }  // namespace toold::core

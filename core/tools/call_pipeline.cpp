@@ -276,9 +276,11 @@ struct Call : std::enable_shared_from_this<Call> {
       const auto caller = std::this_thread::get_id();
       self->services.permissions.check(
           std::move(ask), self->permissionCaller(),
-          [self, checking, caller, next = std::move(next)](PermissionVerdict verdict) {
+          [self, checking, caller, next = std::move(next)](PermissionVerdict verdict) mutable {
             self->keepNotice(verdict);
-            auto resume = [next, verdict = std::move(verdict)] {
+            // The verdict comes once: the continuation (a tool's whole state, often) is moved on,
+            // not copied.
+            auto resume = [next = std::move(next), verdict = std::move(verdict)] {
               next(verdict.granted() ? std::nullopt : std::optional<ToolCompletion>(refusalOf(verdict)));
             };
             const bool atOnce = checking->load() && std::this_thread::get_id() == caller;
@@ -301,7 +303,7 @@ struct Call : std::enable_shared_from_this<Call> {
     ToolDone done = completionHandler();
     // After-hooks are shown the decoded input; without them the tool may have it outright.
     json input = services.hooks.empty(HookPoint::After) ? std::move(decodedInput) : decodedInput;
-    auto run = [tool = tool, input = std::move(input), context = std::move(context), done]() mutable {
+    auto run = [tool = tool, input = std::move(input), context = std::move(context), done = std::move(done)]() mutable {
       try {
         tool->execute(std::move(input), std::move(context), done);
       } catch (const std::exception& e) {

@@ -114,7 +114,10 @@ std::optional<HeldLocation> holdResolvedFolder(const ResolvedPath& path, Resolve
   held.canonical = path.canonical;
   held.display = path.given.string();
   held.directory = std::move(found.folder);
-  held.leaf = path.canonical.filename().string();
+  // Only a clean absolute path (no trailing slash, no "." or "..") is resolved through its
+  // folder: its leaf is the text after the last slash, with no path object built for it.
+  const std::string& canonical = path.canonical.native();
+  held.leaf = canonical.substr(canonical.rfind('/') + 1);
   held.status = found.leaf;
   return held;
 }

@@ -185,12 +185,15 @@ std::optional<struct stat> statWithoutSymlinks(const std::string& path) {
 
 /// `<data-dir>/tool-output`, resolved like any path, once per data dir: it is asked about on every
 /// call that names a path, and resolving it costs an lstat per component. toold made the folder
-/// itself, so what it resolved to at the first call is what it is.
-fs::path toolOutputFolder(const fs::path& dataDir) {
+/// itself, so what it resolved to at the first call is what it is. Returned as held (entries are
+/// never removed): a copy of a path object cost several allocations per call.
+const fs::path& toolOutputFolder(const fs::path& dataDir) {
   static std::mutex mutex;
-  static std::map<std::string, fs::path> resolved;
-  const fs::path absolute = dataDir.is_absolute() ? dataDir : fs::absolute(dataDir);
+  static std::map<std::string, fs::path, std::less<>> resolved;
   std::lock_guard lock(mutex);
+  if (dataDir.is_absolute())
+    if (auto known = resolved.find(dataDir.native()); known != resolved.end()) return known->second;
+  const fs::path absolute = dataDir.is_absolute() ? dataDir : fs::absolute(dataDir);
   auto [entry, inserted] = resolved.try_emplace(absolute.string());
   std::optional<struct stat> unused;
   if (inserted) entry->second = resolveComponents(absolute / "tool-output", unused);
@@ -296,7 +299,7 @@ ResolvedPath resolve(std::string_view path, const Location& location, ResolvedFo
 
   ResolvedPath result;
   fs::path expanded = expandHome(path);
-  result.given = expanded.is_absolute() ? expanded : location.directory / expanded;
+  result.given = expanded.is_absolute() ? std::move(expanded) : location.directory / expanded;
   if (!result.given.is_absolute()) result.given = fs::absolute(result.given);
   std::optional<struct stat> info;
   bool fast = false;

@@ -61,3 +61,20 @@ TEST_CASE("read stamps: a stamp recorded again counts as read at its new time wh
   stamps.record("s1", "/w/more", at(100'002)); // still room: forgetting freed one
   CHECK(stamps.find("s1", "/w/2"));
 }
+
+TEST_CASE("read stamps: of two files read at the same instant, the one read again moves, the other stays", "[stamps]") {
+  ReadStamps stamps;
+  const auto start = std::chrono::system_clock::now();
+  auto at = [&](int seconds) { return ReadStamp{identity(1, 1), 0, start + std::chrono::seconds(seconds)}; };
+  stamps.record("s1", "/w/a", at(0));
+  stamps.record("s1", "/w/b", at(0));
+  stamps.record("s1", "/w/b", ReadStamp{identity(2, 2), 7, start + std::chrono::seconds(100'000)});
+  REQUIRE(stamps.find("s1", "/w/b"));
+  CHECK(stamps.find("s1", "/w/b")->contentHash == 7);
+  for (std::size_t i = 2; i < ReadStamps::kMaxStampsPerSession; ++i)
+    stamps.record("s1", "/w/" + std::to_string(i), at(static_cast<int>(i)));
+  stamps.record("s1", "/w/over", at(100'001)); // one over: the oldest, /w/a, goes; /w/b is newer now
+  CHECK_FALSE(stamps.find("s1", "/w/a"));
+  CHECK(stamps.find("s1", "/w/b"));
+  CHECK(stamps.find("s1", "/w/2"));
+}

@@ -5,6 +5,7 @@
 #include <random>
 
 using nlohmann::json;
+using toold::protocol::jsonSize;
 using toold::protocol::writeJson;
 
 namespace {
@@ -57,6 +58,20 @@ TEST_CASE("writeJson writes what nlohmann's dump writes, byte for byte", "[proto
     const std::string expected = nlohmannDump(value);
     const std::string written = writeJson(value);
     if (written != expected) FAIL("differs for " << json(expected).dump() << " written as " << json(written).dump());
+    if (jsonSize(value) != written.size()) FAIL("measured " << jsonSize(value) << " bytes for " << json(expected).dump());
+  }
+}
+
+TEST_CASE("jsonSize with a limit: exact at or below it, over it once the text is", "[protocol]") {
+  std::mt19937 random(20261207);
+  for (int i = 0; i < 5000; ++i) {
+    const json value = randomValue(random, 0);
+    const std::size_t size = writeJson(value).size();
+    for (const std::size_t limit : {std::size_t{0}, size / 2, size - 1, size, size + 1, 10 * size}) {
+      const std::size_t measured = jsonSize(value, limit);
+      if (size <= limit) CHECK(measured == size);
+      else CHECK(measured > limit);
+    }
   }
 }
 
@@ -84,12 +99,14 @@ TEST_CASE("writeJson on long strings: a special byte at every offset of the bloc
         text.replace(position, 1, special);
         const json value{{"key", text}, {"list", {text, 1}}};
         if (writeJson(value) != nlohmannDump(value)) FAIL("differs for " << json(nlohmannDump(value)).dump());
+        if (jsonSize(value) != nlohmannDump(value).size()) FAIL("measured wrong for " << json(nlohmannDump(value)).dump());
       }
   // Every byte an escape: the output is two to six times the text, far past the room first made.
   for (const std::string& unit : {std::string("\n"), std::string("\x01"), std::string("\"x"), std::string("\xc3")}) {
     std::string text;
     for (int i = 0; i < 3000; ++i) text += unit;
     CHECK(writeJson(json(text)) == nlohmannDump(json(text)));
+    CHECK(jsonSize(json(text)) == nlohmannDump(json(text)).size());
   }
 }
 
