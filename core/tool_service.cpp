@@ -119,6 +119,15 @@ struct ToolService::Impl {
   }
 
   void makeTracker(CheckpointBook& book) {
+    // A data folder inside the workspace would be watched too: every chunk the tracker stores
+    // would be an event it records, and so on. The file tools' changes are recorded all the same.
+    const auto data = std::filesystem::weakly_canonical(location->dataDir);
+    const auto [end, _] = std::mismatch(location->directory.begin(), location->directory.end(), data.begin(), data.end());
+    if (end == location->directory.end()) {
+      spdlog::warn("checkpoints: the data folder {} is inside the workspace; what commands change is not tracked",
+                   data.string());
+      return;
+    }
     trackedRoot = UniqueFd(::open(location->directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!trackedRoot) {
       spdlog::warn("checkpoints: {} cannot be opened to watch ({}); only the file tools' changes are recorded",
