@@ -5,6 +5,7 @@
 #include "builtins/bash_jobs.h"
 #include "builtins/bash_kill.h"
 #include "builtins/bash_output.h"
+#include "builtins/changes.h"
 #include "builtins/edit.h"
 #include "builtins/glob.h"
 #include "builtins/grep.h"
@@ -17,6 +18,7 @@
 #include "builtins/task.h"
 #include "builtins/todoread.h"
 #include "builtins/todowrite.h"
+#include "builtins/undo.h"
 #include "builtins/webfetch.h"
 #include "builtins/tool_annotations.h"
 #include "builtins/write.h"
@@ -59,6 +61,9 @@ void registerBuiltinTools(core::ToolService& tools) {
   list.emplace_back("skill", makeSkillTool([&tools] { return tools.config()->skillPaths; }));
   list.emplace_back("webfetch",
                     makeWebfetchTool([&tools] { return WebfetchOptions{tools.config()->webfetchPrivateAddresses}; }));
+  // Checkpoints for MCP hosts: wholly denied by the default rules until the config allows `undo`.
+  list.emplace_back("changes", makeChangesTool(tools));
+  list.emplace_back("undo", makeUndoTool(tools));
   for (auto& [name, tool] : list) {
     annotateBuiltin(name, tool);
     // Built-ins are direct tools; the config's `codemode.tools` can move any of them inside.

@@ -37,6 +37,8 @@ constexpr std::array kAnnotations{
     Annotation{"task", "Run a subagent", false, true, false, true},
     Annotation{"skill", "Load skill", true, false, true, false},
     Annotation{"webfetch", "Fetch web page", true, false, false, true},
+    Annotation{"changes", "Show the session's changes", true, false, true, false},
+    Annotation{"undo", "Undo the session's changes", false, true, false, false},
 };
 
 } // namespace

@@ -1,9 +1,7 @@
 #include "daemon/checkpoint_wire.h"
 
-#include "core/checkpoint/state_diff.h"
 #include "protocol/params_error.h"
 
-#include <algorithm>
 
 namespace toold::daemon {
 
@@ -27,37 +25,9 @@ CheckpointSelection readCheckpointSelection(const json& params, bool selectorReq
   return selection;
 }
 
-json checkpointSummaryJson(const core::Checkpoint& checkpoint) {
-  json changes = json::array();
-  for (const auto& change : core::diffStates(checkpoint.before, checkpoint.after)) {
-    json entry{{"path", change.path}, {"change", core::changeKindName(change.kind)}};
-    if (!change.fromPath.empty()) entry["from"] = change.fromPath;
-    // A folder's size is the file system's bookkeeping, not content anyone changed.
-    if (change.before && change.before->kind != core::EntryKind::Folder) entry["sizeBefore"] = change.before->size;
-    if (change.after && change.after->kind != core::EntryKind::Folder) entry["sizeAfter"] = change.after->size;
-    const auto& unrestorable = checkpoint.unrestorable;
-    const bool restorable = std::find(unrestorable.begin(), unrestorable.end(), change.path) == unrestorable.end() &&
-                            std::find(unrestorable.begin(), unrestorable.end(), change.fromPath) == unrestorable.end() &&
-                            !(change.before && change.before->hashOnly);
-    entry["restorable"] = restorable;
-    changes.push_back(std::move(entry));
-  }
-  json summary{{"id", checkpoint.sequence},
-               {"kind", core::checkpointKindName(checkpoint.kind)},
-               {"messageID", checkpoint.messageID},
-               {"callID", checkpoint.callID},
-               {"tool", checkpoint.tool},
-               {"started", checkpoint.startedMs},
-               {"finished", checkpoint.finishedMs},
-               {"changes", std::move(changes)}};
-  if (checkpoint.concurrent) summary["concurrent"] = true;
-  if (!checkpoint.note.empty()) summary["note"] = checkpoint.note;
-  if (checkpoint.of != 0) summary["of"] = checkpoint.of;
-  return summary;
-}
-
-json restoreResultJson(std::uint64_t checkpoint, const std::vector<std::string>& restored) {
-  return json{{"checkpoint", checkpoint}, {"restored", restored}};
+protocol::RpcError checkpointError(const builtins::CheckpointRefusal& refusal) {
+  if (refusal.conflict) return protocol::RpcError{kCheckpointConflict, refusal.message, json{{"conflicts", refusal.conflicts}}};
+  return protocol::RpcError{kCheckpointUnavailable, refusal.message, json{{"reason", refusal.reason}}};
 }
 
 } // namespace toold::daemon

@@ -1,6 +1,7 @@
 #include "core/checkpoint/checkpoint_range.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace toold::core {
@@ -36,6 +37,30 @@ std::optional<std::size_t> firstCheckpointOf(const std::vector<Checkpoint>& hist
     if ((callID && history[i].callID == *callID) || (messageID && history[i].messageID == *messageID)) return i;
   }
   return std::nullopt;
+}
+
+std::optional<std::size_t> newestStandingCall(const std::vector<Checkpoint>& history) {
+  // The calls standing, oldest first; a restore takes off those from the one it went back before
+  // on (sequences rise), and keeps them so that a redo of it puts them back.
+  std::vector<std::size_t> standing;
+  std::map<std::uint64_t, std::vector<std::size_t>> undoneBy;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    const Checkpoint& checkpoint = history[i];
+    if (checkpoint.kind == CheckpointKind::Call) {
+      standing.push_back(i);
+    } else if (checkpoint.kind == CheckpointKind::Restore) {
+      auto& undone = undoneBy[checkpoint.sequence];
+      while (!standing.empty() && history[standing.back()].sequence >= checkpoint.of) {
+        undone.insert(undone.begin(), standing.back());
+        standing.pop_back();
+      }
+    } else if (auto it = undoneBy.find(checkpoint.of); it != undoneBy.end()) { // a redo
+      standing.insert(standing.end(), it->second.begin(), it->second.end());
+      undoneBy.erase(it);
+    }
+  }
+  if (standing.empty()) return std::nullopt;
+  return standing.back();
 }
 
 RestorePlan planRestore(const std::vector<Checkpoint>& history, std::size_t from) {

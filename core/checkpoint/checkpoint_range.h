@@ -33,6 +33,11 @@ RangeChange changeOfRange(const std::vector<Checkpoint>& history, std::size_t fr
 std::optional<std::size_t> firstCheckpointOf(const std::vector<Checkpoint>& history, const std::string* callID,
                                              const std::string* messageID);
 
+/// The index of the session's newest call checkpoint whose change still stands: not gone back
+/// before by a restore, or put back by a redo of that restore. What an undo with no call named
+/// takes back; nullopt when every call was undone (or there is none).
+std::optional<std::size_t> newestStandingCall(const std::vector<Checkpoint>& history);
+
 /// Where a restore goes and what it expects to find, or why there is none.
 struct RestorePlan {
   std::string error; ///< set when there is nothing to do; the rest is then empty

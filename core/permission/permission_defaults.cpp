@@ -12,6 +12,9 @@ Ruleset defaultPermissionRules(const std::filesystem::path& toolOutputFolder) {
       {"external_directory", "*", ask, source},
       {kSandboxAction, "*", ask, source},
       {"external_directory", toolOutputFolder.generic_string() + "/*", allow, source},
+      // The checkpoint tools (changes, undo) are for a host to offer when it wants them: wholly
+      // denied, so hidden from snapshots, until the config says `"undo": "ask"` or "allow".
+      {"undo", "*", PermissionEffect::Deny, source},
       // Secrets: .env files ask; their checked-in templates do not hold secrets.
       {"read", "*.env", ask, source},
       {"read", "*.env.*", ask, source},

@@ -97,6 +97,21 @@ Command parseMeta(std::string_view line) {
     if (rest.empty()) return LineError{"usage: :kill JOB (a job id from :jobs, e.g. shell-2)"};
     return KillJob{std::string(rest)};
   }
+  if (word == "changes") {
+    if (!rest.empty()) return LineError{"usage: :changes (the session's checkpoints; :session NAME for another's)"};
+    return ShowChanges{};
+  }
+  if (word == "diff" || word == "undo") {
+    if (rest.find_first_of(kBlanks) != std::string_view::npos) return LineError{"usage: :" + std::string(word) + " [CALL]"};
+    std::optional<std::string> call;
+    if (!rest.empty()) call = std::string(rest);
+    if (word == "diff") return ShowDiff{call};
+    return UndoChanges{call};
+  }
+  if (word == "redo") {
+    if (!rest.empty()) return LineError{"usage: :redo (takes the last :undo back)"};
+    return RedoChanges{};
+  }
   if (word == "record") {
     if (rest.empty()) return LineError{"usage: :record FILE.fixture"};
     return RecordFixture{std::string(rest)};
@@ -182,7 +197,8 @@ bool needsMoreInput(std::string_view text) {
 const std::vector<std::string>& metaCommands() {
   static const std::vector<std::string> commands{":help",  ":quit",   ":tools", ":describe", ":call", ":session",
                                                  ":model", ":text",   ":pretty", ":raw",     ":limit", ":cancel",
-                                                 ":jobs",  ":kill",   ":reply", ":record"};
+                                                 ":jobs",  ":kill",   ":reply", ":record",
+                                                 ":changes", ":diff", ":undo", ":redo"};
   return commands;
 }
 
@@ -190,7 +206,8 @@ const std::vector<std::string>& knownMethods() {
   static const std::vector<std::string> methods{
       "ping",           "register",          "unregister",          "snapshot",          "release",
       "call",           "tools/list",        "tools/call",          "hooks/subscribe",   "session/end",
-      "permission/list", "permission/approvals", "permission/revoke", "$/cancelRequest", "notifications/cancelled",
+      "permission/list", "permission/approvals", "permission/revoke", "checkpoint/list", "checkpoint/diff",
+      "checkpoint/restore", "checkpoint/redo", "$/cancelRequest", "notifications/cancelled",
       "$/test/sleep",   "$/test/echo",       "$/test/fail",         "$/test/ask"};
   return methods;
 }
@@ -204,6 +221,12 @@ std::string_view helpText() {
                                 key=@FILE for a file's content; a trailing {json} is the base input
   :session NAME  :model NAME    take the snapshot for another session or model
   :jobs  :kill JOB              the session's background shell jobs, and stopping one
+Checkpoints (what the session's calls changed in the workspace):
+  :changes                      the session's checkpoints: id, tool, call, changed paths
+  :diff [CALL]                  what a call changed (the call ids :changes shows); all of it without CALL
+  :undo [CALL]                  the workspace back to before the call (the newest not undone without
+                                CALL); refused, naming the paths, if a path was changed since outside
+  :redo                         takes the last :undo back
 Messages:
   METHOD {json params}          a request (params optional), e.g.  ping  or  tools/list
   !METHOD {json params}         a notification, e.g.  !notifications/cancelled {"requestId":3}

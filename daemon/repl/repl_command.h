@@ -73,6 +73,20 @@ struct RecordFixture {
   std::string path;
 };
 
+/// `:changes`: the session's checkpoints.
+struct ShowChanges {};
+/// `:diff [CALL]`: what one call changed; with no call, all the session changed.
+struct ShowDiff {
+  std::optional<std::string> callID;
+};
+/// `:undo [CALL]`: the workspace back to before the call; with no call, before the session's
+/// newest call still standing.
+struct UndoChanges {
+  std::optional<std::string> callID;
+};
+/// `:redo`: takes the session's last undo back.
+struct RedoChanges {};
+
 struct ShowHelp {};
 struct Quit {};
 struct Nothing {}; ///< a blank line or a `#` comment
@@ -83,8 +97,8 @@ struct LineError {
 };
 
 using Command = std::variant<SendRequest, SendNotification, SendRaw, SendReply, CallTool, ShowTools, DescribeTool, SetSession,
-                             SetModel, SetMode, SetLimit, CancelRequest, ListJobs, KillJob, RecordFixture, ShowHelp, Quit,
-                             Nothing, LineError>;
+                             SetModel, SetMode, SetLimit, CancelRequest, ListJobs, KillJob, RecordFixture, ShowChanges, ShowDiff,
+                             UndoChanges, RedoChanges, ShowHelp, Quit, Nothing, LineError>;
 
 /// `isTool` says whether a bare first word is a tool's name (then the line calls it);
 /// `isCodemodeTool`, whether it names a tool the snapshot offers only inside `execute` (then the

@@ -4,6 +4,7 @@
 #include "core/process/child_process.h"
 #include "core/process/program_lookup.h"
 #include "daemon/repl/repl_catalog.h"
+#include "daemon/repl/repl_checkpoints.h"
 #include "daemon/repl/repl_command.h"
 #include "daemon/repl/repl_complete.h"
 #include "daemon/repl/repl_console.h"
@@ -336,6 +337,16 @@ bool Repl::execute(const Command& command) {
           else if (!args_.session.quiet)
             console_.print("recorded the conversation in " + c.path + " (replay: " + shellWord(fixtureRunner()) +
                            " --toold " + shellWord(ec ? args_.toold : toold.string()) + " " + shellWord(c.path) + ")\n");
+        } else if constexpr (std::is_same_v<T, ShowChanges> || std::is_same_v<T, ShowDiff> ||
+                             std::is_same_v<T, UndoChanges> || std::is_same_v<T, RedoChanges>) {
+          // The checkpoints of the session the REPL's calls are made in (its session name).
+          const std::string sessionID = session_.sessionName();
+          CheckpointRequest request;
+          if constexpr (std::is_same_v<T, ShowChanges>) request = changesRequest(sessionID);
+          else if constexpr (std::is_same_v<T, ShowDiff>) request = diffRequest(sessionID, c.callID);
+          else if constexpr (std::is_same_v<T, UndoChanges>) request = undoRequest(sessionID, c.callID);
+          else request = redoRequest(sessionID);
+          if (!session_.request(request.method, request.params)) fail("toold is gone; nothing was sent");
         } else if constexpr (std::is_same_v<T, ShowHelp>) {
           console_.print(std::string(helpText()));
         } else if constexpr (std::is_same_v<T, LineError>) {

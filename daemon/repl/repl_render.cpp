@@ -3,6 +3,8 @@
 // names the tool, the status, the time taken and the metadata's fields.
 #include "daemon/repl/repl_render.h"
 
+#include "daemon/repl/repl_checkpoints.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <string_view>
@@ -136,12 +138,14 @@ std::string renderAnswer(const json& answer, const SentRequest& sent, OutputMode
     const json& error = answer["error"];
     std::string text = "error " + dumpJson(error.value("code", json())) + ": " + error.value("message", std::string()) + "\n";
     if (error.contains("data")) text += "  data: " + dumpJson(error["data"]) + "\n";
+    if (sent.method.starts_with("checkpoint/")) text += checkpointConflictText(error.value("data", json()));
     return text + summary(sent, "failed", "");
   }
   const json& result = answer.value("result", json());
   if (sent.method == "call" && result.is_object() && result.contains("status")) return renderCallOutcome(result, sent);
   if (sent.method == "tools/call" && result.is_object() && result.contains("content")) return renderMcpResult(result, sent);
   if ((sent.method == "tools/list" || sent.method == "snapshot") && result.is_object()) return renderToolList(result, sent);
+  if (auto text = checkpointResultText(sent.method, result)) return *text + summary(sent, "ok", "");
   std::string text = result.is_null() ? std::string() : dumpJson(result, 2) + "\n";
   return text + summary(sent, "ok", "");
 }

@@ -2,6 +2,7 @@
 // schema, answers rendered as text, long output cut, completion candidates, and the fixture a
 // recording becomes.
 #include "daemon/repl/repl_catalog.h"
+#include "daemon/repl/repl_checkpoints.h"
 #include "daemon/repl/repl_command.h"
 #include "daemon/repl/repl_complete.h"
 #include "daemon/repl/repl_fixture.h"
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <unistd.h>
 
 using namespace toold::repl;
@@ -137,6 +139,70 @@ TEST_CASE("lines parse into commands, and a tool's name calls it") {
   CHECK(std::holds_alternative<LineError>(parseLine(":limit many")));
   CHECK(std::get<KillJob>(parseLine(":kill shell-2")).id == "shell-2");
   CHECK(std::holds_alternative<LineError>(parseLine(":frobnicate")));
+}
+
+TEST_CASE(":changes, :diff, :undo and :redo parse, and ask for the REPL's session") {
+  CHECK(std::holds_alternative<ShowChanges>(parseLine(":changes")));
+  CHECK(std::holds_alternative<LineError>(parseLine(":changes call-1")));
+  CHECK_FALSE(std::get<ShowDiff>(parseLine(":diff")).callID.has_value());
+  CHECK(std::get<ShowDiff>(parseLine(":diff  call-2 ")).callID == "call-2");
+  CHECK_FALSE(std::get<UndoChanges>(parseLine(":undo")).callID.has_value());
+  CHECK(std::get<UndoChanges>(parseLine(":undo call-3")).callID == "call-3");
+  CHECK(std::get<LineError>(parseLine(":undo call-3 call-4")).message == "usage: :undo [CALL]");
+  CHECK(std::holds_alternative<LineError>(parseLine(":diff a b")));
+  CHECK(std::holds_alternative<RedoChanges>(parseLine(":redo")));
+  CHECK(std::holds_alternative<LineError>(parseLine(":redo call-1")));
+  for (const char* command : {":changes", ":diff", ":undo", ":redo"})
+    CHECK(std::find(metaCommands().begin(), metaCommands().end(), command) != metaCommands().end());
+  CHECK(helpText().find(":undo [CALL]") != std::string_view::npos);
+
+  const auto list = changesRequest("repl");
+  CHECK(list.method == "checkpoint/list");
+  CHECK(list.params == json{{"sessionID", "repl"}});
+  CHECK(diffRequest("repl", "call-2").params == json{{"sessionID", "repl"}, {"callID", "call-2"}});
+  const auto all = diffRequest("repl", std::nullopt).params;
+  CHECK(all["range"]["from"] == 0);
+  CHECK(all["range"]["to"].get<std::uint64_t>() == std::numeric_limits<std::uint64_t>::max());
+  CHECK(undoRequest("repl", "call-3").method == "checkpoint/restore");
+  CHECK(undoRequest("repl", "call-3").params == json{{"sessionID", "repl"}, {"callID", "call-3"}});
+  CHECK(undoRequest("repl", std::nullopt).params == json{{"sessionID", "repl"}}); // toold picks the newest
+  CHECK(redoRequest("other").method == "checkpoint/redo");
+  CHECK(redoRequest("other").params == json{{"sessionID", "other"}});
+}
+
+TEST_CASE("checkpoint answers read as lines in text mode, and a refused undo names the paths") {
+  const json list{{"id", 7}, {"result", {{"sessionID", "repl"}, {"checkpoints", json::parse(R"([
+    {"id": 3, "kind": "call", "messageID": "m", "callID": "call-1", "tool": "edit", "started": 1, "finished": 2,
+     "changes": [{"path": "a.txt", "change": "modified", "sizeBefore": 6, "sizeAfter": 5, "restorable": true}]},
+    {"id": 4, "kind": "call", "messageID": "m", "callID": "call-2", "tool": "apply_patch", "started": 1, "finished": 2,
+     "changes": [{"path": "new/n.py", "change": "renamed", "from": "old/n.py", "restorable": true},
+                 {"path": "big.bin", "change": "created", "restorable": false}], "concurrent": true},
+    {"id": 5, "kind": "restore", "messageID": "", "callID": "", "tool": "checkpoint/restore", "started": 1,
+     "finished": 2, "changes": [], "of": 4}])")}}}};
+  CHECK(renderAnswer(list, {"checkpoint/list", "", "7", 1}, OutputMode::Text) ==
+        "#3 edit call-1: modified a.txt\n"
+        "#4 apply_patch call-2 (concurrent): renamed old/n.py → new/n.py · created big.bin (not restorable)\n"
+        "#5 restore to before #4: nothing\n"
+        "── checkpoint/list (id 7) · ok · 1.0 ms\n");
+  CHECK(renderAnswer(list, {"checkpoint/list", "", "7", 1}, OutputMode::Raw) == list.dump() + "\n");
+  const json none{{"id", 1}, {"result", {{"sessionID", "repl"}, {"checkpoints", json::array()}, {"evicted", "evicted on x"}}}};
+  CHECK(renderAnswer(none, {"checkpoint/list", "", "1", 1}, OutputMode::Text).starts_with("older checkpoints were evicted on x\n"));
+
+  const json diff{{"id", 8}, {"result", {{"diff", "--- a.txt\n+++ a.txt\n"}, {"files", json::array()}, {"truncated", true},
+                                         {"outputPath", "/out/1"}}}};
+  CHECK(renderAnswer(diff, {"checkpoint/diff", "", "8", 1}, OutputMode::Text) ==
+        "--- a.txt\n+++ a.txt\n(the diff was cut; all of it is in /out/1)\n── checkpoint/diff (id 8) · ok · 1.0 ms\n");
+
+  const json restored{{"id", 9}, {"result", {{"checkpoint", 6}, {"restored", {"a.txt", "b.txt"}}}}};
+  CHECK(renderAnswer(restored, {"checkpoint/restore", "", "9", 1}, OutputMode::Text) ==
+        "restored 2 paths (checkpoint #6; :redo takes it back):\n  a.txt\n  b.txt\n── checkpoint/restore (id 9) · ok · 1.0 ms\n");
+  CHECK(renderAnswer(restored, {"checkpoint/redo", "", "9", 1}, OutputMode::Text).starts_with("put back 2 paths (checkpoint #6):\n"));
+
+  const json conflict{{"id", 10}, {"error", {{"code", -32010}, {"message", "changed outside the session: a.txt"},
+                                             {"data", {{"conflicts", {"a.txt"}}}}}}};
+  const std::string text = renderAnswer(conflict, {"checkpoint/restore", "", "10", 1}, OutputMode::Text);
+  CHECK(text.find("changed outside the session since, so nothing was restored:\n  a.txt\n") != std::string::npos);
+  CHECK(answerFailed(conflict));
 }
 
 TEST_CASE("an open brace or bracket, or a trailing backslash, asks for more lines") {

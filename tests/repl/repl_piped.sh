@@ -207,5 +207,44 @@ else
   complain "no fixture was written"
 fi
 
+# :changes, :diff, :undo and :redo: the REPL session's checkpoints, listed, diffed, undone (the
+# newest call when none is named) and redone; a later run of the REPL undoes its session's newest
+# call, and a person's edit since refuses the undo, naming the path.
+mkdir -p ckpt && cd ckpt
+run checkpoints --log-level warn <<'LINES'
+write filePath=a.txt content=one
+edit filePath=a.txt oldString=one newString=two
+:changes
+:diff call-2
+:undo
+:changes
+:redo
+:undo call-1
+:diff
+LINES
+expect '#'  # checkpoint ids
+expect ' write call-1: created a.txt'
+expect ' edit call-2: modified a.txt'
+expect '+two'
+expect 'restored 1 path (checkpoint #'
+expect ' restore to before #'
+expect 'put back 1 path (checkpoint #'
+expect '── checkpoint/diff'
+expect_status 0
+[ ! -e a.txt ] || complain ":undo call-1 must remove the file the write made"
+run checkpoints_again --log-level warn <<'LINES'
+:redo
+LINES
+[ "$(cat a.txt 2>/dev/null)" = two ] || complain ":redo in a later run must put a.txt back"
+echo "a person's edit" > a.txt
+run checkpoints_conflict --log-level warn <<'LINES'
+:undo
+LINES
+expect 'changed outside the session since, so nothing was restored:'
+expect '  a.txt'
+expect_status 1
+[ "$(cat a.txt)" = "a person's edit" ] || complain "a refused undo must leave the person's edit"
+cd "$work"
+
 [ "$failed" -eq 0 ] && echo "repl_piped: ok"
 exit "$failed"

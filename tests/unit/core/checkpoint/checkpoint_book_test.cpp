@@ -229,6 +229,34 @@ TEST_CASE("a range's change: the first before and the last after of each path", 
   CHECK_FALSE(firstCheckpointOf(history, &none, nullptr));
 }
 
+TEST_CASE("an undo with no call named takes the newest call still standing", "[checkpoint]") {
+  std::vector<Checkpoint> history;
+  const auto add = [&history](CheckpointKind kind, std::uint64_t of = 0) {
+    Checkpoint c;
+    c.sequence = history.empty() ? 10 : history.back().sequence + 1;
+    c.kind = kind;
+    c.of = of;
+    history.push_back(c);
+    return c.sequence;
+  };
+  CHECK_FALSE(newestStandingCall(history));
+  const auto c1 = add(CheckpointKind::Call);
+  const auto c2 = add(CheckpointKind::Call);
+  CHECK(newestStandingCall(history) == 1u);
+  add(CheckpointKind::Restore, c2);
+  CHECK(newestStandingCall(history) == 0u);
+  const auto undoC1 = add(CheckpointKind::Restore, c1);
+  CHECK_FALSE(newestStandingCall(history)); // nothing left to undo
+  add(CheckpointKind::Redo, undoC1);        // c1 stands again, c2 not
+  CHECK(newestStandingCall(history) == 0u);
+  add(CheckpointKind::Call);
+  CHECK(newestStandingCall(history) == 5u);
+  const auto undoAll = add(CheckpointKind::Restore, c1); // back before c1: every call after it too
+  CHECK_FALSE(newestStandingCall(history));
+  add(CheckpointKind::Redo, undoAll);
+  CHECK(newestStandingCall(history) == 5u);
+}
+
 TEST_CASE("restore goes back before a call, refuses a person's later edit, and redo undoes it", "[checkpoint]") {
   Workspace w;
   toold::testing::put(w / "a.txt", "original\n");

@@ -1,10 +1,10 @@
-#include "daemon/checkpoint_diff.h"
+#include "builtins/checkpoint/checkpoint_diff.h"
 
 #include "builtins/text/unified_diff.h"
 
 #include <cstdio>
 
-namespace toold::daemon {
+namespace toold::builtins {
 
 namespace {
 
@@ -54,7 +54,7 @@ CheckpointDiff diffOfChange(const core::RangeChange& change, const core::ChunkSt
       const std::string& why = before.unshown.empty() ? after.unshown : before.unshown;
       diff.text += "Index: " + shownPath + "\n" + (why == "binary" ? "Binary files differ" : "Not shown: " + why) + "\n";
     } else if (before.text != after.text || step.kind == core::ChangeKind::Created || step.kind == core::ChangeKind::Deleted) {
-      auto lines = builtins::unifiedDiff(shownPath, before.text, after.text);
+      auto lines = unifiedDiff(shownPath, before.text, after.text);
       diff.text += lines.text;
       additions = lines.additions;
       deletions = lines.deletions;
@@ -66,4 +66,4 @@ CheckpointDiff diffOfChange(const core::RangeChange& change, const core::ChunkSt
   return diff;
 }
 
-} // namespace toold::daemon
+} // namespace toold::builtins

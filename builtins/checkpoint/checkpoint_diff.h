@@ -10,7 +10,7 @@
 
 #include <string>
 
-namespace toold::daemon {
+namespace toold::builtins {
 
 struct CheckpointDiff {
   std::string text;
@@ -19,4 +19,4 @@ struct CheckpointDiff {
 
 CheckpointDiff diffOfChange(const core::RangeChange& change, const core::ChunkStore& store);
 
-} // namespace toold::daemon
+} // namespace toold::builtins
