@@ -1,5 +1,6 @@
 #include "core/checkpoint/checkpoint_book.h"
 
+#include "core/checkpoint/unnamed_write.h"
 #include "core/checkpoint/call_recorder.h"
 #include "core/files/atomic_file.h"
 #include "core/files/read_to_end.h"
@@ -108,6 +109,14 @@ std::string CheckpointBook::write(Checkpoint& checkpoint) {
   for (int attempt = 0; attempt < 64; ++attempt) {
     checkpoint.sequence = nextSequence();
     const std::string name = manifestName(checkpoint.sequence);
+    // Unnamed until whole (a kill leaves no staging file), and never over another toold's.
+    const auto unnamed = writeUnnamedThenLink(manifestsFd_, name, encodeCheckpoint(checkpoint), 0600);
+    if (unnamed.result == UnnamedWriteResult::Failed) return "cannot write a checkpoint: " + unnamed.error;
+    if (unnamed.result == UnnamedWriteResult::NameTaken) {
+      next_ = 0; // another toold wrote some: look again
+      continue;
+    }
+    if (unnamed.result == UnnamedWriteResult::Written) return addToIndex(checkpoint, name);
     auto staged = stageFileWrite(manifestsFd_, folder_ / "manifests" / name, encodeCheckpoint(checkpoint), 0600,
                                  StagingOptions{.temporary = {}, .flush = false});
     if (auto* error = std::get_if<std::string>(&staged)) return "cannot write a checkpoint: " + *error;
@@ -121,18 +130,22 @@ std::string CheckpointBook::write(Checkpoint& checkpoint) {
       continue;
     }
     if (!linked) return "cannot write the checkpoint " + name + ": " + std::strerror(error);
-    // One short line appended: whole or, after a crash, a torn last line the reader skips.
-    const std::string line = std::to_string(checkpoint.sequence) + "\n";
-    const int index = ::open(indexPathOf(checkpoint.sessionID).c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-    if (index < 0 || ::write(index, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
-      const int saved = errno;
-      if (index >= 0) ::close(index);
-      return "cannot add checkpoint " + name + " to its session's index: " + std::strerror(saved);
-    }
-    ::close(index);
-    return {};
+    return addToIndex(checkpoint, name);
   }
   return "cannot write a checkpoint: no free sequence number";
+}
+
+std::string CheckpointBook::addToIndex(const Checkpoint& checkpoint, const std::string& name) {
+  // One short line appended: whole or, after a crash, a torn last line the reader skips.
+  const std::string line = std::to_string(checkpoint.sequence) + "\n";
+  const int index = ::open(indexPathOf(checkpoint.sessionID).c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (index < 0 || ::write(index, line.data(), line.size()) != static_cast<ssize_t>(line.size())) {
+    const int saved = errno;
+    if (index >= 0) ::close(index);
+    return "cannot add checkpoint " + name + " to its session's index: " + std::strerror(saved);
+  }
+  ::close(index);
+  return {};
 }
 
 fs::path CheckpointBook::manifestPath(std::uint64_t sequence) const {

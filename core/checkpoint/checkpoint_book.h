@@ -87,6 +87,8 @@ public:
 
 private:
   std::filesystem::path indexPathOf(const std::string& sessionID) const;
+  /// Appends the checkpoint, published as `name`, to its session's index.
+  std::string addToIndex(const Checkpoint& checkpoint, const std::string& name);
   std::uint64_t nextSequence();
 
   std::filesystem::path folder_, workspace_;

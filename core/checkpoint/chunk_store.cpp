@@ -1,5 +1,6 @@
 #include "core/checkpoint/chunk_store.h"
 
+#include "core/checkpoint/unnamed_write.h"
 #include "core/files/read_to_end.h"
 
 #include "core/files/atomic_file.h"
@@ -95,8 +96,15 @@ std::variant<ChunkId, std::string> ChunkStore::put(std::string_view bytes) {
     file.assign(1, kRaw);
     file.append(bytes);
   }
-  // Unflushed (see the header); a torn chunk fails its id check on reading.
+  // Unflushed (see the header); a torn chunk fails its id check on reading. Unnamed until whole, so
+  // a kill leaves no staging file; a name already there holds the same bytes.
   std::string error;
+  const auto unnamed = writeUnnamedThenLink(folderFd, relative.filename().string(), file, 0600);
+  if (unnamed.result != UnnamedWriteResult::Unsupported) {
+    ::close(folderFd);
+    if (unnamed.result == UnnamedWriteResult::Failed) return unnamed.error;
+    return id;
+  }
   auto staged = stageFileWrite(folderFd, directory_ / relative, file, 0600, StagingOptions{.temporary = {}, .flush = false});
   if (auto* failure = std::get_if<std::string>(&staged)) error = *failure;
   else error = commitStagedWrite(folderFd, std::get<StagedWrite>(staged), false);
