@@ -1,32 +1,16 @@
 #include "builtins/session/todo_store.h"
 
 #include "core/files/atomic_file.h"
+#include "core/files/stable_key.h"
 
 #include <spdlog/spdlog.h>
 
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 namespace toold::builtins {
 
-namespace {
-
 using core::json;
-
-// FNV-1a, as the saved approvals name their Location's file: stable across runs and builds.
-std::string fnv1a(std::string_view text) {
-  std::uint64_t hash = 0xcbf29ce484222325ULL;
-  for (char c : text) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 0x100000001b3ULL;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(hash));
-  return hex;
-}
-
-} // namespace
 
 TodoStore::TodoStore(core::Location location, std::shared_ptr<core::ClientChannel> client)
     : location_(std::move(location)), client_(std::move(client)) {}
@@ -34,7 +18,7 @@ TodoStore::TodoStore(core::Location location, std::shared_ptr<core::ClientChanne
 std::filesystem::path TodoStore::fileOf(const std::string& sessionID) const {
   // The session's id is the runner's text: hashed into the name, kept inside the file.
   return std::filesystem::absolute(location_.dataDir) / "todos" /
-         (fnv1a(location_.directory.string()) + "-" + fnv1a(sessionID) + ".json");
+         (core::stableKey(location_.directory.string()) + "-" + core::stableKey(sessionID) + ".json");
 }
 
 json TodoStore::load(const std::string& sessionID) const {
