@@ -5,6 +5,7 @@
 #include "builtins/shell/shell_permissions.h"
 #include "builtins/shell/shell_run.h"
 #include "builtins/tool_support.h"
+#include "core/checkpoint/call_recorder.h"
 #include "core/output/output_budget.h"
 #include "core/output/output_store.h"
 #include "core/workspace/workspace_paths.h"
@@ -292,7 +293,9 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
   options.digestLimits = outputRoom(context.budget, options.logFolder, timeoutMs);
   if (background) {
     options.memoryBytes = 0;
-    auto started = shell->jobs->start(ShellJobs::Request{context.sessionID, command, description, std::move(options)});
+    // The job's changes are the call's: its checkpoint is written when the job ends.
+    auto started = shell->jobs->start(ShellJobs::Request{context.sessionID, command, description, std::move(options),
+                                                         context.checkpoint ? context.checkpoint->holdOpen() : nullptr});
     if (auto* refusal = std::get_if<std::string>(&started)) return done(failure(std::move(*refusal)));
     const auto& job = std::get<JobView>(started);
     if (job.state == JobState::Failed) return done(failure("Unable to run the command: " + job.error));
@@ -300,8 +303,14 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
   }
   options.progress = context.progress;
   const auto limit = context.foregroundLimit;
+  // A command moved to the background goes on changing files for this call: its checkpoint waits.
+  auto holdCheckpoint = [recorder = context.checkpoint]() -> std::function<void()> {
+    if (!recorder) return nullptr;
+    return recorder->holdOpen();
+  };
   runForeground(
-      shell->io, shell->runner, shell->jobs, ForegroundRequest{context.sessionID, command, description, std::move(options), limit},
+      shell->io, shell->runner, shell->jobs,
+      ForegroundRequest{context.sessionID, command, description, std::move(options), limit, std::move(holdCheckpoint)},
       context.cancellation,
       [=](ShellRunResult result) mutable {
         if (sandboxRun == SandboxRun::Inside && looksStoppedBySandbox(result))

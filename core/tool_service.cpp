@@ -403,7 +403,12 @@ void ToolService::shutdown() {
   impl_->cleanupTimer.cancel();
   impl_->processes.killAll();
   // Its baseline is written to the store, so the next start reads only what changed meanwhile.
-  if (impl_->tracker) impl_->tracker->stop();
+  if (impl_->tracker) {
+    // A background job killed above may finish its call's checkpoint later, on another thread:
+    // it finds no tracker rather than one being destroyed.
+    impl_->location->checkpoints->setTracker(nullptr);
+    impl_->tracker->stop();
+  }
   impl_->workers.stop();
   impl_->workers.join();
 }

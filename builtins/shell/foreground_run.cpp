@@ -20,7 +20,8 @@ struct Handover : std::enable_shared_from_this<Handover> {
   Handover(asio::io_context& io, std::shared_ptr<ShellJobs> j, ForegroundRequest& request,
            std::function<void(ShellRunResult)> f, std::function<void(MovedToBackground)> m)
       : jobs(std::move(j)), sessionID(request.sessionID), command(request.command), description(request.description),
-        workdir(request.run.spec.cwd.string()), timer(io), finished(std::move(f)), moved(std::move(m)) {}
+        workdir(request.run.spec.cwd.string()), holdCheckpoint(std::move(request.holdCheckpoint)), timer(io),
+        finished(std::move(f)), moved(std::move(m)) {}
 
   void exited(ShellRunResult result) {
     std::unique_lock lock(mutex);
@@ -42,7 +43,7 @@ struct Handover : std::enable_shared_from_this<Handover> {
     std::unique_lock lock(mutex);
     if (phase != Phase::Foreground || !run) return;
     auto adopted = jobs->adopt(ShellJobs::Adoption{sessionID, command, description, workdir, run, stop, startedAt,
-                                                   startedSteady, 0});
+                                                   startedSteady, 0, holdCheckpoint ? holdCheckpoint() : nullptr});
     if (auto* refusal = std::get_if<std::string>(&adopted)) {
       spdlog::warn("bash: a command past the foreground limit stays in the foreground: {}", *refusal);
       return;
@@ -69,6 +70,7 @@ struct Handover : std::enable_shared_from_this<Handover> {
   const std::string command;
   const std::string description;
   const std::string workdir;
+  std::function<std::function<void()>()> holdCheckpoint;
   const std::chrono::system_clock::time_point startedAt = std::chrono::system_clock::now();
   const std::chrono::steady_clock::time_point startedSteady = std::chrono::steady_clock::now();
   core::CancellationSource stop; ///< what the command runs with: the call's, then the job's

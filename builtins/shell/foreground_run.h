@@ -25,6 +25,9 @@ struct ForegroundRequest {
   ShellRunOptions run;
   /// How long the call may hold the command; nullopt: until it ends.
   std::optional<std::chrono::milliseconds> limit;
+  /// Asked when the command moves to the background: what to run when that job ends (the call's
+  /// checkpoint holds open for it); empty: nothing.
+  std::function<std::function<void()>()> holdCheckpoint = {};
 };
 
 /// The answer for a command that went on in the background.

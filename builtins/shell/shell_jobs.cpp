@@ -91,6 +91,7 @@ struct ShellJobs::Job {
   std::string tail;
   std::uint64_t readOffset = 0;
   std::vector<std::function<void(std::optional<JobView>)>> waiters;
+  std::function<void()> onEnd; ///< the starter's, run once when the job has ended
 };
 
 struct ShellJobs::Session {
@@ -149,6 +150,7 @@ std::variant<JobView, std::string> ShellJobs::start(Request request) {
   job->command = request.command;
   job->description = request.description;
   job->workdir = request.run.spec.cwd.string();
+  job->onEnd = std::move(request.onEnd);
   {
     std::lock_guard lock(mutex_);
     if (auto refusal = enterLocked(job)) return std::move(*refusal);
@@ -174,6 +176,7 @@ std::variant<ShellJobs::Adopted, std::string> ShellJobs::adopt(Adoption adoption
   job->startedAt = adoption.startedAt;
   job->startedSteady = adoption.startedSteady;
   job->readOffset = adoption.readOffset;
+  job->onEnd = std::move(adoption.onEnd);
   std::lock_guard lock(mutex_);
   if (auto refusal = enterLocked(job)) return std::move(*refusal);
   return Adopted{viewLocked(*job), [weak = weak_from_this(), job](ShellRunResult result) {
@@ -184,6 +187,7 @@ std::variant<ShellJobs::Adopted, std::string> ShellJobs::adopt(Adoption adoption
 void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
   JobView view;
   std::vector<std::function<void(std::optional<JobView>)>> waiters;
+  std::function<void()> onEnd;
   {
     std::lock_guard lock(mutex_);
     const auto& outcome = result.outcome;
@@ -206,6 +210,7 @@ void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
     job->tail = tailOf(result.text.text);
     job->run.reset();
     waiters = std::move(job->waiters);
+    onEnd = std::move(job->onEnd);
     view = viewLocked(*job);
 
     // Keep the newest finished jobs of the session; older ones go with their logs.
@@ -231,6 +236,8 @@ void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
     }
   }
   spdlog::info("background job {} of session {}: {}", view.id, view.sessionID, jobStateName(view.state));
+  // Before the waiters: a bash_output that waited for the end finds the job's checkpoint written.
+  if (onEnd) onEnd();
   for (auto& waiter : waiters) waiter(view);
   if (client_) client_->notify("shell/exited", view.toJson());
 }

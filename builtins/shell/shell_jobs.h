@@ -64,6 +64,8 @@ public:
     std::string command;
     std::string description;
     ShellRunOptions run;
+    /// Runs once when the job has ended (the call's checkpoint waits for it: core/checkpoint/call_recorder.h).
+    std::function<void()> onEnd = {};
   };
   /// Starts a job; returns its view (running, with its log path), or why it cannot start (too
   /// many running in the session).
@@ -82,6 +84,7 @@ public:
     std::chrono::system_clock::time_point startedAt;
     std::chrono::steady_clock::time_point startedSteady;
     std::uint64_t readOffset = 0; ///< where bash_output goes on: past what the call's answer showed
+    std::function<void()> onEnd = {}; ///< as Request::onEnd
   };
   struct Adopted {
     JobView view;

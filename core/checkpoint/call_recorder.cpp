@@ -76,6 +76,34 @@ void CallRecorder::changed(const fs::path& canonical, std::optional<std::string_
 }
 
 std::uint64_t CallRecorder::finish() {
+  {
+    std::lock_guard lock(mutex_);
+    if (openHolds_ > 0) {
+      finishWanted_ = true;
+      return 0;
+    }
+  }
+  return finishNow();
+}
+
+std::function<void()> CallRecorder::holdOpen() {
+  std::lock_guard lock(mutex_);
+  if (finished_) return [] {};
+  ++openHolds_;
+  // Let go once, however often the job's end is reported.
+  auto once = std::make_shared<std::once_flag>();
+  return [self = shared_from_this(), once] { std::call_once(*once, [&self] { self->letGo(); }); };
+}
+
+void CallRecorder::letGo() {
+  {
+    std::lock_guard lock(mutex_);
+    if (--openHolds_ > 0 || !finishWanted_) return;
+  }
+  finishNow();
+}
+
+std::uint64_t CallRecorder::finishNow() {
   std::unique_lock lock(mutex_);
   if (finished_) return 0;
   finished_ = true;

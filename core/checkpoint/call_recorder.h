@@ -12,6 +12,7 @@
 #include "core/checkpoint/change_tracker.h"
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -22,7 +23,7 @@
 
 namespace toold::core {
 
-class CallRecorder {
+class CallRecorder : public std::enable_shared_from_this<CallRecorder> {
 public:
   CallRecorder(std::shared_ptr<CheckpointBook> book, CallIdentity identity);
   ~CallRecorder();
@@ -46,7 +47,15 @@ public:
   /// call's.
   std::uint64_t finish();
 
+  /// A background job the call started goes on after the call's answer, and what it changes is
+  /// the call's too: until the returned function runs (once, at the job's end), finish() only
+  /// notes that the call is over, and the checkpoint is written when the last hold is let go.
+  std::function<void()> holdOpen();
+
 private:
+  std::uint64_t finishNow();
+  void letGo();
+
   std::optional<std::string> relativeOf(const std::filesystem::path& canonical) const;
   std::optional<FileRecord> recorded(const std::string& path, std::string_view bytes, mode_t mode);
 
@@ -56,6 +65,8 @@ private:
   std::optional<ChangeTracker::Mark> mark_;
   std::mutex mutex_;
   bool finished_ = false;
+  int openHolds_ = 0;         ///< background jobs of the call still running
+  bool finishWanted_ = false; ///< finish() came while holds were open
   /// Held from the first told version until the manifest names its chunks (see ChunkStore::Hold).
   std::unique_ptr<ChunkStore::Hold> hold_;
   WorkspaceState before_, after_;

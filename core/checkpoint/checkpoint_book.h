@@ -17,6 +17,7 @@
 #include "core/checkpoint/chunk_store.h"
 #include "core/checkpoint/file_record.h"
 
+#include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -62,8 +63,8 @@ public:
 
   /// What finds the changes of calls that do not tell them (null: only told changes are
   /// recorded). Set before the first call; the book does not own it.
-  void setTracker(ChangeTracker* tracker) { tracker_ = tracker; }
-  ChangeTracker* tracker() const { return tracker_; }
+  void setTracker(ChangeTracker* tracker) { tracker_.store(tracker); }
+  ChangeTracker* tracker() const { return tracker_.load(); }
 
   /// A recorder for one call that may change the workspace, begun now (the tracker's mark taken).
   std::shared_ptr<CallRecorder> startCall(CallIdentity identity);
@@ -94,7 +95,9 @@ private:
   std::filesystem::path folder_, workspace_;
   CheckpointOptions options_;
   ChunkStore store_;
-  ChangeTracker* tracker_ = nullptr;
+  /// Cleared before the tracker goes (at shutdown), while a background job's recorder may still
+  /// finish on another thread.
+  std::atomic<ChangeTracker*> tracker_{nullptr};
   int manifestsFd_ = -1;
   std::mutex mutex_;
   std::uint64_t next_ = 0; ///< under mutex_; 0 until the manifests were looked at
