@@ -22,8 +22,12 @@
 #include <fstream>
 #include <iterator>
 #include <memory>
+#include <string_view>
 #include <thread>
 #include <utility>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace toold::fixture {
 namespace {
@@ -302,8 +306,16 @@ private:
     if (!(in >> pid) || pid <= 1) failAt(step.line, path.string() + " does not hold a process id");
     const auto running = [pid] {
       if (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH) return false;
-      std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
-      std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+      // Read with read(2), not a stream: a process reaped while its stat is read fails the read
+      // with ESRCH, which libstdc++'s filebuf throws rather than reports as the end of the file.
+      const auto statPath = "/proc/" + std::to_string(pid) + "/stat";
+      const int fd = ::open(statPath.c_str(), O_RDONLY | O_CLOEXEC);
+      if (fd < 0) return false;
+      char buffer[512];
+      const auto count = ::read(fd, buffer, sizeof buffer);
+      ::close(fd);
+      if (count <= 0) return false;
+      const std::string_view text(buffer, static_cast<size_t>(count));
       const auto close = text.rfind(')');
       return !(close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z');
     };
