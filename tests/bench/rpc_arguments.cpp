@@ -29,6 +29,9 @@ whole, no pipeline) and shows what is left for the pipeline, in pings:
 Options:
   --server "CMD ARGS"   a server command line (shell-style quoting; no expansion)
   --name NAME           the name of the next --server in the table (default: its program name)
+  --start "CMD ARGS"    spawn the next --server as this command line for the start measures (spawn
+                        to initialize, start-up CPU, idle memory): the server as a user starts
+                        it, where --server adds what only the calls need (default: --server's)
   --call SPEC           also measure the next --server with this tool call:
                           native:TOOL[:JSON]  toold's `call` through one snapshot (sessionID and
                                               agent "bench"), input JSON (default {"text":"hello"})
@@ -119,6 +122,7 @@ Arguments parseArguments(int argc, char** argv) {
   bool pendingBaseline = false;
   bool pendingYardstick = false;
   bool pendingStartFloor = false;
+  std::vector<std::string> pendingStart;
   for (int i = 1; i < argc; ++i) {
     const std::string_view arg = argv[i];
     if (arg == "--help" || arg == "-h") {
@@ -153,9 +157,9 @@ Arguments parseArguments(int argc, char** argv) {
       auto words = bench::splitCommand(value);
       if (!words || words->empty()) usageError("--server needs a command (with balanced quotes)");
       std::string name = pendingName.empty() ? words->front().substr(words->front().rfind('/') + 1) : pendingName;
-      args.servers.push_back(
-          Server{std::move(name), std::string(value), std::move(*words), std::move(pendingCall), pendingBaseline,
-                 pendingYardstick, pendingStartFloor});
+      args.servers.push_back(Server{std::move(name), std::string(value), std::move(*words), std::move(pendingStart),
+                                    std::move(pendingCall), pendingBaseline, pendingYardstick, pendingStartFloor});
+      pendingStart.clear();
       pendingName.clear();
       pendingCall.reset();
       pendingBaseline = false;
@@ -163,6 +167,10 @@ Arguments parseArguments(int argc, char** argv) {
       pendingStartFloor = false;
     } else if (arg == "--name") {
       pendingName = value;
+    } else if (arg == "--start") {
+      auto words = bench::splitCommand(value);
+      if (!words || words->empty()) usageError("--start needs a command (with balanced quotes)");
+      pendingStart = std::move(*words);
     } else if (arg == "--call") {
       try {
         pendingCall = bench::parseCallSpec(value);

@@ -15,6 +15,7 @@ struct Server {
   std::string name;
   std::string command;
   std::vector<std::string> argv;
+  std::vector<std::string> startArgv; ///< --start: the command line of the start measures (empty: argv)
   std::optional<bench::CallSpec> call;
   bool baseline = false; ///< shown for reference (what the machine costs), never compared with
   bool yardstick = false; ///< --yardstick: the baseline the summary's rows are set against

@@ -494,7 +494,7 @@ std::vector<BenchOutcome> runBenches(const std::vector<BenchTarget>& targets, co
       try {
         const rusage before = reaped();
         const auto start = Clock::now();
-        Session session(targets[i].argv, config);
+        Session session(targets[i].startArgv.empty() ? targets[i].argv : targets[i].startArgv, config);
         session.initialize();
         millis[i].push_back(seconds(Clock::now() - start) * 1000.0);
         if (n + 1 == config.spawns) {

@@ -82,6 +82,8 @@ struct BenchResult {
 struct BenchTarget {
   std::vector<std::string> argv;
   std::optional<CallSpec> call;
+  /// The command line of the spawns that measure a start (empty: argv).
+  std::vector<std::string> startArgv = {};
 };
 
 /// A server's results, or why it failed: it did not start, answered wrongly, or stayed silent

@@ -434,7 +434,7 @@ int main(int argc, char** argv) {
   }
 
   std::vector<bench::BenchTarget> targets;
-  for (const auto& server : args.servers) targets.push_back({server.argv, server.call});
+  for (const auto& server : args.servers) targets.push_back({server.argv, server.call, server.startArgv});
   std::fprintf(stderr, "toold-bench-rpc: measuring %zu servers side by side, %zu rounds ...\n", targets.size(),
                config.rounds);
   Results results;
