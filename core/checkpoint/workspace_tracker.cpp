@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <optional>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/eventfd.h>
@@ -401,7 +402,10 @@ TrackedChanges WorkspaceTracker::end(Mark id) {
   LiveMark& mark = node.mapped();
   changes.concurrent = mark.concurrent;
   changes.note = std::move(mark.note);
-  ChunkStore::Hold hold(store_);
+  // Only a call that changed something writes chunks: one that did not (most calls) costs no
+  // opening and locking of the store.
+  std::optional<ChunkStore::Hold> hold;
+  if (!mark.before.empty()) hold.emplace(store_);
   for (auto& [path, before] : mark.before) {
     auto recorded = recordNowLocked(path);
     if (auto* failure = std::get_if<std::string>(&recorded)) {
