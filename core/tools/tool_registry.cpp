@@ -23,7 +23,6 @@ std::shared_ptr<const CompiledSchema> compileFor(SchemaCache& schemas, const jso
     return schemas.get(document);
   } catch (const SchemaUnsupported& e) {
     note += std::string(note.empty() ? "" : " ") + "The " + std::string(which) + " is not validated by toold: " + e.what() + ".";
-    spdlog::warn("tool \"{}\": its {} schema is not validated: {}", tool, which, e.what());
     return nullptr;
   } catch (const SchemaError& e) {
     throw RegistrationError("Invalid " + std::string(which) + " schema for tool \"" + tool + "\": " + e.what());
@@ -240,6 +239,9 @@ std::vector<std::pair<std::string, std::string>> ToolRegistry::installPrepared(
   for (auto& registered : prepared) {
     registered->scopeName = scopeName;
     names.emplace_back(registered->authoredName(), registered->name);
+    // Said when the tool is registered, not when it is prepared: a record refused after its
+    // first tools were prepared is read again the long way, which said it a second time.
+    if (!registered->schemaNote().empty()) spdlog::warn("tool \"{}\": {}", registered->name, registered->schemaNote());
   }
 
   bool changed = false;
