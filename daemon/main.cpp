@@ -259,8 +259,11 @@ int main(int argc, char** argv) {
     spdlog::info("{}", sandbox->summary());
   else
     spdlog::warn("{}", sandbox->summary());
-  spdlog::debug("sandbox: reads {}; writes {}", nlohmann::json(sandbox->readable()).dump(),
-                nlohmann::json(sandbox->writable()).dump());
+  // The lists are turned into text only when they are logged: arguments are built before spdlog
+  // looks at the level.
+  if (spdlog::should_log(spdlog::level::debug))
+    spdlog::debug("sandbox: reads {}; writes {}", nlohmann::json(sandbox->readable()).dump(),
+                  nlohmann::json(sandbox->writable()).dump());
   server->declareCapability("experimental", nlohmann::json{{"toold/sandbox", sandbox->report()}});
   toolOptions.sandbox = sandbox;
   toolOptions.lsp = lspSettings;
