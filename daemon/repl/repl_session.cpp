@@ -218,7 +218,7 @@ bool ReplSession::waitForTools(std::chrono::milliseconds timeout) {
     if (gone_) return true;
     for (const auto& [_, pending] : pending_)
       if (pending.purpose == Purpose::Snapshot || pending.method == "register" || pending.method == "unregister") return false;
-    return !snapshotStale_;
+    return !snapshotStale_ && !snapshotApplying_;
   };
   return changed_.wait_for(lock, timeout, settled);
 }
@@ -553,6 +553,9 @@ void ReplSession::handleAnswer(const json& m, std::string& text, bool& changed) 
       pending = it->second;
       pending_.erase(it);
       changed = true;
+      // Until its tools are in the catalog, a line waiting for the tools must go on waiting: a
+      // piped `write filePath=…` read in between was taken for a method with bad JSON params.
+      if (pending->purpose == Purpose::Snapshot) snapshotApplying_ = true;
     }
   }
   if (!pending) { // an answer to nothing the REPL sent (id null: a refused message)
@@ -593,6 +596,7 @@ void ReplSession::handleSnapshotAnswer(const json& answer) {
     std::lock_guard lock(mutex_);
     again = snapshotStale_;
     snapshotStale_ = false;
+    snapshotApplying_ = false;
   }
   if (again) refreshSnapshot();
 }

@@ -164,6 +164,7 @@ private:
   std::string snapshot_;
   std::optional<json> lastTyped_;
   bool snapshotStale_ = false; ///< the tools changed while a snapshot was being taken
+  bool snapshotApplying_ = false; ///< a snapshot's answer is taken off pending_ but its tools not yet in the catalog
   std::vector<RecordedMessage> transcript_;
   TouchedFiles touched_;
   bool gone_ = false;
