@@ -5,6 +5,11 @@
 #include "protocol/json_writer.h"
 
 #include <catch2/catch.hpp>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <sstream>
 
 using namespace toold::core;
 namespace protocol = toold::protocol;
@@ -134,6 +139,33 @@ TEST_CASE("registry: the revision and the listener follow changes of the effecti
   registry.add("b", record({{"echo", "b"}}), {});
   CHECK(changes == 2);
   CHECK(registry.revision() > revision);
+}
+
+TEST_CASE("registry: a schema's note is logged once, when its tool is registered, not when it is prepared",
+          "[registry]") {
+  // A record refused after its first tools were prepared is read again the long way: logging at
+  // preparation said it twice, for a tool that was never registered.
+  std::ostringstream log;
+  auto sink = std::make_shared<spdlog::sinks::ostream_sink_mt>(log);
+  auto& sinks = spdlog::default_logger()->sinks();
+  sinks.push_back(sink);
+  const auto level = spdlog::default_logger()->level();
+  spdlog::default_logger()->set_level(spdlog::level::warn);
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  auto tools = record({{"newer", "2020-12 keywords"}});
+  tools[0].second.inputSchema = json{{"type", "object"}, {"unevaluatedProperties", false}};
+  (void)registry.prepareOne("newer", tools[0].second, {});
+  const std::string afterPreparing = log.str();
+  registry.add("s", tools, {});
+  const std::string afterRegistering = log.str();
+  sinks.erase(std::find(sinks.begin(), sinks.end(), sink));
+  spdlog::default_logger()->set_level(level);
+  CHECK(afterPreparing.empty());
+  const std::string said = "tool \"newer\": The input is not validated by toold";
+  const auto first = afterRegistering.find(said);
+  CHECK(first != std::string::npos);
+  CHECK(afterRegistering.find(said, first + 1) == std::string::npos);
 }
 
 TEST_CASE("registry: a schema toold cannot enforce keeps the tool, unchecked, with a note", "[registry]") {
