@@ -1,6 +1,6 @@
-# toold's start-up code laid out together. A start runs ~1,700 functions (about 0.9 MB of code)
-# spread over the whole 8 MB text: the kernel faults code in 64 KB around each first touch, so a
-# start took ~90 code faults and kept ~5.5 MB of text resident. Each function compiled into a
+# toold's start-up code laid out together. A start runs ~1,250 functions (about 0.85 MiB of code)
+# spread over the whole 8 MiB text: the kernel faults code in 64 KiB around each first touch, so a
+# start took ~90 code faults and kept ~5.5 MiB of text resident. Each function compiled into a
 # section of its own, and gold placing the sections daemon/startup.order names (what a start and a
 # first session run, scripts/startup-order writes it) first, packs them into ~16 such windows.
 # A name the file lists that no longer exists is skipped; a function it misses stays where the
