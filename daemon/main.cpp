@@ -172,13 +172,17 @@ int main(int argc, char** argv) {
   // can read how they ended.
   core::resetChildSignalDisposition();
 
+  std::unique_ptr<daemon::Server> server;
+  std::unique_ptr<daemon::StdinReader> reader;
   std::promise<int> exitStatus;
   auto exitFuture = exitStatus.get_future();
   std::once_flag exitOnce;
-  auto exitWith = [&](int status) { std::call_once(exitOnce, [&] { exitStatus.set_value(status); }); };
-
-  std::unique_ptr<daemon::Server> server;
-  std::unique_ptr<daemon::StdinReader> reader;
+  // The reader runs on this thread: once the status is known it stops reading, and the thread
+  // goes on to the teardown below.
+  auto exitWith = [&](int status) {
+    std::call_once(exitOnce, [&] { exitStatus.set_value(status); });
+    if (reader) reader->stop();
+  };
   daemon::StdoutWriter writer(STDOUT_FILENO, [&] {
     spdlog::warn("stdout is closed; exiting");
     if (server) server->terminate(1, "stdout closed");
@@ -345,7 +349,6 @@ int main(int argc, char** argv) {
   std::thread loopThread([&io] { io.run(); });
   secondLoop.allow();
   mcpLoop.allow();
-  reader->start();
   // Started by hand: the person probably wants the interactive client, not raw JSON-RPC.
   if (::isatty(STDIN_FILENO) == 1)
     std::fprintf(stderr, "toold: stdin is a terminal; toold speaks JSON-RPC, one message per line. "
@@ -353,6 +356,9 @@ int main(int argc, char** argv) {
   spdlog::info("toold {} serving {} (framing {})", TOOLD_VERSION, options.directory,
                protocol::framingName(options.framing));
 
+  // This thread reads stdin until the input ends (the exit status follows once the requests in
+  // flight are drained) or toold exits for another reason (a signal, a closed stdout).
+  reader->run();
   const int status = exitFuture.get();
   // MCP servers get their gentle end (close stdin, 2 s, SIGTERM, 2 s, SIGKILL) while the loop runs.
   mcp->stopAll(std::chrono::milliseconds(4500));

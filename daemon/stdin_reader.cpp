@@ -1,4 +1,4 @@
-// Reader thread implementation: poll on stdin and a wake pipe, so stop() never waits on a read.
+// The stdin reader: poll on stdin and a wake pipe, so stop() never waits on a read.
 #include "daemon/stdin_reader.h"
 
 #include "daemon/busy_poll_policy.h"
@@ -31,10 +31,6 @@ StdinReader::StdinReader(int fd, protocol::Framing framing, std::size_t maxFrame
   if (::pipe2(wakeFds_, O_CLOEXEC) != 0) wakeFds_[0] = wakeFds_[1] = -1;
 }
 
-void StdinReader::start() {
-  if (!thread_.joinable() && !stopping_.load()) thread_ = std::thread([this] { run(); });
-}
-
 StdinReader::~StdinReader() {
   stop();
   for (int wakeFd : wakeFds_)
@@ -50,7 +46,6 @@ void StdinReader::stop() {
     std::lock_guard lock(mutex_);
     roomAvailable_.notify_all();
   }
-  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
 void StdinReader::framesConsumed(std::size_t count) {

@@ -1,6 +1,7 @@
-// The reader thread: blocking reads of stdin, split into frames, handed on in batches.
-// A thread rather than an Asio descriptor because stdin may be a regular file or /dev/null,
-// which epoll refuses, and because it must keep reading while every loop thread is busy.
+// The stdin reader: blocking reads of stdin, split into frames, handed on in batches, on toold's
+// main thread. A thread of its own rather than an Asio descriptor because stdin may be a regular
+// file or /dev/null, which epoll refuses, and because it must keep reading while every loop
+// thread is busy.
 #pragma once
 
 #include "protocol/framing.h"
@@ -10,7 +11,6 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
-#include <thread>
 #include <vector>
 
 namespace toold::daemon {
@@ -20,7 +20,7 @@ public:
   using FramesHandler = std::function<void(std::vector<protocol::DecodedFrame>&&)>;
   using EndHandler = std::function<void(int error)>; ///< 0 at end of input, else errno
 
-  /// Handlers run on the reader thread. After each read the thread busy-polls stdin for up to
+  /// Handlers run on the thread in run(). After each read it busy-polls stdin for up to
   /// `busyPoll` before it sleeps (zero: never), while that catches the client's frames
   /// (daemon/busy_poll_policy.h).
   StdinReader(int fd, protocol::Framing framing, std::size_t maxFrameBytes, std::chrono::microseconds busyPoll,
@@ -29,10 +29,12 @@ public:
   StdinReader(const StdinReader&) = delete;
   StdinReader& operator=(const StdinReader&) = delete;
 
-  /// Starts the thread. Separate from construction so that everything the handlers reach
+  /// Reads on the calling thread until the end of input, a read error or stop(); the handlers run
+  /// on it. toold's main thread runs it: that thread has nothing else to do, and a thread of its
+  /// own cost every start its creation and a malloc arena of its own, whose first pages the first
+  /// request faults in. Separate from construction so that everything the handlers reach
   /// (including this object's owner pointer) is in place before the first frame arrives.
-  void start();
-
+  void run();
   /// The framing detected from the first bytes (Auto until then). Replies use the same framing.
   protocol::Framing framing() const { return framing_.load(std::memory_order_acquire); }
 
@@ -45,11 +47,11 @@ public:
   /// already read are still handed on, in slices, and a slice waits for the output to drain.
   void setOutputBlocked(bool blocked);
 
-  /// Stops the thread (interrupting a blocked read) and joins it.
+  /// Makes run() return soon, interrupting a blocked read; from any thread, a handler's included.
+  /// Frames read and not yet handed on are dropped, and the end handler is not called.
   void stop();
 
 private:
-  void run();
   void waitForRoom();
 
   int fd_;
@@ -64,7 +66,6 @@ private:
   std::condition_variable roomAvailable_;
   std::size_t framesInQueue_ = 0;
   bool outputBlocked_ = false;
-  std::thread thread_;
 };
 
 } // namespace toold::daemon
