@@ -5,6 +5,7 @@
 #include "core/sandbox/launch_arguments.h"
 
 #include <algorithm>
+#include <optional>
 #include <cstdlib>
 #include <string_view>
 
@@ -106,7 +107,13 @@ void CommandSandbox::planPaths(const Location& location, const fs::path& configF
   // The programs in PATH must run. A version manager's folder (~/.pyenv/shims, ~/.nvm/…/bin)
   // needs its parent too; a home folder itself and ~/.local, ~/.cargo (which hold credentials
   // and keyrings) are never opened whole this way.
-  const std::string accountHome = userHome();
+  // Looked up only for a PATH folder it could decide: the password database costs a start a
+  // dozen system calls (nscd's socket, nsswitch.conf, /etc/passwd).
+  std::optional<std::string> accountHome;
+  auto isAccountHome = [&accountHome](const fs::path& folder) {
+    if (!accountHome) accountHome = userHome();
+    return folder == fs::path(*accountHome);
+  };
   const std::string pathText = environment("PATH");
   std::string_view searchPath = pathText;
   while (!searchPath.empty()) {
@@ -118,8 +125,12 @@ void CommandSandbox::planPaths(const Location& location, const fs::path& configF
     const auto parent = folder.parent_path();
     const auto name = folder.filename().string();
     const auto parentName = parent.filename().string();
+    auto readable = [this](const fs::path& path) {
+      return std::any_of(read_.begin(), read_.end(), [&](const std::string& allowed) { return contains(allowed, path); });
+    };
     if ((name == "bin" || name == "shims") && parent.has_relative_path() && parent != fs::path(home) &&
-        parent != fs::path(accountHome) && parentName != ".local" && parentName != ".cargo" && parent != "/home")
+        parentName != ".local" && parentName != ".cargo" && parent != "/home" && !readable(parent) &&
+        !isAccountHome(parent))
       addUnique(read_, parent.string());
   }
   for (const auto& folder : settings_.read) addUnique(read_, folder);

@@ -175,3 +175,27 @@ TEST_CASE("command sandbox: claims only what the kernel enforces") {
   CHECK(untouched.argv == shellSpec().argv);
   CHECK(nothing.summary().find("not enforced: everything: the sandbox launcher") != std::string::npos);
 }
+
+TEST_CASE("command sandbox: a version manager's folder in PATH opens its parent, never a home folder") {
+  Workspace ws;
+  const std::string home = (ws.root.path() / "home").string();
+  const std::string manager = home + "/.pyenv";
+  const char* oldPath = std::getenv("PATH");
+  const char* oldHome = std::getenv("HOME");
+  const std::string savedPath = oldPath ? oldPath : "";
+  const std::string savedHome = oldHome ? oldHome : "";
+  ::setenv("PATH", ("/usr/local/bin:" + manager + "/shims:" + home + "/bin:" + home + "/.local/bin:/usr/bin").c_str(), 1);
+  ::setenv("HOME", home.c_str(), 1);
+  const core::CommandSandbox sandbox({}, fullKernel(), ws.location);
+  ::setenv("PATH", savedPath.c_str(), 1);
+  if (oldHome) ::setenv("HOME", savedHome.c_str(), 1);
+  else ::unsetenv("HOME");
+  const auto& read = sandbox.readable();
+  CHECK(has(read, manager + "/shims"));
+  CHECK(has(read, manager));                 // the shims need their manager's folder
+  CHECK(has(read, home + "/bin"));
+  CHECK_FALSE(has(read, home));               // a home folder is never opened whole
+  CHECK_FALSE(has(read, home + "/.local"));   // nor ~/.local, which holds keyrings
+  CHECK(has(read, "/usr/local/bin"));
+  CHECK_FALSE(has(read, "/usr/local"));       // /usr is readable already
+}
