@@ -1,5 +1,6 @@
 #include "builtins/apply_patch.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/files/file_transaction.h"
 #include "builtins/lsp/change_diagnostics.h"
 #include "builtins/patch/patch_parser.h"
@@ -38,14 +39,18 @@ Example:
 
 Paths are relative to the workspace (absolute paths work too). Context lines must match the file; whitespace at line ends and typographic quotes are tolerated.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"patchText",
-                 {{"type", "string"}, {"description", "The full patch text that describes all changes to be made"}}}}},
-              {"required", {"patchText"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "patchText": {
+      "description": "The full patch text that describes all changes to be made",
+      "type": "string"
+    }
+  },
+  "required": ["patchText"],
+  "type": "object"
+})json");
 
 struct PatchCall {
   std::shared_ptr<FileTools> files;
@@ -250,7 +255,7 @@ core::Tool makeApplyPatchTool(std::shared_ptr<FileTools> files) {
     call->patch = std::move(std::get<ParsedPatch>(parsed));
     run(call);
   };
-  return workerTool(kDescription, inputSchema(), "edit", true, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "edit", true, std::move(execute));
 }
 
 } // namespace toold::builtins

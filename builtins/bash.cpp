@@ -1,5 +1,6 @@
 #include "builtins/bash.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/shell/foreground_run.h"
 #include "builtins/shell/sandbox_escalation.h"
 #include "builtins/shell/shell_permissions.h"
@@ -45,28 +46,38 @@ Usage:
          sandboxLine;
 }
 
-json inputSchema() {
-  return json{
-      {"type", "object"},
-      {"properties",
-       {{"command", {{"type", "string"}, {"description", "The command to run"}}},
-        {"timeout",
-         {{"type", "integer"},
-          {"minimum", 0},
-          {"maximum", kMaxTimeoutMs},
-          {"description", "Milliseconds before the command is stopped (default 120000; 0: no timeout)"}}},
-        {"workdir",
-         {{"type", "string"},
-          {"description", "The directory to run the command in (default: the workspace). Use this instead of cd."}}},
-        {"description",
-         {{"type", "string"},
-          {"description", "What the command does, in 5-10 words (e.g. \"Lists files in the current directory\")"}}},
-        {"background",
-         {{"type", "boolean"},
-          {"description", "Run as a background job and return at once with its shell ID (servers, watchers, long builds)"}}}}},
-      {"required", {"command"}},
-      {"additionalProperties", false}};
-}
+// "timeout"'s "maximum" is kMaxTimeoutMs.
+static_assert(kMaxTimeoutMs == 604800000, "the input schema's timeout maximum says this");
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "background": {
+      "description": "Run as a background job and return at once with its shell ID (servers, watchers, long builds)",
+      "type": "boolean"
+    },
+    "command": {
+      "description": "The command to run",
+      "type": "string"
+    },
+    "description": {
+      "description": "What the command does, in 5-10 words (e.g. \"Lists files in the current directory\")",
+      "type": "string"
+    },
+    "timeout": {
+      "description": "Milliseconds before the command is stopped (default 120000; 0: no timeout)",
+      "maximum": 604800000,
+      "minimum": 0,
+      "type": "integer"
+    },
+    "workdir": {
+      "description": "The directory to run the command in (default: the workspace). Use this instead of cd.",
+      "type": "string"
+    }
+  },
+  "required": ["command"],
+  "type": "object"
+})json");
 
 /// How the command ended, in one sentence: the first line of a cut answer says it too.
 std::string endStatus(const ShellRunResult& result, std::int64_t timeoutMs) {
@@ -327,7 +338,7 @@ void run(const std::shared_ptr<ShellTools>& shell, const std::string& command, c
 core::Tool makeBashTool(std::shared_ptr<ShellTools> shell) {
   core::Tool tool;
   tool.description = description(shell->shell, shell->sandbox.get());
-  tool.inputSchema = inputSchema();
+  tool.inputSchemaText = kInputSchema.view();
   tool.permission = "bash";
   tool.mutates = true;
   // On the workers: the scan resolves every path argument on disk (an lstat per component, which a

@@ -1,5 +1,6 @@
 #include "builtins/bash_jobs.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/tool_support.h"
 
 namespace toold::builtins {
@@ -22,12 +23,19 @@ std::string seconds(std::chrono::milliseconds runtime) {
   return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " s";
 }
 
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {},
+  "type": "object"
+})json");
+
 } // namespace
 
 core::Tool makeBashJobsTool(std::shared_ptr<ShellTools> shell) {
   core::Tool tool;
   tool.description = kDescription;
-  tool.inputSchema = json{{"type", "object"}, {"properties", json::object()}, {"additionalProperties", false}};
+  tool.inputSchemaText = kInputSchema.view();
   tool.permission = "bash";
   tool.threading = core::ToolThreading::Inline; // reads the job table only
   tool.execute = [shell](json, core::ToolContext context, core::ToolDone done) {

@@ -1,5 +1,6 @@
 #include "builtins/bash_kill.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/tool_support.h"
 
 namespace toold::builtins {
@@ -13,19 +14,25 @@ const char* kDescription = R"(Stops a background job started with bash (backgrou
 Usage:
 - shellId is the ID bash returned ("shell-1"); bash_jobs lists them.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties", {{"shellId", {{"type", "string"}, {"description", "The background job's shell ID"}}}}},
-              {"required", {"shellId"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "shellId": {
+      "description": "The background job's shell ID",
+      "type": "string"
+    }
+  },
+  "required": ["shellId"],
+  "type": "object"
+})json");
 
 } // namespace
 
 core::Tool makeBashKillTool(std::shared_ptr<ShellTools> shell) {
   core::Tool tool;
   tool.description = kDescription;
-  tool.inputSchema = inputSchema();
+  tool.inputSchemaText = kInputSchema.view();
   tool.permission = "bash";
   tool.mutates = true;
   tool.threading = core::ToolThreading::Inline; // it only signals and waits for the exit

@@ -1,5 +1,6 @@
 #include "builtins/bash_output.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/shell/output_log.h"
 #include "builtins/shell/terminal_text.h"
 #include "builtins/tool_support.h"
@@ -37,28 +38,36 @@ Usage:
 - With until: "exit", the wait is for the job's end only: the call returns when it has ended (with its exit code and the output since the last read) or, still running, when the wait is over; then call it again.
 - A wait may be shortened to what the caller can wait for one call; the answer then says the job is still running.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"shellId", {{"type", "string"}, {"description", "The background job's shell ID"}}},
-                {"offset",
-                 {{"type", "integer"},
-                  {"minimum", 0},
-                  {"maximum", 9007199254740991}, // 2^53 - 1: exact in every JSON reader
-                  {"description", "The byte offset in the job's log to read from (default: where the last read stopped)"}}},
-                {"wait",
-                 {{"type", "number"},
-                  {"minimum", 0},
-                  {"maximum", kMaxWaitSeconds},
-                  {"description", "Seconds to wait for new output or the job's end before answering (default 0: answer at once)"}}},
-                {"until",
-                 {{"type", "string"},
-                  {"enum", {"output", "exit"}},
-                  {"description", "What the wait is for: \"output\" (the default: new output or the job's end) or "
-                                  "\"exit\" (the job's end only)"}}}}},
-              {"required", {"shellId"}},
-              {"additionalProperties", false}};
-}
+// "maximum" is 2^53 - 1: exact in every JSON reader.
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "offset": {
+      "description": "The byte offset in the job's log to read from (default: where the last read stopped)",
+      "maximum": 9007199254740991,
+      "minimum": 0,
+      "type": "integer"
+    },
+    "shellId": {
+      "description": "The background job's shell ID",
+      "type": "string"
+    },
+    "until": {
+      "description": "What the wait is for: \"output\" (the default: new output or the job's end) or \"exit\" (the job's end only)",
+      "enum": ["output", "exit"],
+      "type": "string"
+    },
+    "wait": {
+      "description": "Seconds to wait for new output or the job's end before answering (default 0: answer at once)",
+      "maximum": 60,
+      "minimum": 0,
+      "type": "number"
+    }
+  },
+  "required": ["shellId"],
+  "type": "object"
+})json");
 
 /// What a waiting call waits for.
 enum class WaitFor { Output, Exit };
@@ -166,7 +175,7 @@ struct JobWait : std::enable_shared_from_this<JobWait> {
 } // namespace
 
 core::Tool makeBashOutputTool(std::shared_ptr<ShellTools> shell) {
-  auto tool = workerTool(kDescription, inputSchema(), "bash", /*mutates=*/false,
+  auto tool = workerTool(kDescription, kInputSchema.view(), "bash", /*mutates=*/false,
                          [shell](json input, core::ToolContext context, core::ToolDone done) {
     const std::string id = input.value("shellId", "");
     auto job = shell->jobs->find(context.sessionID, id);

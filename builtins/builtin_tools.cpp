@@ -26,7 +26,7 @@
 
 namespace toold::builtins {
 
-void registerBuiltinTools(core::ToolService& tools) {
+std::vector<std::pair<std::string, core::Tool>> makeBuiltinTools(core::ToolService& tools) {
   auto files = std::make_shared<FileTools>();
   files->locks = tools.pathLocks();
   files->lsp = tools.lsp();
@@ -79,7 +79,9 @@ void registerBuiltinTools(core::ToolService& tools) {
     if (name == "read" || name == "list" || name == "glob" || name == "grep") tool.codemodeAlsoByDefault = true;
   }
   tools.addSessionEndListener([jobs](const std::string& sessionID) { jobs->endSession(sessionID); });
-  tools.registerTools(kBuiltinScope, std::move(list));
+  return list;
 }
+
+void registerBuiltinTools(core::ToolService& tools) { tools.registerTools(kBuiltinScope, makeBuiltinTools(tools)); }
 
 } // namespace toold::builtins

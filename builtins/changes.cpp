@@ -1,6 +1,7 @@
 #include "builtins/changes.h"
 
 #include "builtins/checkpoint/checkpoint_actions.h"
+#include "builtins/constant_json.h"
 #include "core/tool_service.h"
 
 namespace toold::builtins {
@@ -37,16 +38,28 @@ std::string listText(const json& list) {
   return text;
 }
 
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "callID": {
+      "description": "The call whose diff to show",
+      "type": "string"
+    },
+    "messageID": {
+      "description": "The message whose calls' diff to show",
+      "type": "string"
+    }
+  },
+  "type": "object"
+})json");
+
 } // namespace
 
 core::Tool makeChangesTool(core::ToolService& tools) {
   core::Tool tool;
   tool.description = kDescription;
-  tool.inputSchema = json{{"type", "object"},
-                          {"properties",
-                           {{"callID", {{"type", "string"}, {"description", "The call whose diff to show"}}},
-                            {"messageID", {{"type", "string"}, {"description", "The message whose calls' diff to show"}}}}},
-                          {"additionalProperties", false}};
+  tool.inputSchemaText = kInputSchema.view();
   // Hidden with `undo` (off by default); it only reads, so it never asks.
   tool.permission = "undo";
   tool.execute = [&tools](json input, core::ToolContext context, core::ToolDone done) {

@@ -1,5 +1,6 @@
 #include "builtins/edit.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/edit/edit_call.h"
 #include "builtins/tool_support.h"
 
@@ -19,18 +20,31 @@ Usage:
 - An empty oldString creates a new file with newString as its content (an existing file must have been read first).
 - Use replaceAll for renaming a variable or string across the file.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"filePath", {{"type", "string"}, {"description", "The absolute path to the file to modify"}}},
-                {"oldString", {{"type", "string"}, {"description", "The text to replace"}}},
-                {"newString",
-                 {{"type", "string"}, {"description", "The text to replace it with (must be different from oldString)"}}},
-                {"replaceAll",
-                 {{"type", "boolean"}, {"default", false}, {"description", "Replace all occurrences of oldString (default false)"}}}}},
-              {"required", {"filePath", "oldString", "newString"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "filePath": {
+      "description": "The absolute path to the file to modify",
+      "type": "string"
+    },
+    "newString": {
+      "description": "The text to replace it with (must be different from oldString)",
+      "type": "string"
+    },
+    "oldString": {
+      "description": "The text to replace",
+      "type": "string"
+    },
+    "replaceAll": {
+      "default": false,
+      "description": "Replace all occurrences of oldString (default false)",
+      "type": "boolean"
+    }
+  },
+  "required": ["filePath", "oldString", "newString"],
+  "type": "object"
+})json");
 
 } // namespace
 
@@ -41,7 +55,7 @@ core::Tool makeEditTool(std::shared_ptr<FileTools> files) {
                                          input.value("replaceAll", false)}};
     runEditCall(files, context, filePath, std::move(edits), done);
   };
-  return workerTool(kDescription, inputSchema(), "edit", true, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "edit", true, std::move(execute));
 }
 
 } // namespace toold::builtins

@@ -1,5 +1,6 @@
 #include "builtins/glob.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/search/search_paths.h"
 #include "builtins/tool_support.h"
 
@@ -22,16 +23,22 @@ Usage:
 - Files ignored by .gitignore or .ignore are skipped, hidden files are included, .git is not.
 - Returns absolute paths, the 100 most recently modified first. Use grep to search file contents.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"pattern", {{"type", "string"}, {"description", "The glob pattern to match files against"}}},
-                {"path",
-                 {{"type", "string"},
-                  {"description", "The directory to search in (defaults to the workspace). Must be a directory."}}}}},
-              {"required", {"pattern"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "path": {
+      "description": "The directory to search in (defaults to the workspace). Must be a directory.",
+      "type": "string"
+    },
+    "pattern": {
+      "description": "The glob pattern to match files against",
+      "type": "string"
+    }
+  },
+  "required": ["pattern"],
+  "type": "object"
+})json");
 
 // The 100 newest of one thread's matches: a min-heap on (mtime, newer path first), so the oldest
 // kept is on top and a newer match replaces it in O(log 100). Threads keep their own, with no lock,
@@ -137,7 +144,7 @@ core::Tool makeGlobTool() {
           });
     });
   };
-  return workerTool(kDescription, inputSchema(), "glob", false, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "glob", false, std::move(execute));
 }
 
 } // namespace toold::builtins

@@ -1,5 +1,6 @@
 #include "builtins/grep.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/search/newest_first.h"
 #include "builtins/search/search_budget.h"
 #include "builtins/search/search_paths.h"
@@ -29,16 +30,26 @@ Usage:
 - Files ignored by .gitignore or .ignore are skipped (a file given as path is always searched), hidden files are included, binary files are not.
 - Returns the matching lines with their line numbers, grouped by file, the most recently modified files first; at most 100 lines, fewer (or cut shorter) when they would pass the output budget.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"pattern", {{"type", "string"}, {"description", "The regex pattern to search for in file contents"}}},
-                {"path", {{"type", "string"}, {"description", "The directory to search in. Defaults to the workspace."}}},
-                {"include",
-                 {{"type", "string"}, {"description", "File pattern to include in the search (e.g. \"*.js\", \"*.{ts,tsx}\")"}}}}},
-              {"required", {"pattern"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "include": {
+      "description": "File pattern to include in the search (e.g. \"*.js\", \"*.{ts,tsx}\")",
+      "type": "string"
+    },
+    "path": {
+      "description": "The directory to search in. Defaults to the workspace.",
+      "type": "string"
+    },
+    "pattern": {
+      "description": "The regex pattern to search for in file contents",
+      "type": "string"
+    }
+  },
+  "required": ["pattern"],
+  "type": "object"
+})json");
 
 // `line` cut to at most `cap` bytes at a UTF-8 boundary, with "..." when something was cut.
 std::string cutLine(std::string_view line, std::size_t cap) {
@@ -278,7 +289,7 @@ core::Tool makeGrepTool() {
                  grepIn(root, context.location->directory, pattern, include, context.cancellation, context.budget, done);
                });
   };
-  return workerTool(kDescription, inputSchema(), "grep", false, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "grep", false, std::move(execute));
 }
 
 } // namespace toold::builtins

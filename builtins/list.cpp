@@ -1,5 +1,6 @@
 #include "builtins/list.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/search/search_paths.h"
 #include "builtins/tool_support.h"
 
@@ -31,16 +32,24 @@ Usage:
 - Files ignored by .gitignore or .ignore are skipped, and so are folders such as node_modules, .git, dist, build, target and vendor; add glob patterns to ignore more (e.g. "*.log", "docs/**", "fixtures/").
 - Shows at most 100 files, nearest first. Prefer the glob and grep tools when you know what you are looking for.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"path",
-                 {{"type", "string"},
-                  {"description", "The absolute path to the directory to list (defaults to the workspace)"}}},
-                {"ignore",
-                 {{"type", "array"}, {"items", {{"type", "string"}}}, {"description", "Glob patterns to ignore"}}}}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "ignore": {
+      "description": "Glob patterns to ignore",
+      "items": {
+        "type": "string"
+      },
+      "type": "array"
+    },
+    "path": {
+      "description": "The absolute path to the directory to list (defaults to the workspace)",
+      "type": "string"
+    }
+  },
+  "type": "object"
+})json");
 
 struct Folder {
   std::map<std::string, Folder> folders;
@@ -164,7 +173,7 @@ core::Tool makeListTool() {
                               });
                         });
   };
-  return workerTool(kDescription, inputSchema(), "list", false, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "list", false, std::move(execute));
 }
 
 } // namespace toold::builtins

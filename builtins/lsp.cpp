@@ -1,5 +1,6 @@
 #include "builtins/lsp.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/lsp/change_diagnostics.h"
 #include "builtins/lsp/lsp_render.h"
 #include "builtins/tool_support.h"
@@ -29,22 +30,37 @@ Usage:
 - Locations come back as path:line:column, relative to the workspace, with the line's text. Locations outside the workspace are listed, not read.
 - Prefer this over grep to find a symbol's definition or its real uses (grep also finds comments and unrelated names).)";
 
-const std::vector<std::string> kOperations = {"goToDefinition",       "findReferences", "hover",
-                                              "documentSymbol",       "workspaceSymbol", "goToImplementation",
-                                              "prepareCallHierarchy", "incomingCalls",   "outgoingCalls"};
-
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"operation", {{"type", "string"}, {"enum", kOperations}, {"description", "The LSP operation to perform"}}},
-                {"filePath", {{"type", "string"}, {"description", "The absolute or relative path to the file"}}},
-                {"line", {{"type", "integer"}, {"minimum", 1}, {"description", "The line number (1-based, as shown in editors)"}}},
-                {"character",
-                 {{"type", "integer"}, {"minimum", 1}, {"description", "The character offset (1-based, as shown in editors)"}}},
-                {"query", {{"type", "string"}, {"description", "workspaceSymbol only: the name to look for"}}}}},
-              {"required", {"operation", "filePath", "line", "character"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "character": {
+      "description": "The character offset (1-based, as shown in editors)",
+      "minimum": 1,
+      "type": "integer"
+    },
+    "filePath": {
+      "description": "The absolute or relative path to the file",
+      "type": "string"
+    },
+    "line": {
+      "description": "The line number (1-based, as shown in editors)",
+      "minimum": 1,
+      "type": "integer"
+    },
+    "operation": {
+      "description": "The LSP operation to perform",
+      "enum": ["goToDefinition", "findReferences", "hover", "documentSymbol", "workspaceSymbol", "goToImplementation", "prepareCallHierarchy", "incomingCalls", "outgoingCalls"],
+      "type": "string"
+    },
+    "query": {
+      "description": "workspaceSymbol only: the name to look for",
+      "type": "string"
+    }
+  },
+  "required": ["operation", "filePath", "line", "character"],
+  "type": "object"
+})json");
 
 struct Method {
   std::string method;
@@ -216,7 +232,7 @@ core::Tool makeLspTool(std::shared_ptr<FileTools> files) {
       });
     });
   };
-  core::Tool tool = workerTool(kDescription, inputSchema(), "lsp", false, std::move(execute));
+  core::Tool tool = workerTool(kDescription, kInputSchema.view(), "lsp", false, std::move(execute));
   // Offered where a language server serves the workspace's files: elsewhere it could only fail.
   tool.describe = [files](const core::CatalogView&) -> std::optional<std::string> {
     if (!files->lsp || !files->lsp->servesWorkspace()) return std::nullopt;

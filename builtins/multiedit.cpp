@@ -1,5 +1,6 @@
 #include "builtins/multiedit.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/edit/edit_call.h"
 #include "builtins/tool_support.h"
 
@@ -17,26 +18,47 @@ Usage:
 - All or nothing: if any edit fails, none is applied and the file is unchanged.
 - To create a file, give an empty oldString in the first edit; the following edits apply to its content.)";
 
-json inputSchema() {
-  json edit{{"type", "object"},
-            {"properties",
-             {{"filePath", {{"type", "string"}, {"description", "Ignored: every edit applies to the top-level filePath"}}},
-              {"oldString", {{"type", "string"}, {"description", "The text to replace"}}},
-              {"newString", {{"type", "string"}, {"description", "The text to replace it with"}}},
-              {"replaceAll", {{"type", "boolean"}, {"default", false}, {"description", "Replace all occurrences"}}}}},
-            {"required", {"oldString", "newString"}},
-            {"additionalProperties", false}};
-  return json{{"type", "object"},
-              {"properties",
-               {{"filePath", {{"type", "string"}, {"description", "The absolute path to the file to modify"}}},
-                {"edits",
-                 {{"type", "array"},
-                  {"minItems", 1},
-                  {"items", edit},
-                  {"description", "The edits to apply in order"}}}}},
-              {"required", {"filePath", "edits"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "edits": {
+      "description": "The edits to apply in order",
+      "items": {
+        "additionalProperties": false,
+        "properties": {
+          "filePath": {
+            "description": "Ignored: every edit applies to the top-level filePath",
+            "type": "string"
+          },
+          "newString": {
+            "description": "The text to replace it with",
+            "type": "string"
+          },
+          "oldString": {
+            "description": "The text to replace",
+            "type": "string"
+          },
+          "replaceAll": {
+            "default": false,
+            "description": "Replace all occurrences",
+            "type": "boolean"
+          }
+        },
+        "required": ["oldString", "newString"],
+        "type": "object"
+      },
+      "minItems": 1,
+      "type": "array"
+    },
+    "filePath": {
+      "description": "The absolute path to the file to modify",
+      "type": "string"
+    }
+  },
+  "required": ["filePath", "edits"],
+  "type": "object"
+})json");
 
 } // namespace
 
@@ -49,7 +71,7 @@ core::Tool makeMultiEditTool(std::shared_ptr<FileTools> files) {
                                edit.value("replaceAll", false)});
     runEditCall(files, context, filePath, std::move(edits), done);
   };
-  return workerTool(kDescription, inputSchema(), "edit", true, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "edit", true, std::move(execute));
 }
 
 } // namespace toold::builtins

@@ -1,5 +1,6 @@
 #include "builtins/question.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/tool_support.h"
 #include "core/permission/ask_route.h"
 
@@ -25,23 +26,53 @@ Usage notes:
 - If you recommend a specific option, make it the first one in the list and add "(Recommended)" at the end of its label
 - The call waits until the user answers)TEXT";
 
-json inputSchema() {
-  json option{{"type", "object"},
-              {"properties",
-               {{"label", {{"type", "string"}, {"description", "Display text (1-5 words, concise)"}}},
-                {"description", {{"type", "string"}, {"description", "Explanation of the choice"}}}}},
-              {"required", {"label", "description"}}};
-  json question{{"type", "object"},
-                {"properties",
-                 {{"question", {{"type", "string"}, {"description", "Complete question"}}},
-                  {"header", {{"type", "string"}, {"description", "Very short label (max 30 chars)"}}},
-                  {"options", {{"type", "array"}, {"items", option}, {"description", "Available choices"}}},
-                  {"multiple", {{"type", "boolean"}, {"description", "Allow selecting multiple choices"}}}}},
-                {"required", {"question", "header", "options"}}};
-  return json{{"type", "object"},
-              {"properties", {{"questions", {{"type", "array"}, {"items", question}, {"description", "Questions to ask"}}}}},
-              {"required", {"questions"}}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "properties": {
+    "questions": {
+      "description": "Questions to ask",
+      "items": {
+        "properties": {
+          "header": {
+            "description": "Very short label (max 30 chars)",
+            "type": "string"
+          },
+          "multiple": {
+            "description": "Allow selecting multiple choices",
+            "type": "boolean"
+          },
+          "options": {
+            "description": "Available choices",
+            "items": {
+              "properties": {
+                "description": {
+                  "description": "Explanation of the choice",
+                  "type": "string"
+                },
+                "label": {
+                  "description": "Display text (1-5 words, concise)",
+                  "type": "string"
+                }
+              },
+              "required": ["label", "description"],
+              "type": "object"
+            },
+            "type": "array"
+          },
+          "question": {
+            "description": "Complete question",
+            "type": "string"
+          }
+        },
+        "required": ["question", "header", "options"],
+        "type": "object"
+      },
+      "type": "array"
+    }
+  },
+  "required": ["questions"],
+  "type": "object"
+})json");
 
 enum class Route { Native, Elicitation, None };
 
@@ -206,7 +237,7 @@ core::Tool makeQuestionTool(ClientRequester requester) {
   };
   core::Tool tool;
   tool.description = kDescription;
-  tool.inputSchema = inputSchema();
+  tool.inputSchemaText = kInputSchema.view();
   tool.permission = "question";
   tool.threading = core::ToolThreading::Inline; // it only sends a request and waits for the answer
   tool.execute = std::move(execute);

@@ -1,5 +1,6 @@
 #include "builtins/read.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/lsp/change_diagnostics.h"
 
 #include "builtins/files/file_sniff.h"
@@ -45,19 +46,28 @@ Usage:
 - Images (PNG, JPEG, GIF, WebP, BMP) and PDFs up to 5 MB are returned as attachments. Other binary files are refused.
 - Read a file before overwriting it with write; edits check that it has not changed since.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"filePath", {{"type", "string"}, {"description", "The absolute path to the file or directory to read"}}},
-                {"offset",
-                 {{"type", "integer"},
-                  {"minimum", 0},
-                  {"description", "The line number to start reading from (1-based; 0 also means the first line)"}}},
-                {"limit",
-                 {{"type", "integer"}, {"minimum", 1}, {"description", "The maximum number of lines to read (defaults to 2000)"}}}}},
-              {"required", {"filePath"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "filePath": {
+      "description": "The absolute path to the file or directory to read",
+      "type": "string"
+    },
+    "limit": {
+      "description": "The maximum number of lines to read (defaults to 2000)",
+      "minimum": 1,
+      "type": "integer"
+    },
+    "offset": {
+      "description": "The line number to start reading from (1-based; 0 also means the first line)",
+      "minimum": 0,
+      "type": "integer"
+    }
+  },
+  "required": ["filePath"],
+  "type": "object"
+})json");
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -422,7 +432,7 @@ core::Tool makeReadTool(std::shared_ptr<FileTools> files) {
     if (mayReadOnQueue(*files, context, path)) return startRead(files, context, path, offset, limit, std::move(done), true);
     onWorkers(context, done, [=] { startRead(files, context, path, offset, limit, done, false); });
   };
-  auto tool = workerTool(kDescription, inputSchema(), "read", false, std::move(execute));
+  auto tool = workerTool(kDescription, kInputSchema.view(), "read", false, std::move(execute));
   tool.threading = core::ToolThreading::Inline; // it hands itself to the workers when it must
   return tool;
 }

@@ -1,5 +1,6 @@
 #include "builtins/skill.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/tool_support.h"
 
 #include <algorithm>
@@ -27,12 +28,17 @@ The following skills provide specialized sets of instructions for particular tas
 
 )";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"name", {{"type", "string"}, {"description", "The name of the skill from available_skills"}}}}},
-              {"required", {"name"}}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "properties": {
+    "name": {
+      "description": "The name of the skill from available_skills",
+      "type": "string"
+    }
+  },
+  "required": ["name"],
+  "type": "object"
+})json");
 
 std::string describe(const std::vector<Skill>& skills) {
   if (skills.empty()) return std::string(kDescriptionHead) + "No skills are currently available.";
@@ -129,7 +135,7 @@ core::Tool makeSkillTool(std::function<std::vector<std::string>()> configuredFol
                                done(core::ToolResult{std::nullopt, json(skillContent(skill, files)), std::move(metadata)});
                              });
   };
-  core::Tool tool = workerTool(describe({}), inputSchema(), "skill", false, std::move(execute));
+  core::Tool tool = workerTool(describe({}), kInputSchema.view(), "skill", false, std::move(execute));
   // With no skill to load the tool could only answer "not found": it is not offered at all.
   tool.describe = [configuredFolders](const core::CatalogView& catalog) -> std::optional<std::string> {
     auto skills = permittedSkills(catalog, configuredFolders());

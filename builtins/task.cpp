@@ -1,5 +1,6 @@
 #include "builtins/task.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/tool_support.h"
 
 #include <algorithm>
@@ -33,24 +34,37 @@ Usage notes:
 4. The agent's outputs should generally be trusted
 5. Clearly tell the agent whether you expect it to write code or just to do research (search, file reads, web fetches, etc.), since it is not aware of the user's intent.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"description", {{"type", "string"}, {"description", "A short (3-5 words) description of the task"}}},
-                {"prompt", {{"type", "string"}, {"description", "The task for the agent to perform"}}},
-                {"subagent_type", {{"type", "string"}, {"description", "The type of specialized agent to use for this task"}}},
-                {"task_id",
-                 {{"type", "string"},
-                  {"description", "This should only be set if you mean to resume a previous task (you can pass a prior "
-                                  "task_id and the task will continue the same subagent session as before instead of "
-                                  "creating a fresh one)"}}},
-                {"command", {{"type", "string"}, {"description", "The command that triggered this task"}}}}},
-              {"required", {"description", "prompt", "subagent_type"}},
-              // Closed like every built-in's: a parameter task/run would not carry (opencode's newer
-              // `background`, `model`) is refused by name, not silently run in the foreground on the
-              // default model.
-              {"additionalProperties", false}};
-}
+// Closed like every built-in's: a parameter task/run would not carry (opencode's newer
+// `background`, `model`) is refused by name, not silently run in the foreground on the
+// default model.
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "command": {
+      "description": "The command that triggered this task",
+      "type": "string"
+    },
+    "description": {
+      "description": "A short (3-5 words) description of the task",
+      "type": "string"
+    },
+    "prompt": {
+      "description": "The task for the agent to perform",
+      "type": "string"
+    },
+    "subagent_type": {
+      "description": "The type of specialized agent to use for this task",
+      "type": "string"
+    },
+    "task_id": {
+      "description": "This should only be set if you mean to resume a previous task (you can pass a prior task_id and the task will continue the same subagent session as before instead of creating a fresh one)",
+      "type": "string"
+    }
+  },
+  "required": ["description", "prompt", "subagent_type"],
+  "type": "object"
+})json");
 
 // The agents the caller may start: listed by the snapshot and not denied `task` on their name.
 std::vector<std::pair<std::string, std::string>> permittedAgents(const core::CatalogView& catalog) {
@@ -121,7 +135,7 @@ core::Tool makeTaskTool(ClientRequester requester) {
   };
   core::Tool tool;
   tool.description = std::string(kDescriptionHead) + "(the agents the runner offers)" + kDescriptionTail;
-  tool.inputSchema = inputSchema();
+  tool.inputSchemaText = kInputSchema.view();
   tool.permission = "task";
   tool.threading = core::ToolThreading::Inline;
   tool.execute = std::move(execute);

@@ -1,5 +1,6 @@
 #include "builtins/todoread.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/todowrite.h"
 #include "builtins/tool_support.h"
 
@@ -10,6 +11,12 @@ namespace {
 using core::json;
 
 const char* kDescription = R"(Use this tool to read the current to-do list for the session. Use it often, especially at the start of a conversation, before starting new tasks, and when unsure what to do next. It takes no parameters and returns the list with each task's status and priority.)";
+
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "properties": {},
+  "type": "object"
+})json");
 
 } // namespace
 
@@ -23,7 +30,7 @@ core::Tool makeTodoReadTool(std::shared_ptr<TodoStore> store) {
                                done(core::ToolResult{std::nullopt, json(todos.dump(2)), std::move(metadata)});
                              });
   };
-  return workerTool(kDescription, json{{"type", "object"}, {"properties", json::object()}}, "todoread", false,
+  return workerTool(kDescription, kInputSchema.view(), "todoread", false,
                     std::move(execute));
 }
 

@@ -1,5 +1,6 @@
 #include "builtins/todowrite.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/tool_support.h"
 
 namespace toold::builtins {
@@ -21,19 +22,35 @@ Each call replaces the whole list: send every todo, not only the changed ones.
 - status: pending, in_progress, completed or cancelled
 - priority: high, medium or low)";
 
-json inputSchema() {
-  json todo{{"type", "object"},
-            {"properties",
-             {{"content", {{"type", "string"}, {"description", "Brief description of the task"}}},
-              {"status",
-               {{"type", "string"},
-                {"description", "Current status of the task: pending, in_progress, completed, cancelled"}}},
-              {"priority", {{"type", "string"}, {"description", "Priority level of the task: high, medium, low"}}}}},
-            {"required", {"content", "status", "priority"}}};
-  return json{{"type", "object"},
-              {"properties", {{"todos", {{"type", "array"}, {"items", todo}, {"description", "The updated todo list"}}}}},
-              {"required", {"todos"}}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "properties": {
+    "todos": {
+      "description": "The updated todo list",
+      "items": {
+        "properties": {
+          "content": {
+            "description": "Brief description of the task",
+            "type": "string"
+          },
+          "priority": {
+            "description": "Priority level of the task: high, medium, low",
+            "type": "string"
+          },
+          "status": {
+            "description": "Current status of the task: pending, in_progress, completed, cancelled",
+            "type": "string"
+          }
+        },
+        "required": ["content", "status", "priority"],
+        "type": "object"
+      },
+      "type": "array"
+    }
+  },
+  "required": ["todos"],
+  "type": "object"
+})json");
 
 } // namespace
 
@@ -57,7 +74,7 @@ core::Tool makeTodoWriteTool(std::shared_ptr<TodoStore> store) {
           done(core::ToolResult{std::nullopt, json(todos.dump(2)), std::move(metadata)});
         });
   };
-  return workerTool(kDescription, inputSchema(), "todowrite", false, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "todowrite", false, std::move(execute));
 }
 
 } // namespace toold::builtins

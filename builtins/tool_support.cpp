@@ -133,11 +133,11 @@ bool unchangedSince(const std::filesystem::path& path, const core::WorkspaceRoot
   }
 }
 
-core::Tool workerTool(std::string description, core::json inputSchema, std::string permission, bool mutates,
+core::Tool workerTool(std::string description, std::string_view inputSchemaText, std::string permission, bool mutates,
                       core::ToolExecute execute) {
   core::Tool tool;
   tool.description = std::move(description);
-  tool.inputSchema = std::move(inputSchema);
+  tool.inputSchemaText = inputSchemaText;
   tool.permission = std::move(permission);
   tool.mutates = mutates;
   tool.threading = core::ToolThreading::Workers;

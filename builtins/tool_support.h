@@ -49,8 +49,9 @@ bool unchangedSince(const std::filesystem::path& path, const core::WorkspaceRoot
                     std::string* holdRefusal = nullptr);
 
 
-/// A built-in tool that runs on the worker pool (file I/O blocks), guarded by `permission`.
-core::Tool workerTool(std::string description, core::json inputSchema, std::string permission, bool mutates,
+/// A built-in tool that runs on the worker pool (file I/O blocks), guarded by `permission`; its
+/// input schema is constant text (builtins/constant_json.h).
+core::Tool workerTool(std::string description, std::string_view inputSchemaText, std::string permission, bool mutates,
                       core::ToolExecute execute);
 
 /// A ToolFailure with `message`.

@@ -1,6 +1,7 @@
 #include "builtins/undo.h"
 
 #include "builtins/checkpoint/checkpoint_actions.h"
+#include "builtins/constant_json.h"
 #include "core/tool_service.h"
 
 namespace toold::builtins {
@@ -19,18 +20,32 @@ std::string restoredText(bool redo, const json& result) {
   return text;
 }
 
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "callID": {
+      "description": "Undo this call and every change the session made after it",
+      "type": "string"
+    },
+    "messageID": {
+      "description": "Undo this message's calls and every change after them",
+      "type": "string"
+    },
+    "redo": {
+      "description": "Take back the last undo instead",
+      "type": "boolean"
+    }
+  },
+  "type": "object"
+})json");
+
 } // namespace
 
 core::Tool makeUndoTool(core::ToolService& tools) {
   core::Tool tool;
   tool.description = kDescription;
-  tool.inputSchema = json{
-      {"type", "object"},
-      {"properties",
-       {{"callID", {{"type", "string"}, {"description", "Undo this call and every change the session made after it"}}},
-        {"messageID", {{"type", "string"}, {"description", "Undo this message's calls and every change after them"}}},
-        {"redo", {{"type", "boolean"}, {"description", "Take back the last undo instead"}}}}},
-      {"additionalProperties", false}};
+  tool.inputSchemaText = kInputSchema.view();
   tool.permission = "undo";
   tool.mutates = true;
   tool.execute = [&tools](json input, core::ToolContext context, core::ToolDone done) {

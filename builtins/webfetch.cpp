@@ -1,5 +1,6 @@
 #include "builtins/webfetch.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/text/base64.h"
 #include "builtins/tool_support.h"
 #include "builtins/web/html_conversion.h"
@@ -44,18 +45,28 @@ Usage notes:
   - This tool is read-only and does not modify any files
   - Results may be summarized if the content is very large)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"url", {{"type", "string"}, {"description", "The URL to fetch content from"}}},
-                {"format",
-                 {{"type", "string"},
-                  {"enum", {"text", "markdown", "html"}},
-                  {"default", "markdown"},
-                  {"description", "The format to return the content in (text, markdown, or html). Defaults to markdown."}}},
-                {"timeout", {{"type", "number"}, {"exclusiveMinimum", 0}, {"description", "Optional timeout in seconds (max 120)"}}}}},
-              {"required", {"url"}}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "properties": {
+    "format": {
+      "default": "markdown",
+      "description": "The format to return the content in (text, markdown, or html). Defaults to markdown.",
+      "enum": ["text", "markdown", "html"],
+      "type": "string"
+    },
+    "timeout": {
+      "description": "Optional timeout in seconds (max 120)",
+      "exclusiveMinimum": 0,
+      "type": "number"
+    },
+    "url": {
+      "description": "The URL to fetch content from",
+      "type": "string"
+    }
+  },
+  "required": ["url"],
+  "type": "object"
+})json");
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -214,7 +225,7 @@ core::Tool makeWebfetchTool(std::function<WebfetchOptions()> options) {
     fetch->firstUrl = url->text();
     fetch->start(*url);
   };
-  return workerTool(kDescription, inputSchema(), "webfetch", false, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "webfetch", false, std::move(execute));
 }
 
 } // namespace toold::builtins

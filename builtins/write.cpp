@@ -1,5 +1,6 @@
 #include "builtins/write.h"
 
+#include "builtins/constant_json.h"
 #include "builtins/files/single_file_change.h"
 
 namespace toold::builtins {
@@ -16,16 +17,22 @@ Usage:
 - Prefer the edit tool for changes to an existing file: it sends only the part that changes.
 - An existing file keeps its permissions, its UTF-8 BOM and its CRLF line endings when the new content has none of its own.)";
 
-json inputSchema() {
-  return json{{"type", "object"},
-              {"properties",
-               {{"content", {{"type", "string"}, {"description", "The content to write to the file"}}},
-                {"filePath",
-                 {{"type", "string"},
-                  {"description", "The absolute path to the file to write (must be absolute, not relative)"}}}}},
-              {"required", {"content", "filePath"}},
-              {"additionalProperties", false}};
-}
+constexpr auto kInputSchema = compactJson(R"json(
+{
+  "additionalProperties": false,
+  "properties": {
+    "content": {
+      "description": "The content to write to the file",
+      "type": "string"
+    },
+    "filePath": {
+      "description": "The absolute path to the file to write (must be absolute, not relative)",
+      "type": "string"
+    }
+  },
+  "required": ["content", "filePath"],
+  "type": "object"
+})json");
 
 } // namespace
 
@@ -50,7 +57,7 @@ core::Tool makeWriteTool(std::shared_ptr<FileTools> files) {
                           changeSingleFile(files, context, std::move(path), StampRule::Required, plan, finish, done);
                         });
   };
-  return workerTool(kDescription, inputSchema(), "edit", true, std::move(execute));
+  return workerTool(kDescription, kInputSchema.view(), "edit", true, std::move(execute));
 }
 
 } // namespace toold::builtins

@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 namespace toold::core {
@@ -112,6 +113,12 @@ enum class ToolThreading : std::uint8_t { Workers, Inline };
 struct Tool {
   std::string description;
   json inputSchema = json::object();
+  /// The input schema as constant JSON text, taken instead of `inputSchema` when not empty (the
+  /// built-ins', builtins/constant_json.h): the registry takes it as it is, without a tree. So it
+  /// must be an object schema written as nlohmann writes it (compact, keys sorted) that
+  /// compilesForCertain() accepts, as a test checks for every built-in. It must outlive the
+  /// registration: a string literal's, or a constant's.
+  std::string_view inputSchemaText;
   std::optional<json> outputSchema;
   bool codemode = true;
   /// Why a wildcard of `codemode.tools` (`{"*": true}`) leaves this tool direct — it needs the

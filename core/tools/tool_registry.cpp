@@ -50,12 +50,15 @@ bool isObjectTyped(const json& schema) {
 
 // The definition's JSON text, in the key order nlohmann keeps (sorted) and written as every answer
 // is (protocol/json_writer.h), built from its parts without copying the schemas into a document.
+// A constant input schema's text (`inputText`) is taken as it is.
 std::string definitionText(const std::string& name, const std::string& description, const json& input,
-                           const std::optional<json>& output, const std::string& schemaNote) {
+                           std::string_view inputText, const std::optional<json>& output,
+                           const std::string& schemaNote) {
   std::string text = R"({"description":)";
   protocol::appendJsonString(text, description);
   text += R"(,"inputSchema":)";
-  protocol::appendJson(text, input);
+  if (!inputText.empty()) text += inputText;
+  else protocol::appendJson(text, input);
   text += R"(,"name":)";
   protocol::appendJsonString(text, name);
   if (output) {
@@ -75,11 +78,14 @@ std::string definitionText(const std::string& name, const std::string& descripti
 // schema kept) and keeps of the tool its flags and `execute`, and what few tools have in `extras`.
 void prepare(SchemaCache& schemas, RegisteredTool& registered, Tool tool, std::string authored, std::string ns) {
   std::string schemaNote;
-  const Judged input = judge(schemas, tool.inputSchema, authored, "input", schemaNote);
+  // A constant schema certainly compiles (Tool::inputSchemaText): its compilation waits for its
+  // first use, like any other such schema's.
+  const bool constantInput = !tool.inputSchemaText.empty();
+  const Judged input = constantInput ? Judged{nullptr, true} : judge(schemas, tool.inputSchema, authored, "input", schemaNote);
   Judged output;
   if (tool.outputSchema) output = judge(schemas, *tool.outputSchema, authored, "output", schemaNote);
-  auto text = std::make_shared<const std::string>(
-      definitionText(registered.name, tool.description, tool.inputSchema, tool.outputSchema, schemaNote));
+  auto text = std::make_shared<const std::string>(definitionText(registered.name, tool.description, tool.inputSchema,
+                                                                 tool.inputSchemaText, tool.outputSchema, schemaNote));
   registered.input = input.deferred ? std::make_shared<const LazySchema>(text, "inputSchema")
                                     : std::make_shared<const LazySchema>(input.compiled);
   if (tool.outputSchema)
@@ -88,7 +94,7 @@ void prepare(SchemaCache& schemas, RegisteredTool& registered, Tool tool, std::s
   registered.source = text;
   registered.shown = std::move(text);
   registered.shownObjectSchemas =
-      isObjectTyped(tool.inputSchema) && (!tool.outputSchema || isObjectTyped(*tool.outputSchema));
+      (constantInput || isObjectTyped(tool.inputSchema)) && (!tool.outputSchema || isObjectTyped(*tool.outputSchema));
   registered.execute = std::move(tool.execute);
   registered.threading = tool.threading;
   registered.codemode = tool.codemode;
