@@ -30,12 +30,17 @@ constexpr std::string_view kDevices[] = {"/dev/null", "/dev/zero", "/dev/full", 
 // written now runs unsandboxed at the person's next commit), and toold's own configuration.
 constexpr std::string_view kProtectedNames[] = {".git", "toold.json", ".toold"};
 
-bool contains(const fs::path& folder, const fs::path& path) {
-  const auto& outer = folder.native();
-  const auto& inner = path.native();
+// Paths as text: a start plans a dozen PATH folders, and fs::path splits each into components at
+// every construction and comparison (most of the plan's instructions, measured).
+bool contains(std::string_view outer, std::string_view inner) {
   if (outer == "/") return true;
-  return inner.size() >= outer.size() && inner.compare(0, outer.size(), outer) == 0 &&
+  return inner.size() >= outer.size() && inner.substr(0, outer.size()) == outer &&
          (inner.size() == outer.size() || inner[outer.size()] == '/');
+}
+
+std::string_view withoutTrailingSlashes(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  return path;
 }
 
 void addUnique(std::vector<std::string>& list, std::string path) {
@@ -110,28 +115,29 @@ void CommandSandbox::planPaths(const Location& location, const fs::path& configF
   // Looked up only for a PATH folder it could decide: the password database costs a start a
   // dozen system calls (nscd's socket, nsswitch.conf, /etc/passwd).
   std::optional<std::string> accountHome;
-  auto isAccountHome = [&accountHome](const fs::path& folder) {
+  auto isAccountHome = [&accountHome](std::string_view folder) {
     if (!accountHome) accountHome = userHome();
-    return folder == fs::path(*accountHome);
+    return folder == withoutTrailingSlashes(*accountHome);
   };
+  auto readable = [this](std::string_view path) {
+    return std::any_of(read_.begin(), read_.end(), [&](const std::string& allowed) { return contains(allowed, path); });
+  };
+  const std::string_view homeFolder = withoutTrailingSlashes(home);
   const std::string pathText = environment("PATH");
   std::string_view searchPath = pathText;
   while (!searchPath.empty()) {
     const auto colon = searchPath.find(':');
-    const fs::path folder(std::string(searchPath.substr(0, colon)));
+    const std::string_view folder = withoutTrailingSlashes(searchPath.substr(0, colon));
     searchPath = colon == std::string_view::npos ? std::string_view() : searchPath.substr(colon + 1);
-    if (!folder.is_absolute()) continue;
-    addUnique(read_, folder.string());
-    const auto parent = folder.parent_path();
-    const auto name = folder.filename().string();
-    const auto parentName = parent.filename().string();
-    auto readable = [this](const fs::path& path) {
-      return std::any_of(read_.begin(), read_.end(), [&](const std::string& allowed) { return contains(allowed, path); });
-    };
-    if ((name == "bin" || name == "shims") && parent.has_relative_path() && parent != fs::path(home) &&
-        parentName != ".local" && parentName != ".cargo" && parent != "/home" && !readable(parent) &&
-        !isAccountHome(parent))
-      addUnique(read_, parent.string());
+    if (folder.empty() || folder.front() != '/') continue;
+    addUnique(read_, std::string(folder));
+    const auto slash = folder.rfind('/');
+    const std::string_view name = folder.substr(slash + 1);
+    const std::string_view parent = folder.substr(0, slash); // empty for a folder at the root
+    const std::string_view parentName = parent.substr(parent.rfind('/') + 1);
+    if ((name == "bin" || name == "shims") && !parent.empty() && parent != homeFolder && parentName != ".local" &&
+        parentName != ".cargo" && parent != "/home" && !readable(parent) && !isAccountHome(parent))
+      addUnique(read_, std::string(parent));
   }
   for (const auto& folder : settings_.read) addUnique(read_, folder);
 
@@ -156,7 +162,7 @@ void CommandSandbox::planPaths(const Location& location, const fs::path& configF
   for (const auto& root : roots)
     for (auto name : kProtectedNames) addUnique(protect_, (root / name).string());
   auto inWritable = [this](const fs::path& path) {
-    return std::any_of(write_.begin(), write_.end(), [&](const std::string& folder) { return contains(folder, path); });
+    return std::any_of(write_.begin(), write_.end(), [&](const std::string& folder) { return contains(folder, path.native()); });
   };
   if (!configFile.empty() && inWritable(fs::absolute(configFile))) addUnique(protect_, fs::absolute(configFile).string());
   // Saved approvals and the change journal: a command that could write them could grant itself
