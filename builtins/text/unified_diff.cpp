@@ -1,6 +1,7 @@
 #include "builtins/text/unified_diff.h"
 
 #include "builtins/text/line_script.h"
+#include "core/base/newline_count.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -222,7 +223,7 @@ ShownDiff shownDiff(std::string_view path, std::string_view before, std::string_
       head.append(piece.substr(0, take));
       piece.remove_prefix(take);
     }
-    newlinesAfter += static_cast<std::size_t>(std::count(piece.begin(), piece.end(), '\n'));
+    newlinesAfter += static_cast<std::size_t>(core::countNewlines(piece.data(), piece.size()));
   });
   return {cutDiff(head, total, newlinesAfter, maxBytes), layout.additions, layout.deletions};
 }

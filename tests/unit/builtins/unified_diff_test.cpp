@@ -159,6 +159,16 @@ TEST_CASE("unified diff: insertions at the start and at the end", "[text]") {
   CHECK(atEnd.text == header() + "@@ -3,3 +3,4 @@\n c\n d\n e\n+new\n");
 }
 
+TEST_CASE("unified diff: lines cut at the end, and a file grown from a prefix of itself", "[text]") {
+  const auto cut = unifiedDiff("a.txt", "a\nb\nc\nd\ne\n", "a\nb\n");
+  CHECK(cut.text == header() + "@@ -1,5 +1,2 @@\n a\n b\n-c\n-d\n-e\n");
+  CHECK(cut.deletions == 3);
+  const auto grown = unifiedDiff("a.txt", numbered(2), numbered(40));
+  CHECK(grown.additions == 38);
+  CHECK(grown.deletions == 0);
+  CHECK(grown.text.starts_with(header() + "@@ -1,2 +1,40 @@\n line 1\n line 2\n+line 3\n"));
+}
+
 TEST_CASE("unified diff: a deleted line in the middle", "[text]") {
   const auto diff = unifiedDiff("a.txt", "a\nb\nc\nd\ne\nf\ng\nh\n", "a\nb\nc\nd\nf\ng\nh\n");
   CHECK(diff.text == header() + "@@ -2,7 +2,6 @@\n b\n c\n d\n-e\n f\n g\n h\n");
