@@ -194,11 +194,7 @@ private:
           // After finish, what a read brought in is dropped: onExit has been called.
           if (self->finished_) return;
           if (size > 0) self->onOutput_(output.stream, std::string_view(output.buffer.data(), size));
-          // A pipe's read returns less than asked only when that was all it held: reading on
-          // would find it empty (EAGAIN), and the next async read tries a read of its own anyway.
-          // A chatty child fills the buffer, and is read on at once.
-          const bool drained = size < output.buffer.size();
-          if (error || (!drained && !self->readMore(output))) {
+          if (error || !self->readMore(output)) {
             // End of file, or an error that reading again would only repeat.
             output.pipe.reset();
             self->finishIfDrained();
