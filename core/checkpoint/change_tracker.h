@@ -54,6 +54,12 @@ public:
   /// A change a file tool made and recorded itself (`after`: nullopt when it removed the path): the
   /// baseline takes `after`, and the watcher's event for it is not reported again.
   virtual void told(const std::string& path, const std::optional<FileRecord>& after) = 0;
+  /// The baseline's record of `path`, when it holds one; a file tool's version before its change
+  /// is often that record (the session's own last write), and need not be chunked again.
+  virtual std::optional<FileRecord> version(const std::string& path) const {
+    (void)path;
+    return std::nullopt;
+  }
   /// Adds the chunks the tracker's own versions need (the baseline's) to `live`, so that an
   /// eviction's sweep keeps them: the version before a file's first change is only there.
   virtual void addLiveChunks(std::set<ChunkId>& live) const { (void)live; }

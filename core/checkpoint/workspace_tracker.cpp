@@ -449,6 +449,13 @@ void WorkspaceTracker::told(const std::string& path, const std::optional<FileRec
   }
 }
 
+std::optional<FileRecord> WorkspaceTracker::version(const std::string& path) const {
+  std::lock_guard lock(mutex_);
+  const auto found = baseline_.find(path);
+  if (found == baseline_.end()) return std::nullopt;
+  return found->second;
+}
+
 // ---- the rest ----
 
 WorkspaceTracker::Progress WorkspaceTracker::progress() const {

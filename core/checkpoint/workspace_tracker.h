@@ -83,6 +83,7 @@ public:
   Mark begin() override;
   TrackedChanges end(Mark mark) override;
   void told(const std::string& path, const std::optional<FileRecord>& after) override;
+  std::optional<FileRecord> version(const std::string& path) const override;
 
   struct Progress {
     bool watching = false;        ///< every kept folder listed and (if it could be) watched

@@ -10,6 +10,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -39,6 +41,11 @@ struct ScriptedTracker : ChangeTracker {
     return std::exchange(next, {});
   }
   void told(const std::string& path, const std::optional<FileRecord>& after) override { toldPaths.emplace_back(path, after); }
+  std::map<std::string, FileRecord> versions; ///< what version() answers
+  std::optional<FileRecord> version(const std::string& path) const override {
+    const auto found = versions.find(path);
+    return found == versions.end() ? std::nullopt : std::optional<FileRecord>(found->second);
+  }
 };
 
 struct Workspace {
@@ -142,6 +149,41 @@ TEST_CASE("a call the file tools tell of becomes a checkpoint of its session", "
   CHECK(created.after.at("new.txt").mode == 0600);
   CHECK(w.book->history("s2").checkpoints.at(0).after.empty());
   CHECK_FALSE(w.book->history("nobody").known);
+}
+
+TEST_CASE("a version before that the baseline holds already is taken from it, not recorded again", "[checkpoint]") {
+  Workspace w;
+  ScriptedTracker tracker;
+  w.book->setTracker(&tracker);
+  toold::testing::put(w / "a.txt", "one\n");
+  ::chmod((w / "a.txt").c_str(), 0644);
+  // The baseline's record of the very bytes, chunked its own way (as an older chunking would
+  // have): taken as it is, its stamps dropped.
+  FileRecord kept;
+  kept.path = "a.txt";
+  kept.mode = 0644;
+  kept.size = 4;
+  kept.content = ChunkId::of("one\n");
+  for (std::string_view piece : {"on", "e\n"}) kept.chunks.push_back(std::get<ChunkId>(w.book->store().put(piece)));
+  kept.mtimeNanoseconds = 42;
+  kept.inode = 7;
+  tracker.versions["a.txt"] = kept;
+  REQUIRE(w.call("s1", "c1", "a.txt", "two\n") > 0);
+  // Of other bytes (a change the baseline has not seen yet): the bytes are recorded.
+  tracker.versions["a.txt"].content = ChunkId::of("something else\n");
+  REQUIRE(w.call("s1", "c2", "a.txt", "three\n") > 0);
+  w.book->setTracker(nullptr);
+
+  const auto history = w.book->history("s1");
+  REQUIRE(history.checkpoints.size() == 2);
+  const FileRecord& reused = history.checkpoints[0].before.at("a.txt");
+  CHECK(reused.chunks == kept.chunks);
+  CHECK(reused.mtimeNanoseconds == 0);
+  CHECK(reused.inode == 0);
+  CHECK(std::get<0>(recordedContent(reused, w.book->store())) == "one\n");
+  const FileRecord& recorded = history.checkpoints[1].before.at("a.txt");
+  CHECK(recorded.chunks.size() == 1);
+  CHECK(std::get<0>(recordedContent(recorded, w.book->store())) == "two\n");
 }
 
 TEST_CASE("a call that changed nothing leaves no checkpoint", "[checkpoint]") {
