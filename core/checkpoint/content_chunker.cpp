@@ -33,10 +33,13 @@ std::size_t cutPoint(const unsigned char* data, std::size_t size, const Chunking
   const std::size_t normal = end < limits.average ? end : limits.average;
   std::uint64_t hash = 0;
   std::size_t i = limits.minimum;
+  // Unrolled: the loop's own count and compare were a third of each byte's instructions.
+#pragma GCC unroll 8
   for (; i < normal; ++i) {
     hash = (hash << 1) + kGear[data[i]];
     if ((hash & strictMask) == 0) return i + 1;
   }
+#pragma GCC unroll 8
   for (; i < end; ++i) {
     hash = (hash << 1) + kGear[data[i]];
     if ((hash & looseMask) == 0) return i + 1;
