@@ -143,13 +143,24 @@ def median_ms(action, runs):
     return statistics.median(timed(action)[0] for _ in range(runs))
 
 
-def medians_in_turn(actions, runs):
-    """The median time of each action, the actions called one after the other in every round."""
+def medians_in_turn(actions, runs, settle=None):
+    """The median time of each action, the actions called one after the other in every round;
+    `settle`, when given, runs untimed before each action."""
     times = [[] for _ in actions]
     for _ in range(runs):
         for i, action in enumerate(actions):
+            if settle:
+                settle()
             times[i].append(timed(action)[0])
     return [statistics.median(t) for t in times]
+
+
+def flush_everything():
+    """Writes every dirty page back, untimed: the peer flushes nothing, and ext4 (data=ordered)
+    makes the next fsync on the file system write the peer's pages too, so whichever write came
+    after the peer's paid for it (the durable-write floor, always next in turn, seemed slower than
+    toold's whole write)."""
+    os.sync()
 
 
 class CpuHogs:
@@ -291,7 +302,7 @@ def measure_writes(toold, peer, data, runs, floor=None):
             with open(floor_path) as f:
                 if f.read() != first:
                     raise RuntimeError("the write floor did not leave the content it was given")
-        times = medians_in_turn(actions, runs * 2)
+        times = medians_in_turn(actions, runs * 2, settle=flush_everything)
         what = "over a file of entirely different lines" if kind == "different" else "over the file with 3 lines changed"
         rows.append((f"write: 10,000-line file ({size_kb:.0f} KB) {what}", times[0], times[1] if peer else None,
                      "server-filesystem `write_file` — it flushes nothing to disk; toold flushes the file and its folder",
@@ -320,7 +331,7 @@ def measure_writes(toold, peer, data, runs, floor=None):
     # The floor of a new file too: creating it and flushing it and its folder is most of the time.
     if floor is not None:
         actions.append(lambda: floor.write(fresh("floor"), content))
-    times = medians_in_turn(actions, runs * 2)
+    times = medians_in_turn(actions, runs * 2, settle=flush_everything)
     subprocess.run(["rm", "-rf", os.path.join(data, "write_new")], check=True)
     rows.append((f"write: a new 10,000-line file ({size_kb:.0f} KB)", times[0], times[1] if peer else None,
                  "server-filesystem `write_file` — it flushes nothing to disk; toold flushes the file and its folder",
