@@ -236,12 +236,10 @@ void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
     }
   }
   spdlog::info("background job {} of session {}: {}", view.id, view.sessionID, jobStateName(view.state));
-  // Before the waiters: a bash_output that waited for the end finds the job's checkpoint written,
-  // and its answer follows the notification of the end (sent after it, the order depended on
-  // which thread the waiter's answer was written from).
+  // Before the waiters: a bash_output that waited for the end finds the job's checkpoint written.
   if (onEnd) onEnd();
-  if (client_) client_->notify("shell/exited", view.toJson());
   for (auto& waiter : waiters) waiter(view);
+  if (client_) client_->notify("shell/exited", view.toJson());
 }
 
 std::shared_ptr<ShellJobs::Job> ShellJobs::findLocked(const std::string& sessionID, const std::string& id) const {

@@ -11,20 +11,35 @@
 #include <boost/asio/io_context.hpp>
 #include <catch2/catch.hpp>
 
+#include <filesystem>
 #include <set>
 
 namespace core = toold::core;
 using core::json;
 
-TEST_CASE("built-in definitions: each input schema is canonical constant text of an object schema toold enforces") {
-  toold::testing::TempDir dir{"toold_builtin_definitions"};
-  boost::asio::io_context io;
+namespace {
+
+// A ToolService in a scratch workspace: no checkpoints, no language servers.
+core::ToolServiceOptions scratchOptions(const std::filesystem::path& folder) {
   core::ToolServiceOptions options;
-  options.location.directory = dir.path();
-  options.location.dataDir = dir.path() / "data";
+  options.location.directory = folder;
+  options.location.dataDir = folder / "data";
   options.checkpoints.reset();
   options.lsp.enabled = false;
-  core::ToolService service(io, std::move(options), std::make_shared<toold::testing::RecordingChannel>());
+  return options;
+}
+
+struct Service {
+  toold::testing::TempDir dir{"toold_builtin_definitions"};
+  boost::asio::io_context io;
+  core::ToolService service{io, scratchOptions(dir.path()), std::make_shared<toold::testing::RecordingChannel>()};
+};
+
+} // namespace
+
+TEST_CASE("built-in definitions: each input schema is canonical constant text of an object schema toold enforces") {
+  Service built;
+  core::ToolService& service = built.service;
   const auto tools = toold::builtins::makeBuiltinTools(service);
   REQUIRE(tools.size() >= 21);
   std::set<std::string> names;
@@ -43,14 +58,8 @@ TEST_CASE("built-in definitions: each input schema is canonical constant text of
 }
 
 TEST_CASE("built-in definitions: the registry keeps a constant schema's text as written") {
-  toold::testing::TempDir dir{"toold_builtin_definitions"};
-  boost::asio::io_context io;
-  core::ToolServiceOptions options;
-  options.location.directory = dir.path();
-  options.location.dataDir = dir.path() / "data";
-  options.checkpoints.reset();
-  options.lsp.enabled = false;
-  core::ToolService service(io, std::move(options), std::make_shared<toold::testing::RecordingChannel>());
+  Service built;
+  core::ToolService& service = built.service;
   toold::builtins::registerBuiltinTools(service);
   const auto snapshot = service.implicitSnapshot();
   const core::RegisteredTool* read = snapshot->find("read");
