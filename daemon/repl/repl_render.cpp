@@ -122,6 +122,8 @@ std::string renderToolList(const json& result, const SentRequest& sent) {
 
 std::string dumpJson(const json& value, int indent) { return value.dump(indent, ' ', false, json::error_handler_t::replace); }
 
+std::string idText(const json& id) { return id.is_string() ? id.get<std::string>() : dumpJson(id); }
+
 bool answerFailed(const json& answer) {
   if (!answer.is_object()) return true;
   if (answer.contains("error")) return true;

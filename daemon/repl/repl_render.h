@@ -49,4 +49,7 @@ std::string cutLines(const std::string& text, std::size_t maxLines);
 /// The JSON dump used everywhere: invalid UTF-8 replaced, never thrown on.
 std::string dumpJson(const json& value, int indent = -1);
 
+/// A JSON-RPC id as shown: a string as it is, any other id as JSON.
+std::string idText(const json& id);
+
 } // namespace toold::repl
