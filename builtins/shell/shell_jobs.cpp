@@ -185,9 +185,18 @@ std::variant<ShellJobs::Adopted, std::string> ShellJobs::adopt(Adoption adoption
 }
 
 void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
+  // The starter's end (the call's checkpoint written) before the job is seen as ended: a
+  // bash_output that finds it ended — having waited for it, or asking just then — finds the
+  // checkpoint written too. Run after the state was set, a bash_output in between answered
+  // "exited" while `checkpoint/list` did not show the job's changes yet.
+  std::function<void()> onEnd;
+  {
+    std::lock_guard lock(mutex_);
+    onEnd = std::move(job->onEnd);
+  }
+  if (onEnd) onEnd();
   JobView view;
   std::vector<std::function<void(std::optional<JobView>)>> waiters;
-  std::function<void()> onEnd;
   {
     std::lock_guard lock(mutex_);
     const auto& outcome = result.outcome;
@@ -210,7 +219,6 @@ void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
     job->tail = tailOf(result.text.text);
     job->run.reset();
     waiters = std::move(job->waiters);
-    onEnd = std::move(job->onEnd);
     view = viewLocked(*job);
 
     // Keep the newest finished jobs of the session; older ones go with their logs.
@@ -236,8 +244,6 @@ void ShellJobs::ended(const std::shared_ptr<Job>& job, ShellRunResult result) {
     }
   }
   spdlog::info("background job {} of session {}: {}", view.id, view.sessionID, jobStateName(view.state));
-  // Before the waiters: a bash_output that waited for the end finds the job's checkpoint written.
-  if (onEnd) onEnd();
   for (auto& waiter : waiters) waiter(view);
   if (client_) client_->notify("shell/exited", view.toJson());
 }

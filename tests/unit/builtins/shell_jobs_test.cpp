@@ -82,6 +82,30 @@ TEST_CASE("shell jobs: a job runs to its end and the client is told, with the ta
   CHECK_FALSE(f.jobs->find("s2", "shell-1")); // another session's job is not found
 }
 
+TEST_CASE("shell jobs: the starter's end runs before anyone can see the job ended", "[shell_jobs]") {
+  // The starter's end writes the call's checkpoint: a bash_output that found the job ended while
+  // it ran would answer "exited" before checkpoint/list shows the job's changes.
+  Fixture f;
+  std::promise<JobState> seenAtEnd;
+  ShellRunOptions options;
+  options.spec.argv = {"/bin/sh", "-c", "exit 0"};
+  options.spec.cwd = f.dir.path();
+  options.spec.mergeOutput = true;
+  options.logFolder = f.dir.path() / "tool-output";
+  options.memoryBytes = 0;
+  auto jobs = f.jobs;
+  auto started = f.jobs->start({"s1", "exit 0", "", std::move(options), [jobs, &seenAtEnd] {
+                                  auto view = jobs->find("s1", "shell-1");
+                                  seenAtEnd.set_value(view ? view->state : JobState::Failed);
+                                }});
+  REQUIRE(std::holds_alternative<JobView>(started));
+  auto seen = seenAtEnd.get_future();
+  REQUIRE(seen.wait_for(10s) == std::future_status::ready);
+  CHECK(seen.get() == JobState::Running);
+  f.client->waitFor(1);
+  CHECK(f.jobs->find("s1", "shell-1")->state == JobState::Exited);
+}
+
 TEST_CASE("shell jobs: a session keeps its 25 newest finished jobs, the others go with their logs",
           "[shell_jobs]") {
   Fixture f;
