@@ -106,38 +106,67 @@ void StdinReader::run() {
   bool tryNoWait = true;
   BusyPollPolicy watchPolicy(busyPoll_);
 
+  // Reads what stdin holds without sleeping: the bytes' count, 0 at its end, or -1 with errno
+  // (EAGAIN: nothing yet).
+  auto readNoWait = [&] {
+    iovec into{chunk.data(), chunk.size()};
+    return ::preadv2(fd_, &into, 1, -1, RWF_NOWAIT);
+  };
+  // What a read returned: false when the reading is over (the end, or `error` set).
+  auto took = [&](ssize_t n) {
+    if (n > 0) {
+      decoder_.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), collect);
+      handOn();
+      return true;
+    }
+    if (n == 0) return false;
+    if (errno == EINTR || errno == EAGAIN) return true;
+    error = errno;
+    return false;
+  };
+
   while (!stopping_.load()) {
     waitForRoom();
     if (stopping_.load()) return;
     // A pipelining client has usually sent more while the last frames were handled: read it at
     // once, without first asking poll whether there is anything.
     if (tryNoWait) {
-      iovec into{chunk.data(), chunk.size()};
-      const ssize_t n = ::preadv2(fd_, &into, 1, -1, RWF_NOWAIT);
-      if (n > 0) {
-        decoder_.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), collect);
-        handOn();
+      const ssize_t n = readNoWait();
+      if (n < 0 && (errno == EOPNOTSUPP || errno == EINVAL)) tryNoWait = false;
+      else if (n >= 0 || errno != EAGAIN) {
+        if (!took(n)) break;
         continue;
       }
-      if (n == 0) break;
-      if (errno == EOPNOTSUPP || errno == EINVAL) tryNoWait = false;
-      else if (errno != EAGAIN && errno != EINTR) {
-        error = errno;
-        break;
-      }
     }
-    pollfd fds[2] = {{fd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}};
-    const nfds_t count = wakeFds_[0] >= 0 ? 2 : 1;
     // Busy-poll briefly before sleeping: a client in a request/response exchange usually sends
     // again within microseconds, and waking a sleeping thread on a VM costs tens of them. Only
     // while it pays (daemon/busy_poll_policy.h): a client whose frames come after the watch — a
     // person, a runner waiting on a model, a script slower than the watch — is not spun for, as
     // that burns a CPU its other processes need.
-    int ready = 0;
     const auto waitFrom = std::chrono::steady_clock::now();
     const auto spinUntil = waitFrom + busyPoll_;
     const bool watched = watchPolicy.watchNext();
-    while (watched && (ready = ::poll(fds, count, 0)) == 0 && std::chrono::steady_clock::now() < spinUntil) {
+    bool spunByReading = false;
+    if (watched && tryNoWait) {
+      // Watched by reading: the frame that comes is read by the very call that sees it, where
+      // asking poll first took a system call more per request (on a VM, system calls are most of
+      // a small request's CPU). stop() is seen through its flag; the watch is short.
+      ssize_t n = -1;
+      do n = readNoWait();
+      while (n < 0 && errno == EAGAIN && !stopping_.load(std::memory_order_relaxed) &&
+             std::chrono::steady_clock::now() < spinUntil);
+      if (n >= 0 || errno != EAGAIN) {
+        watchPolicy.waited(true, true, std::chrono::steady_clock::now() - waitFrom);
+        if (!took(n)) break;
+        continue;
+      }
+      spunByReading = true;
+    }
+    pollfd fds[2] = {{fd_, POLLIN, 0}, {wakeFds_[0], POLLIN, 0}};
+    const nfds_t count = wakeFds_[0] >= 0 ? 2 : 1;
+    int ready = 0;
+    while (watched && !spunByReading && (ready = ::poll(fds, count, 0)) == 0 &&
+           std::chrono::steady_clock::now() < spinUntil) {
     }
     const bool caught = ready != 0;
     if (ready == 0) ready = ::poll(fds, count, -1);
@@ -148,15 +177,7 @@ void StdinReader::run() {
       break;
     }
     if (fds[1].revents != 0) return; // stop() was called
-    const ssize_t n = ::read(fd_, chunk.data(), chunk.size());
-    if (n < 0) {
-      if (errno == EINTR || errno == EAGAIN) continue;
-      error = errno;
-      break;
-    }
-    if (n == 0) break;
-    decoder_.feed(std::string_view(chunk.data(), static_cast<std::size_t>(n)), collect);
-    handOn();
+    if (!took(::read(fd_, chunk.data(), chunk.size()))) break;
   }
   decoder_.finish(collect);
   handOn();
