@@ -1,13 +1,15 @@
 // What the file tools share across calls: the per-path locks that serialize mutations, the
 // sessions' read stamps, the line-index cache that makes paging through huge files cheap, which
-// folders are on a local disk (where a small read runs without a thread hand-off), and which
-// folders' instructions each session has been shown.
+// folders are on a local disk (where a small read runs without a thread hand-off), the small
+// files read lately (kept open for their next read), and which folders' instructions each session
+// has been shown.
 // One instance serves every file tool of a daemon.
 #pragma once
 
 #include "builtins/files/line_window.h"
 #include "builtins/files/local_disk.h"
 #include "builtins/files/nested_instructions.h"
+#include "builtins/files/open_file_cache.h"
 #include "builtins/files/read_stamps.h"
 #include "core/files/path_locks.h"
 #include "core/lsp/formatter_config.h"
@@ -28,6 +30,8 @@ struct FileTools {
   ReadStamps stamps;
   LineIndexCache lineIndex;
   LocalDiskCheck localDisk;
+  /// Small files read on the sessions' queues, kept open for their next read.
+  OpenFileCache openFiles;
   NestedInstructions instructions;
   /// The Location's language servers (null: none): told of every read and change, and asked
   /// for the diagnostics of what a tool wrote.

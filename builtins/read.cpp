@@ -317,14 +317,23 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
   if (location.isDirectory())
     return onQueue ? handOver() : readDirectory(path, location, offset, limit, context.budget, done);
   struct stat status {};
-  // A file on the workspace's own (local disk) file system needs no look at its file system.
-  core::FileSystemMemo workspaceDisk;
-  if (auto device = files->localDisk.localDevice(context.location->directory))
-    workspaceDisk = core::FileSystemMemo{true, *device, std::nullopt};
-  auto opened = core::openHeldFile(location, &status, &workspaceDisk);
-  if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
+  // A small file read on the queue lately is still open, when the look at its path just taken
+  // names the same inode: the hold's lstat then stands for the open file's fstat.
+  OpenFileCache::SharedFd file = onQueue ? files->openFiles.find(path.canonical.native(), *location.status) : nullptr;
+  const bool kept = file != nullptr;
+  if (kept) {
+    status = *location.status;
+  } else {
+    // A file on the workspace's own (local disk) file system needs no look at its file system.
+    core::FileSystemMemo workspaceDisk;
+    if (auto device = files->localDisk.localDevice(context.location->directory))
+      workspaceDisk = core::FileSystemMemo{true, *device, std::nullopt};
+    auto opened = core::openHeldFile(location, &status, &workspaceDisk);
+    if (auto* error = std::get_if<std::string>(&opened)) return done(failure(*error));
+    file = std::make_shared<const core::UniqueFd>(std::move(std::get<core::UniqueFd>(opened)));
+  }
   if (onQueue && static_cast<std::uintmax_t>(status.st_size) > kQueueReadBytes) return handOver();
-  const int fd = std::get<core::UniqueFd>(opened).get();
+  const int fd = file->get();
   // This version of the file was read before, as text (only text is indexed): no second look.
   auto index = files->lineIndex.find(path.canonical, fileIdentity(status));
   if (!index) {
@@ -336,6 +345,8 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
     if (sniff.kind == FileClass::Media) return onQueue ? handOver() : readMedia(path, location, sniff, size, done);
     if (sniff.kind == FileClass::Binary) return done(failure("Cannot read binary file: " + path.given.string()));
   }
+  // Kept only once it is known to be text: media and binary files are not read page by page.
+  if (onQueue && !kept) files->openFiles.keep(path.canonical.native(), file, status);
   readText(files, context, path, location.directory.get(), fd, status, std::move(index), offset, limit, done);
 }
 
