@@ -9,7 +9,9 @@ throughput of pipelined calls, the ratios toold / direct, and toold's RSS with 5
   mcp_bench.py TOOLD FILESYSTEM_SERVER WORKDIR [--calls N] [--pipelined N] [--relay RELAY]
 
 With --relay (toold-bench-relay, which only copies bytes between the client and the server it
-starts), the same calls go through it too: what any process in the path costs on this machine.
+starts), the same calls go through it too: what any process in the path costs on this machine;
+and through it with --parse (each line parsed with nlohmann and written anew): what a proxy that
+reads the answers it passes cannot avoid.
 """
 import json
 import os
@@ -150,6 +152,11 @@ if relay:
     relayed = Client([relay, server, work], work)
     relayed.initialize()
     sides.insert(1, ("relay", relayed, "read_text_file"))
+    # The least a proxy that reads what it passes does: each line parsed with nlohmann and written
+    # anew. toold must read a server's answer (to check it against the output schema, to bound it).
+    parsing = Client([relay, "--parse", server, work], work)
+    parsing.initialize()
+    sides.insert(2, ("parsing relay", parsing, "read_text_file"))
 for _, client, tool in sides:
     check(client, tool, path)
     sequential(client, tool, path, 50, [])  # warm-up
@@ -214,6 +221,12 @@ if relay:
     print("| 7 KB answer, CPU of the process in the path, per call | | %.0f µs | %.0f µs | | | |" % (
         small_cpu["relay"] / sequential_calls * 1e6, small_cpu["toold"] / sequential_calls * 1e6))
     print("| toold RSS with 5 servers connected | | | %.1f MiB | | | |" % (rss / 1024))
+    print()
+    print("Through the parsing relay (each line parsed with nlohmann and written anew), 7 KB answer: "
+          "%.0f µs a call, %.0f µs of its CPU; toold / parsing relay %.2fx, CPU %.2fx." % (
+              small_median["parsing relay"] * 1e6, small_cpu["parsing relay"] / sequential_calls * 1e6,
+              small_median["toold"] / small_median["parsing relay"],
+              small_cpu["toold"] / small_cpu["parsing relay"] if small_cpu["parsing relay"] > 0 else 0))
 else:
     print("| read_text_file, median per call (%d calls) | %.0f µs | %.0f µs | %.2fx | ≤ 1.15x |" % (calls, direct_time * 1e6, toold_time * 1e6, toold_time / direct_time))
     print("| pipelined throughput (%d calls) | %.0f /s | %.0f /s | %.2fx | ≥ 0.9x |" % (done, direct_rate, toold_rate, toold_rate / direct_rate))
@@ -239,6 +252,14 @@ if relay:
            "%.0f µs relay" % (small_cpu["relay"] / sequential_calls * 1e6),
            "%.1fx" % (small_cpu["toold"] / small_cpu["relay"]) if small_cpu["relay"] > 0 else "",
            "the proxy's own work: parses, checks, one write each way")
+    record("mcp", "MCP call through toold, 7 KB answer, over a relay that parses each line (nlohmann) and writes it anew",
+           "%.0f µs" % (small_median["toold"] * 1e6), "%.0f µs parsing relay" % (small_median["parsing relay"] * 1e6),
+           "%.2fx" % (small_median["toold"] / small_median["parsing relay"]), "time, lower is better")
+    record("mcp", "MCP call, 7 KB answer, the parsing relay's CPU per call",
+           "%.0f µs" % (small_cpu["parsing relay"] / sequential_calls * 1e6),
+           "%.0f µs relay" % (small_cpu["relay"] / sequential_calls * 1e6),
+           "%.1fx" % (small_cpu["parsing relay"] / small_cpu["relay"]) if small_cpu["relay"] > 0 else "",
+           "what reading the answer at all costs a proxy")
     record("mcp", "MCP call through a do-nothing relay, median per call", "%.0f µs" % (median["relay"] * 1e6),
            "%.0f µs direct" % (direct_time * 1e6), "%.2fx" % (median["relay"] / direct_time), "the machine's cost of a process in the path")
     record("mcp", "MCP calls through a do-nothing relay, pipelined", "%.0f /s" % rate["relay"], "%.0f /s direct" % direct_rate,
