@@ -318,7 +318,7 @@ void readResolved(const std::shared_ptr<FileTools>& files, const core::ToolConte
     return onQueue ? handOver() : readDirectory(path, location, offset, limit, context.budget, done);
   struct stat status {};
   // A small file read on the queue lately is still open, when the look at its path just taken
-  // names the same inode: the hold's lstat then stands for the open file's fstat.
+  // names the same inode, unchanged since: the hold's lstat then stands for the open file's fstat.
   OpenFileCache::SharedFd file = onQueue ? files->openFiles.find(path.canonical.native(), *location.status) : nullptr;
   const bool kept = file != nullptr;
   if (kept) {

@@ -9,8 +9,10 @@ OpenFileCache::SharedFd OpenFileCache::find(std::string_view path, const struct 
   dropExpired(now);
   const auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& entry) { return entry.path == path; });
   if (it == entries_.end()) return nullptr;
-  if (!S_ISREG(seen.st_mode) || it->device != seen.st_dev || it->inode != seen.st_ino || seen.st_size > kMaxKeptBytes) {
-    entries_.erase(it); // replaced, or no longer small: never served again
+  const bool unchanged = it->device == seen.st_dev && it->inode == seen.st_ino &&
+                         it->changed.tv_sec == seen.st_ctim.tv_sec && it->changed.tv_nsec == seen.st_ctim.tv_nsec;
+  if (!unchanged || !S_ISREG(seen.st_mode) || seen.st_size > kMaxKeptBytes) {
+    entries_.erase(it); // replaced or changed: opened afresh, and kept again if it may be
     return nullptr;
   }
   it->used = now;
@@ -23,7 +25,7 @@ void OpenFileCache::keep(std::string path, SharedFd file, const struct stat& ope
   std::lock_guard lock(mutex_);
   dropExpired(now);
   std::erase_if(entries_, [&](const Entry& entry) { return entry.path == path; });
-  entries_.push_front(Entry{std::move(path), opened.st_dev, opened.st_ino, std::move(file), now});
+  entries_.push_front(Entry{std::move(path), opened.st_dev, opened.st_ino, opened.st_ctim, std::move(file), now});
   if (entries_.size() > kCapacity) entries_.pop_back();
 }
 

@@ -5,10 +5,12 @@
 // fstat and close are left out of every later read of one.
 //
 // An entry serves a read only when the look at the path that the read has just taken (the hold's
-// lstat, through the folder it holds) names the very inode the entry holds open: a file replaced
-// (every toold write renames a new inode into place, and so do most editors) or removed is
-// another inode, or none, and is opened afresh. What was checked when it was opened — a regular
-// file on the workspace's local disk — is a property of the inode, so it still holds. Only files
+// lstat, through the folder it holds) names the very inode the entry holds open, unchanged since:
+// a file replaced (every toold write renames a new inode into place, and so do most editors) or
+// removed is another inode, or none, and one changed in any way — its bytes, its mode (a file
+// made unreadable), its owner — has a new change time; each is opened afresh, as a first read
+// would open it. What was checked when it was opened — a regular file on the workspace's local
+// disk — is a property of the inode, so it still holds. Only files
 // up to kMaxKeptBytes are kept, at most kCapacity of them; one unused for kKeepFor is closed by
 // the next read. A removed file's space on disk is freed when its entry goes: at most a few MiB
 // held, until then.
@@ -37,7 +39,8 @@ public:
   using SharedFd = std::shared_ptr<const core::UniqueFd>;
 
   /// The descriptor kept for `path` when it is open on the inode `seen` names (an lstat of the
-  /// path taken just now); null otherwise, and an entry for `path` on another inode is dropped.
+  /// path taken just now), unchanged since it was opened (the same change time); null otherwise,
+  /// and the entry for `path` is dropped.
   /// The descriptor stays open for as long as the caller holds it, whatever the cache does.
   SharedFd find(std::string_view path, const struct stat& seen, Clock::time_point now = Clock::now());
 
@@ -52,6 +55,7 @@ private:
     std::string path;
     dev_t device;
     ino_t inode;
+    struct timespec changed; ///< st_ctim when it was opened
     SharedFd file;
     Clock::time_point used;
   };

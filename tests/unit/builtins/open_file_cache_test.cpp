@@ -6,9 +6,11 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <thread>
 
 using toold::builtins::OpenFileCache;
 using toold::core::UniqueFd;
@@ -47,11 +49,28 @@ TEST_CASE("open file cache: a kept file serves the next read of the same inode",
   auto file = openWithStatus(path, opened);
   cache.keep(path, file, opened);
   CHECK(cache.find(path, lstatOf(path)) == file);
-  // Changed in place (same inode): still the same open file, which reads the new bytes.
-  std::ofstream(path, std::ios::binary | std::ios::app) << "two\n";
   CHECK(cache.find(path, lstatOf(path)) == file);
   // Another path naming the same inode is not this entry.
   CHECK_FALSE(cache.find((dir.path() / "b.txt").string(), lstatOf(path)));
+}
+
+TEST_CASE("open file cache: a file changed in place, or made unreadable, is opened afresh", "[open-files]") {
+  TempDir dir("open_file_cache");
+  const auto path = writeFile(dir, "a.txt", "one\n");
+  OpenFileCache cache;
+  struct stat opened {};
+  // File times move in clock ticks of a few milliseconds: each change comes a tick after the open.
+  const auto aTick = std::chrono::milliseconds(30);
+  cache.keep(path, openWithStatus(path, opened), opened);
+  std::this_thread::sleep_for(aTick);
+  REQUIRE(::chmod(path.c_str(), 0) == 0); // a person hiding it: never read through the old descriptor
+  CHECK_FALSE(cache.find(path, lstatOf(path)));
+  CHECK(cache.size() == 0);
+  REQUIRE(::chmod(path.c_str(), 0644) == 0);
+  cache.keep(path, openWithStatus(path, opened), opened);
+  std::this_thread::sleep_for(aTick);
+  std::ofstream(path, std::ios::binary | std::ios::app) << "two\n";
+  CHECK_FALSE(cache.find(path, lstatOf(path)));
 }
 
 TEST_CASE("open file cache: a replaced or removed file is opened afresh", "[open-files]") {
