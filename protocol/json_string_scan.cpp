@@ -59,8 +59,11 @@ __attribute__((target("avx2"))) const unsigned char* runEndAvx2(const unsigned c
 using RunEnd = const unsigned char* (*)(const unsigned char*, const unsigned char*);
 
 // Chosen once, when the loader relocates toold (an ifunc): no test and no indirect call per run.
+// The loader runs it before the sanitizers' runtimes start (their shadow memory is not there yet),
+// so it is left uninstrumented. Not static: clang looks an ifunc's resolver up by its symbol.
 extern "C" {
-static RunEnd toold_resolve_plain_string_run_end() {
+__attribute__((no_sanitize("address", "undefined", "thread"), visibility("hidden"))) RunEnd
+toold_resolve_plain_string_run_end() {
   __builtin_cpu_init();
   return __builtin_cpu_supports("avx2") ? runEndAvx2 : runEndSse2;
 }
