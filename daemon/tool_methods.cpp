@@ -117,25 +117,33 @@ std::optional<protocol::RegisterResult> registerFromText(core::ToolService& tool
   }
 }
 
-// The answer to `snapshot`: its fields in nlohmann's order (sorted; `tools` sorts last), the tool
-// definitions written from the texts the registry keeps, so that a snapshot of thousands of tools
-// copies text rather than building and serializing a document of them.
+// The answer to `snapshot`: its fields in nlohmann's order (sorted; `tools` and `toolsHash` sort
+// last), the tool definitions written from the texts the registry keeps, so that a snapshot of
+// thousands of tools copies text rather than building and serializing a document of them.
 // Written as pieces (the definitions' texts as the registry keeps them: the snapshot, which holds
 // them, is kept until they are written), so they are copied once, into the pipe, not first into
-// one answer of megabytes.
+// one answer of megabytes. When the runner already holds these definitions (`knownToolsHash`),
+// they are left out: only their hash and `toolsUnchanged`.
 void answerSnapshot(const Reply& reply, const std::shared_ptr<const core::Snapshot>& taken,
-                    builtins::CodemodeCatalogs& catalogs) {
+                    builtins::CodemodeCatalogs& catalogs, const std::optional<std::string>& knownToolsHash) {
   const core::Snapshot& snapshot = *taken;
   json result{{"snapshot", snapshot.id}};
   if (snapshot.final) result["toolChoice"] = "none";
   if (!snapshot.provider.empty()) result["provider"] = snapshot.provider;
   if (auto codemode = catalogs.snapshotField(snapshot)) result["codemode"] = std::move(*codemode);
+  const std::string toolsHash = snapshot.toolsHash();
+  if (knownToolsHash == toolsHash) {
+    result["toolsHash"] = toolsHash;
+    result["toolsUnchanged"] = true;
+    return reply(std::move(result));
+  }
+  const std::string tail = R"(,"toolsHash":")" + toolsHash + R"("})";
   protocol::PiecedText pieced;
   if (snapshot.definitionPieces(pieced.pieces)) {
     protocol::appendJson(pieced.head, result);
     pieced.head.pop_back();  // the closing brace: `tools` follows
     pieced.head += R"(,"tools":)";
-    pieced.tail = "}";
+    pieced.tail = tail;
     pieced.keep = taken;
     return reply.writeResultPieces(std::move(pieced));
   }
@@ -143,9 +151,9 @@ void answerSnapshot(const Reply& reply, const std::shared_ptr<const core::Snapsh
     protocol::appendJson(out, result);
     out.pop_back();  // the closing brace: `tools` follows
     out += R"(,"tools":)";
-    // Room for what closes the answer: its brace, the message's and the frame's newline.
-    snapshot.appendDefinitions(out, 8);
-    out += '}';
+    // Room for what closes the answer: the hash and the braces, the message's and the frame's newline.
+    snapshot.appendDefinitions(out, tail.size() + 8);
+    out += tail;
   });
 }
 
@@ -201,7 +209,7 @@ void bindToolMethods(Server& server, core::ToolService& tools, SnapshotGate snap
     } catch (const std::exception& e) {
       return reply.error(protocol::ErrorCode::InternalError, std::string("snapshot failed: ") + e.what());
     }
-    answerSnapshot(reply, snapshot, *catalogs);
+    answerSnapshot(reply, snapshot, *catalogs, parsed.knownToolsHash);
     if (codemodeSnapshot && snapshot->codemode && snapshot->inventory && !snapshot->inventory->tools.empty())
       boost::asio::post(tools.io(), codemodeSnapshot);
   };

@@ -142,6 +142,7 @@ SnapshotParams parseSnapshotParams(const json& params) {
   result.provider = reader.optionalString("provider");
   if (reader.has("agents")) result.agents = parseAgentSpecs(reader.require("agents"), "agents");
   result.codemode = reader.optionalBool("codemode");
+  result.knownToolsHash = reader.optionalString("knownToolsHash");
   return result;
 }
 

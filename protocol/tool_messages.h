@@ -73,6 +73,9 @@ struct SnapshotParams {
   /// The agents the runner can delegate to (the `task` tool's list): [{name, description}].
   json agents = json::array();
   std::optional<bool> codemode; ///< Code Mode for this snapshot; absent: as the config says
+  /// The `toolsHash` of definitions the runner already holds: when this snapshot's are the same,
+  /// the answer leaves them out (a catalog of thousands of tools is megabytes each session).
+  std::optional<std::string> knownToolsHash;
 };
 
 struct CallParams {

@@ -9,7 +9,12 @@
 
 #include <spdlog/spdlog.h>
 
+#include <xxhash.h>
+
 #include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <new>
 
 namespace toold::core {
 
@@ -83,6 +88,26 @@ bool Snapshot::definitionPieces(std::vector<std::string_view>& out) const {
   }
   out.emplace_back(tools.empty() ? "[]" : "]");
   return true;
+}
+
+std::string Snapshot::toolsHash() const {
+  XXH128_hash_t hash{};
+  std::vector<std::string_view> pieces;
+  if (definitionPieces(pieces)) {
+    // Streamed over the texts the registry keeps: a catalog of megabytes is never copied for it.
+    std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> state(XXH3_createState(), &XXH3_freeState);
+    if (!state || XXH3_128bits_reset(state.get()) != XXH_OK) throw std::bad_alloc();
+    for (const auto piece : pieces) XXH3_128bits_update(state.get(), piece.data(), piece.size());
+    hash = XXH3_128bits_digest(state.get());
+  } else {
+    std::string text;
+    appendDefinitions(text);
+    hash = XXH3_128bits(text.data(), text.size());
+  }
+  char digits[33];
+  std::snprintf(digits, sizeof digits, "%016llx%016llx", static_cast<unsigned long long>(hash.high64),
+                static_cast<unsigned long long>(hash.low64));
+  return std::string(digits, 32);
 }
 
 std::vector<std::string> Snapshot::names() const {

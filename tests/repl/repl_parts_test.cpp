@@ -279,7 +279,7 @@ TEST_CASE("completion offers what fits where the word is") {
 TEST_CASE("a recording becomes a fixture with captures for what varies") {
   const std::vector<RecordedMessage> transcript{
       {true, {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "snapshot"}, {"params", {{"sessionID", "repl"}}}}},
-      {false, {{"jsonrpc", "2.0"}, {"id", 1}, {"result", {{"snapshot", "snapshot-7"}, {"tools", {{{"name", "read"}, {"description", "long"}}}}}}}},
+      {false, {{"jsonrpc", "2.0"}, {"id", 1}, {"result", {{"snapshot", "snapshot-7"}, {"tools", {{{"name", "read"}, {"description", "long"}}}}, {"toolsHash", "0f1e2d3c4b5a69780f1e2d3c4b5a6978"}}}}},
       {true, {{"jsonrpc", "2.0"}, {"id", 2}, {"method", "call"}, {"params", {{"snapshot", "snapshot-7"}, {"input", {{"filePath", "/w/a.txt"}}}}}}},
       {false, {{"jsonrpc", "2.0"}, {"id", "toold-1"}, {"method", "permission/ask"}, {"params", {{"id", "per_1"}}}}},
       {true, {{"jsonrpc", "2.0"}, {"id", "toold-1"}, {"result", {{"reply", "once"}}}}},
@@ -293,7 +293,7 @@ TEST_CASE("a recording becomes a fixture with captures for what varies") {
   const std::string fixture = writeFixture(transcript, setting);
   CHECK(fixture.find("%args --test-methods\n%modes pipe\n") != std::string::npos);
   CHECK(fixture.find("%file toold.json <<END\n{\"permission\": {}}\nEND\n") != std::string::npos);
-  CHECK(fixture.find(R"(< {"id":1,"jsonrpc":"2.0","result":{"snapshot":"$capture:snapshot1","tools":[{"name":"read"}]}})") != std::string::npos);
+  CHECK(fixture.find(R"(< {"id":1,"jsonrpc":"2.0","result":{"snapshot":"$capture:snapshot1","tools":[{"name":"read"}],"toolsHash":"$re:^[0-9a-f]{32}$"}})") != std::string::npos);
   CHECK(fixture.find(R"(> {"id":2,"jsonrpc":"2.0","method":"call","params":{"input":{"filePath":"${workspace}/a.txt"},"snapshot":"${snapshot1}"}})") != std::string::npos);
   CHECK(fixture.find(R"(< {"id":"$capture:ask1","jsonrpc":"2.0","method":"permission/ask"})") != std::string::npos);
   CHECK(fixture.find(R"(> {"id":"${ask1}","jsonrpc":"2.0","result":{"reply":"once"}})") != std::string::npos);

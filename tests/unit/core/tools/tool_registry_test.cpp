@@ -289,3 +289,34 @@ TEST_CASE("registry: a snapshot shares the registrations and keeps them through 
   CHECK(snapshot->find("echo")->description() == "first");
   CHECK(snapshot->find("other") != nullptr);
 }
+
+TEST_CASE("snapshot: toolsHash names the definitions shown, whatever the session", "[registry]") {
+  SchemaCache schemas;
+  ToolRegistry registry(schemas);
+  registry.add("a", record({{"echo", "first"}, {"other", "other"}}), {});
+  protocol::SnapshotParams params;
+  params.sessionID = "s";
+  params.agent = "build";
+  auto take = [&](const protocol::SnapshotParams& p) {
+    return takeSnapshot("snapshot", *registry.effectiveSet(), p, {}, SnapshotEnvironment{}, SnapshotCodemode{});
+  };
+  const std::string hash = take(params)->toolsHash();
+  CHECK(hash.size() == 32);
+  CHECK(hash.find_first_not_of("0123456789abcdef") == std::string::npos);
+  // Another session, another agent, final: the same definitions, the same hash.
+  auto other = params;
+  other.sessionID = "t";
+  other.agent = "plan";
+  other.final = true;
+  CHECK(take(other)->toolsHash() == hash);
+  // A tool left out, a description changed: another hash.
+  auto denying = params;
+  denying.rules.push_back(protocol::PermissionRuleSpec{"other", "*", "deny"});
+  CHECK(take(denying)->toolsHash() != hash);
+  registry.add("b", record({{"echo", "second"}}), {});
+  const std::string changed = take(params)->toolsHash();
+  CHECK(changed != hash);
+  // Back as it was: the hash is the text's, not the registration's.
+  registry.close("b");
+  CHECK(take(params)->toolsHash() == hash);
+}
