@@ -57,9 +57,10 @@ struct Snapshot {
   /// ',' between, and ']' (views of texts this snapshot's tools hold, and of constants). False,
   /// with nothing added, when a tool keeps no text (one made by hand): appendDefinitions then.
   bool definitionPieces(std::vector<std::string_view>& out) const;
-  /// What names the definitions' text (the `tools` array exactly as written): 32 hex digits of
-  /// its XXH3-128. Two snapshots show the model the same tools exactly when theirs are equal, so a
-  /// runner that holds one's definitions need not be sent the other's.
+  /// What names the definitions' texts (the `tools` array as written): 32 hex digits of the
+  /// XXH3-128 of each definition's XXH3-128, in order. Two snapshots show the model the same tools
+  /// exactly when theirs are equal, so a runner that holds one's definitions need not be sent the
+  /// other's.
   std::string toolsHash() const;
   std::vector<std::string> names() const;
 };

@@ -7,6 +7,7 @@
 #include "protocol/json_writer.h"
 
 #include <spdlog/spdlog.h>
+#include <xxhash.h>
 
 #include <algorithm>
 
@@ -74,6 +75,11 @@ std::string definitionText(const std::string& name, const std::string& descripti
   return text;
 }
 
+std::array<std::uint64_t, 2> textHash(std::string_view text) {
+  const XXH128_hash_t hash = XXH3_128bits(text.data(), text.size());
+  return {hash.high64, hash.low64};
+}
+
 // Judges the schemas, builds the definition text (the one copy of the description and the input
 // schema kept) and keeps of the tool its flags and `execute`, and what few tools have in `extras`.
 void prepare(SchemaCache& schemas, RegisteredTool& registered, Tool tool, std::string authored, std::string ns) {
@@ -92,6 +98,7 @@ void prepare(SchemaCache& schemas, RegisteredTool& registered, Tool tool, std::s
     registered.output = output.deferred ? std::make_shared<const LazySchema>(text, "outputSchema")
                                         : std::make_shared<const LazySchema>(output.compiled);
   registered.source = text;
+  registered.shownHash = textHash(*text);
   registered.shown = std::move(text);
   registered.shownObjectSchemas =
       (constantInput || isObjectTyped(tool.inputSchema)) && (!tool.outputSchema || isObjectTyped(*tool.outputSchema));
@@ -173,6 +180,7 @@ std::shared_ptr<const CompiledSchema> RegisteredTool::outputValidator() const {
 std::shared_ptr<const RegisteredTool> withDefinition(const RegisteredTool& tool, const json& definition) {
   auto copy = std::make_shared<RegisteredTool>(tool);
   copy->shown = std::make_shared<const std::string>(protocol::writeJson(definition));
+  copy->shownHash = textHash(*copy->shown);
   const auto input = definition.find("inputSchema");
   const auto output = definition.find("outputSchema");
   copy->shownObjectSchemas = input != definition.end() && isObjectTyped(*input) &&

@@ -9,6 +9,7 @@
 #include "core/schema/lazy_schema.h"
 #include "core/tools/tool.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -56,6 +57,9 @@ struct RegisteredTool {
   /// The definition a snapshot shows, as JSON text: `source`, unless the snapshot changed it
   /// (a description of its own, a schema shaped for a provider).
   std::shared_ptr<const std::string> shown;
+  /// The XXH3-128 of `shown` (high, low), set with it: a snapshot's `toolsHash` is made of these,
+  /// so a catalog of megabytes is not read again for every snapshot.
+  std::array<std::uint64_t, 2> shownHash{};
   /// The scope it was registered in: one string shared by every tool of the record.
   std::shared_ptr<const std::string> scopeName;
   /// Null when it has none of them (see RegisteredToolExtras).

@@ -112,7 +112,8 @@ std::string renderToolList(const json& result, const SentRequest& sent) {
     text += "  " + name + std::string(width - name.size() + 2, ' ') + description + "\n";
     ++count;
   }
-  std::string extra = " · " + std::to_string(count) + " tools";
+  std::string extra = result.value("toolsUnchanged", false) ? std::string(" · tools unchanged")
+                                                           : " · " + std::to_string(count) + " tools";
   if (result.contains("snapshot")) extra += " · snapshot=" + dumpJson(result["snapshot"]);
   if (result.contains("nextCursor")) extra += " · nextCursor=" + dumpJson(result["nextCursor"]);
   return text + summary(sent, "ok", extra);

@@ -178,6 +178,7 @@ void ReplSession::refreshSnapshot() {
   {
     std::lock_guard lock(mutex_);
     if (!options_.model.empty()) params["model"] = options_.model;
+    if (!toolsHash_.empty()) params["knownToolsHash"] = toolsHash_;
     for (const auto& [_, pending] : pending_)
       if (pending.purpose == Purpose::Snapshot) {
         snapshotStale_ = true; // asked again once this one is answered
@@ -480,10 +481,13 @@ void ReplSession::handleSnapshotAnswer(const json& answer) {
   const json& result = answer.value("result", json());
   bool again = false;
   if (result.is_object() && result.contains("snapshot") && result["snapshot"].is_string()) {
-    catalog_.setTools(result.value("tools", json::array()));
+    // Without `tools` (toolsUnchanged) the catalog already holds this snapshot's definitions.
+    if (result.contains("tools")) catalog_.setTools(result.value("tools", json::array()));
     catalog_.setCodemodePaths(result.value("codemode", json()));
     std::lock_guard lock(mutex_);
     snapshot_ = result["snapshot"];
+    const json& hash = result.contains("toolsHash") ? result["toolsHash"] : json();
+    toolsHash_ = hash.is_string() ? hash.get<std::string>() : std::string();
   }
   {
     std::lock_guard lock(mutex_);

@@ -162,6 +162,7 @@ private:
   std::map<std::string, Pending> pending_; ///< by the id's JSON text
   std::deque<Ask> asks_;                   ///< toold's requests to answer, oldest first
   std::string snapshot_;
+  std::string toolsHash_; ///< the definitions the catalog holds: a new snapshot of the same ones leaves them out
   std::optional<json> lastTyped_;
   bool snapshotStale_ = false; ///< the tools changed while a snapshot was being taken
   bool snapshotApplying_ = false; ///< a snapshot's answer is taken off pending_ but its tools not yet in the catalog

@@ -352,8 +352,9 @@ def main():
            f"deliver the answer's {len(snapshot_answer) / 1048576:.1f} MiB: {delivery_ms:.1f} ms",
            round(snapshot_ms / delivery_ms, 2), "toold ÷ delivery (lower is better)")
     record("registry", f"new session's snapshot of {args.tools} tools, the runner holding the definitions "
-           "(knownToolsHash)", f"{known_ms:.2f} ms", f"a ping: {ping_ms:.2f} ms", round(known_ms / ping_ms, 1),
-           "toold ÷ ping (lower is better)", f"≤ {TARGET_SNAPSHOT_MS:.0f} ms", known_ms <= TARGET_SNAPSHOT_MS)
+           "(knownToolsHash)", f"{known_ms:.2f} ms", f"definitions sent: {snapshot_ms:.1f} ms",
+           round(known_ms / snapshot_ms, 2), "known ÷ sent (lower is better)", f"≤ {TARGET_SNAPSHOT_MS:.0f} ms",
+           known_ms <= TARGET_SNAPSHOT_MS)
     record("registry", f"MCP tools/list of {args.tools} tools ({pages} pages, a later listing)",
            fmt_ms(list_later), "", "", "", "", None)
 
