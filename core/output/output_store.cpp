@@ -10,6 +10,7 @@
 #include <map>
 #include <cerrno>
 #include <cstdint>
+#include <ctime>
 #include <random>
 #include <system_error>
 #include <utility>
@@ -130,27 +131,74 @@ bool quietFor(const fs::path& path, fs::file_time_type::duration quiet) {
   return !error && fs::file_time_type::clock::now() - modified >= quiet;
 }
 
-/// Whether the kept file `path` holds exactly `text` (a regular file, not a link); if so its
-/// modification time becomes now, so that the age clean-up counts from the output's last use.
-/// Anything unexpected (the file removed, changed, unreadable) is a no: a new file is written.
-bool holdsText(const fs::path& path, std::string_view text) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat status {};
-  bool same = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && static_cast<std::uint64_t>(status.st_size) == text.size();
+/// A kept file named again has its modification time set to now, so that the age clean-up
+/// counts from the output's last use; once a minute is enough for a clean-up counted in days.
+constexpr std::chrono::nanoseconds kTouchEvery = std::chrono::minutes(1);
+/// A change time this long before the look that saw it cannot equal a later change's: the kernel
+/// stamps changes from a clock that moves in ticks of at most 10 ms (git's "racily clean" rule).
+constexpr std::chrono::nanoseconds kSettledAfter = std::chrono::milliseconds(100);
+
+std::chrono::nanoseconds sinceEpoch(const timespec& time) {
+  return std::chrono::seconds(time.tv_sec) + std::chrono::nanoseconds(time.tv_nsec);
+}
+
+timespec realNow() {
+  timespec now{};
+  ::clock_gettime(CLOCK_REALTIME, &now);
+  return now;
+}
+
+/// What `status`, taken just after `lookedAt`, says of a kept file.
+KeptFileSeen seenOf(const struct stat& status, const timespec& lookedAt) {
+  return KeptFileSeen{static_cast<std::uint64_t>(status.st_dev), static_cast<std::uint64_t>(status.st_ino),
+                      status.st_ctim.tv_sec, status.st_ctim.tv_nsec,
+                      sinceEpoch(lookedAt) - sinceEpoch(status.st_ctim) >= kSettledAfter};
+}
+
+/// Whether `status` shows the very file `seen` was, unchanged since, `size` bytes long.
+bool unchangedSince(const struct stat& status, const KeptFileSeen& seen, std::uint64_t size) {
+  return seen.settled && S_ISREG(status.st_mode) && static_cast<std::uint64_t>(status.st_size) == size &&
+         static_cast<std::uint64_t>(status.st_dev) == seen.device && static_cast<std::uint64_t>(status.st_ino) == seen.inode &&
+         status.st_ctim.tv_sec == seen.changedSeconds && status.st_ctim.tv_nsec == seen.changedNanoseconds;
+}
+
+bool holdsBytes(int fd, std::string_view text) {
   std::array<char, 16384> buffer; // filled by pread before it is read: zeroing it cost a 16 KiB memset a call
-  for (std::size_t at = 0; same && at < text.size();) {
+  for (std::size_t at = 0; at < text.size();) {
     const ssize_t got = ::pread(fd, buffer.data(), std::min(buffer.size(), text.size() - at), static_cast<off_t>(at));
-    if (got <= 0) {
-      same = false;
-      break;
-    }
-    same = text.compare(at, static_cast<std::size_t>(got), std::string_view(buffer.data(), static_cast<std::size_t>(got))) == 0;
+    if (got <= 0) return false;
+    if (text.compare(at, static_cast<std::size_t>(got), std::string_view(buffer.data(), static_cast<std::size_t>(got))) != 0)
+      return false;
     at += static_cast<std::size_t>(got);
   }
-  if (same) same = ::futimens(fd, nullptr) == 0;
+  return true;
+}
+
+/// Whether the kept file `path` (a regular file, not a link) holds exactly `text` still, and what
+/// was seen of it if so. A file `before` proves unchanged costs one stat; any other is read and
+/// compared. Anything unexpected (the file removed, changed, unreadable) is a no: a new file is
+/// written. An output named again an hour after its last write still has its age renewed.
+std::optional<KeptFileSeen> stillHolds(const fs::path& path, std::string_view text, const KeptFileSeen& before) {
+  struct stat status {};
+  timespec lookedAt = realNow();
+  if (::fstatat(AT_FDCWD, path.c_str(), &status, AT_SYMLINK_NOFOLLOW) != 0) return std::nullopt;
+  const bool touchDue = sinceEpoch(lookedAt) - sinceEpoch(status.st_mtim) >= kTouchEvery;
+  if (unchangedSince(status, before, text.size()) && !touchDue) return before;
+
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  // The time is taken before the stat whose change time is kept, and the bytes are read after it.
+  lookedAt = realNow();
+  bool same = ::fstat(fd, &status) == 0 && S_ISREG(status.st_mode) && static_cast<std::uint64_t>(status.st_size) == text.size();
+  if (same && !unchangedSince(status, before, text.size())) same = holdsBytes(fd, text);
+  if (same && touchDue) {
+    same = ::futimens(fd, nullptr) == 0;
+    lookedAt = realNow();
+    same = same && ::fstat(fd, &status) == 0;
+  }
   ::close(fd);
-  return same;
+  if (!same) return std::nullopt;
+  return seenOf(status, lookedAt);
 }
 
 } // namespace
@@ -172,16 +220,20 @@ OutputStore::OutputStore(fs::path dataDir, RetentionLimits limits)
 RetainedText OutputStore::retain(std::string_view text) {
   // The same text as an output kept lately (a page read twice, a tool called again with the same
   // answer): its file is named again, once it is found to hold the text still.
-  const std::uint64_t hash = RecentOutputs::hashOf(text);
-  std::optional<std::string> same;
+  const TextHash hash = RecentOutputs::hashOf(text);
+  std::optional<RecentOutputs::Entry> same;
   {
     std::lock_guard lock(mutex_);
     same = recent_.find(hash, text.size());
   }
   if (same) {
-    if (holdsText(folder_ / *same, text)) return RetainedText{folder_ / *same, keptPart(text.size(), text.size())};
+    const std::optional<KeptFileSeen> seen = stillHolds(folder_ / same->name, text, same->seen);
     std::lock_guard lock(mutex_);
-    recent_.forget(*same);
+    if (seen) {
+      recent_.saw(same->name, *seen);
+      return RetainedText{folder_ / same->name, keptPart(text.size(), text.size())};
+    }
+    recent_.forget(same->name);
   }
   const std::string name = std::string(kFilePrefix) + newOutputId();
   const fs::path path = folder_ / name;
@@ -217,7 +269,7 @@ RetainedText OutputStore::retain(std::string_view text) {
   std::lock_guard lock(mutex_);
   scanOnce();
   ledger_.record(name, written);
-  if (part.whole()) recent_.remember(name, hash, text.size());
+  if (part.whole()) recent_.remember(name, hash, text.size(), KeptFileSeen{}); // read and compared when next named
   evictOldest(name);
   return RetainedText{path, part};
 }

@@ -54,7 +54,9 @@ public:
   /// oldest files while the folder is over folderBytes. Thread-safe.
   /// Throws StorageError when the file cannot be written whole; no partial file is left behind.
   /// A text the same as one of the last outputs kept whole (RecentOutputs) whose file still holds
-  /// it byte for byte names that file again instead, its modification time set to now.
+  /// it byte for byte names that file again instead, its modification time set to now when it is
+  /// a minute old or more. A file read and found holding the text, whose stat shows it unchanged
+  /// since (KeptFileSeen), is not read again.
   RetainedText retain(std::string_view text);
 
   /// A file in the folder written by its own writer (a command's log): counted, never removed

@@ -184,6 +184,45 @@ TEST_CASE("the same text again names the file kept for it, while that file still
   CHECK(readFile(removed.path) == "another page");
 }
 
+TEST_CASE("a kept file proven unchanged by its stat is still checked for changes made in place", "[output_store]") {
+  TempDir data("output_store_test");
+  OutputStore store(data.path());
+  const auto first = store.retain("the same page");
+  // Past the settling time, the next reuse reads the file once and from then on trusts its stat.
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  CHECK(store.retain("the same page").path == first.path);
+  CHECK(store.retain("the same page").path == first.path);
+  // Rewritten in place with other bytes of the same size: same file, same size, a new change time.
+  {
+    std::fstream file(first.path, std::ios::in | std::ios::out | std::ios::binary);
+    file.seekp(6);
+    file << "n";
+  }
+  REQUIRE(readFile(first.path) == "the sane page");
+  const auto changed = store.retain("the same page");
+  CHECK(changed.path != first.path);
+  CHECK(readFile(changed.path) == "the same page");
+  // Replaced by another file of the same text: named again only once read.
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  CHECK(store.retain("the same page").path == changed.path);
+  fs::remove(changed.path);
+  { std::ofstream(changed.path) << "the same page"; }
+  CHECK(store.retain("the same page").path == changed.path);
+}
+
+TEST_CASE("a kept file named again has its time set to now once it is a minute old", "[output_store]") {
+  TempDir data("output_store_test");
+  OutputStore store(data.path());
+  const auto first = store.retain("the same page");
+  const auto halfMinuteAgo = fs::file_time_type::clock::now() - std::chrono::seconds(30);
+  fs::last_write_time(first.path, halfMinuteAgo);
+  CHECK(store.retain("the same page").path == first.path);
+  CHECK(fs::last_write_time(first.path) == halfMinuteAgo);
+  fs::last_write_time(first.path, fs::file_time_type::clock::now() - std::chrono::minutes(2));
+  CHECK(store.retain("the same page").path == first.path);
+  CHECK(fs::last_write_time(first.path) > fs::file_time_type::clock::now() - std::chrono::seconds(10));
+}
+
 TEST_CASE("only the last outputs kept are named again", "[output_store]") {
   TempDir data("output_store_test");
   OutputStore store(data.path());
