@@ -1,6 +1,7 @@
 #include "core/permission/approval_store.h"
 
 #include "core/files/atomic_file.h"
+#include "core/files/read_to_end.h"
 #include "core/files/stable_key.h"
 #include "protocol/bounded_json.h"
 
@@ -9,8 +10,12 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <fstream>
-#include <sstream>
+#include <cerrno>
+#include <optional>
+#include <system_error>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 namespace toold::core {
 
@@ -34,14 +39,18 @@ ApprovalStore::ApprovalStore(const fs::path& dataDir, fs::path locationDirectory
 }
 
 void ApprovalStore::load() {
-  std::ifstream in(file_);
-  if (!in) return; // nothing saved yet
-  std::stringstream text;
-  text << in.rdbuf();
+  // open(2) rather than a file stream: every start looks for this file, and a stream would build
+  // the C++ locale for it (every facet: a tenth of a millisecond) even when there is no file.
+  const int fd = ::open(file_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return; // nothing saved yet
+  const std::optional<std::string> text = readToEnd(fd);
+  const int readError = errno;
+  ::close(fd);
   std::string problem;
   try {
+    if (!text) throw std::runtime_error("cannot read it: " + std::generic_category().message(readError));
     // The file is toold's, but anyone with access to the data dir may have edited it.
-    auto parsed = protocol::parseBounded(text.str());
+    auto parsed = protocol::parseBounded(*text);
     if (!parsed) throw std::runtime_error(parsed.refusal->message);
     const json& document = parsed.value;
     if (document.value("directory", "") != directory_.string()) {

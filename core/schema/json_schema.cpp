@@ -7,6 +7,7 @@
 #include "core/schema/schema_limits.h"
 #include "core/schema/schema_lowering.h"
 
+#include "core/schema/valijson_without_iostream.h"
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/constraint_builder.hpp>
 #include <valijson/constraints/concrete_constraints.hpp>
