@@ -7,6 +7,10 @@
 #include "protocol/json_writer.h"
 
 #include <spdlog/spdlog.h>
+// Compiled into this file: every start hashes each built-in definition here, and libxxhash's
+// archive keeps all its code in one section, which the start-up order (cmake/startup_order.cmake)
+// cannot place beside the rest of a start's code: a code fault and 64 KiB mapped of its own.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <algorithm>
